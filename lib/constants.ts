@@ -1,0 +1,19 @@
+/** Every metadata key mcp-reflect writes. Values are namespaced so they never collide with user metadata. */
+export const TOOL_METADATA = 'mcp-reflect:tool';
+export const TOOL_METHODS_METADATA = 'mcp-reflect:tool-methods';
+export const PARAMS_METADATA = 'mcp-reflect:params';
+export const INJECTABLE_METADATA = 'mcp-reflect:injectable';
+export const MODULE_METADATA = 'mcp-reflect:module';
+export const INJECT_TOKENS_METADATA = 'mcp-reflect:inject-tokens';
+export const FIELD_METADATA = 'mcp-reflect:field';
+
+/** Metadata keys that TypeScript's `emitDecoratorMetadata` writes. */
+export const DESIGN_PARAM_TYPES = 'design:paramtypes';
+export const DESIGN_TYPE = 'design:type';
+export const DESIGN_RETURN_TYPE = 'design:returntype';
+
+/** The MCP spec's tool name rule (2025-11-25, server/tools#tool-names). */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** DI token under which the options given to `McpModule.forRoot()` are provided. */
+export const MCP_OPTIONS = Symbol.for('mcp-reflect:options');

@@ -1,0 +1,2 @@
+export { Context } from './context';
+export type { ContextLogger, LogLevel, RequestChannel } from './context';

@@ -1,0 +1,81 @@
+import { describeToken, indent } from '../errors/describe';
+
+export function unknownDependencyMessage(args: {
+  owner: string;
+  signature: string[];
+  index: number;
+  token: unknown;
+  module: string;
+}): string {
+  const { owner, signature, index, token, module } = args;
+  const shown = signature.map((name, i) => (i === index ? '?' : name)).join(', ');
+  const head = `Cannot resolve dependencies of ${owner} (${shown}): the argument at index [${index}]`;
+  if (token === Object || token === undefined) {
+    const what = token === Object ? 'Object' : 'undefined';
+    return (
+      `${head} was reflected as ${what}, so there is no token to look up in the ${module} context.\n\n` +
+      `Cause: ${
+        token === Object
+          ? 'its type is an interface, a union, or a type-only import (`import type`), which TypeScript erases at runtime.'
+          : 'its class was not defined yet when the decorator ran: two files import each other (a circular file import).'
+      }\n` +
+      `Fix: inject it by token with @Inject(TOKEN) on the parameter and register { provide: TOKEN, useValue | useClass | useFactory } ` +
+      `in ${module}, or import the class itself with a value import.`
+    );
+  }
+  const name = describeToken(token);
+  return (
+    `${head}, ${name}, is not available in the ${module} context.\n\n` +
+    `Potential solutions:\n` +
+    `- If ${name} is a provider, add it to the providers of ${module}.\n` +
+    `- If ${name} is exported from another module, import that module into ${module}.\n` +
+    `- If ${name} is provided by a module that ${module} imports, add it to that module's exports.`
+  );
+}
+
+export function causedBy(owner: string, cause: Error): string {
+  return `Cannot create ${owner} because a dependency failed. Reason:\n${indent(cause.message)}`;
+}
+
+export function circularDependencyMessage(path: string[]): string {
+  return (
+    `Cannot create ${path[0]}: circular dependency ${path.join(' -> ')}.\n` +
+    `Fix: break the cycle by moving the shared logic into a third provider.`
+  );
+}
+
+export function notInjectableMessage(owner: string, module: string, count: number): string {
+  return (
+    `Cannot create ${owner} in ${module}: its constructor takes ${count} parameter(s) but TypeScript emitted no types for them.\n` +
+    `Fix: decorate the class with @Injectable(), and make sure "emitDecoratorMetadata" and "experimentalDecorators" are on in tsconfig.json.`
+  );
+}
+
+export function invalidProviderMessage(provider: unknown, module: string): string {
+  return (
+    `Cannot register a provider of ${module}: ${describeValue(provider)} is neither a class nor a { provide, useClass | useValue | useFactory | useExisting } object.\n` +
+    `Fix: list classes or provider objects in @Module({ providers }).`
+  );
+}
+
+export function invalidModuleMessage(value: unknown, parent: string): string {
+  return (
+    `Cannot import ${describeValue(value)} into ${parent}: it is not a class decorated with @Module() nor a dynamic module ({ module, providers, ... }).\n` +
+    `Fix: decorate the class with @Module({ ... }), or check the import for a typo or a circular file import (the value is undefined then).`
+  );
+}
+
+export function factoryFailedMessage(token: unknown, module: string, cause: unknown): string {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return `Cannot create ${describeToken(token)} in ${module}: its factory threw. Reason:\n${indent(reason)}`;
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'function') return `class ${value.name || '(anonymous)'}`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

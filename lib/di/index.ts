@@ -1,0 +1,2 @@
+export { Container } from './container';
+export type { ModuleRecord, ProviderRecord } from './module-record';

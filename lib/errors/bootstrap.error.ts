@@ -1,0 +1,37 @@
+import { McpReflectError } from './base.error';
+
+/** Stable codes of the errors a user can cause at bootstrap. Documented in docs/errors.md. */
+export const BootstrapErrorCode = {
+  ReflectMetadataMissing: 'REFLECT_METADATA_MISSING',
+  DecoratorMetadataMissing: 'DECORATOR_METADATA_MISSING',
+  ParamNameUnreadable: 'PARAM_NAME_UNREADABLE',
+  RestParameter: 'REST_PARAMETER',
+  UndecoratedParameter: 'UNDECORATED_PARAMETER',
+  ArgsMixedWithParam: 'ARGS_MIXED_WITH_PARAM',
+  DuplicateArgs: 'DUPLICATE_ARGS',
+  DuplicateParamName: 'DUPLICATE_PARAM_NAME',
+  ArgsNotClass: 'ARGS_NOT_A_CLASS',
+  UnreflectableType: 'UNREFLECTABLE_TYPE',
+  ArrayItemTypeMissing: 'ARRAY_ITEM_TYPE_MISSING',
+  InvalidEnum: 'INVALID_ENUM',
+  InvalidTypeOption: 'INVALID_TYPE_OPTION',
+  DuplicateToolName: 'DUPLICATE_TOOL_NAME',
+  InvalidToolName: 'INVALID_TOOL_NAME',
+  InvalidSchema: 'INVALID_SCHEMA',
+  InvalidDefault: 'INVALID_DEFAULT',
+  InvalidOutput: 'INVALID_OUTPUT',
+  UnknownDependency: 'UNKNOWN_DEPENDENCY',
+  InvalidModule: 'INVALID_MODULE',
+  InvalidProvider: 'INVALID_PROVIDER',
+  McpModuleMissing: 'MCP_MODULE_MISSING',
+  ToolClassNotInjectable: 'TOOL_CLASS_NOT_PROVIDED',
+} as const;
+export type BootstrapErrorCode = (typeof BootstrapErrorCode)[keyof typeof BootstrapErrorCode];
+
+/** Thrown by `McpFactory.create()` when the application cannot be built. The message opens with "Cannot …". */
+export class BootstrapError extends McpReflectError {
+  declare readonly code: BootstrapErrorCode;
+  constructor(code: BootstrapErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}

@@ -1,0 +1,3 @@
+export { McpReflectError } from './base.error';
+export { BootstrapError, BootstrapErrorCode } from './bootstrap.error';
+export { ToolError } from './tool.error';

@@ -1,0 +1,1 @@
+export type Constructor<T = unknown> = new (...args: any[]) => T;

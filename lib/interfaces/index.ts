@@ -1,0 +1,6 @@
+export type { JsonSchema } from './json-schema.interface';
+export type { TypeName, TypeRef, TypeHint, EnumLike } from './type-hint.interface';
+export type { ToolOptions, ToolAnnotations, ToolIcon } from './tool-options.interface';
+export type { ParamOptions, FieldOptions } from './param-options.interface';
+export type * from './module.interface';
+export type { Constructor } from './class.interface';

@@ -1,0 +1,25 @@
+import type { JsonSchema } from './json-schema.interface';
+import type { EnumLike, TypeHint } from './type-hint.interface';
+
+/** Options of `@Param()`. Explicit options always win over what is inferred from the reflected type. */
+export interface ParamOptions {
+  description?: string;
+  /** The argument may be absent; the method then receives `undefined`. */
+  optional?: boolean;
+  /** Value used when the argument is absent; implies `optional`. */
+  default?: unknown;
+  /** The type when reflection cannot tell: `[String]`, `[ItemDto]`, `'integer'`, a DTO class. */
+  type?: TypeHint;
+  /** Allowed values: a TypeScript enum object or a list. */
+  enum?: EnumLike;
+  /** A partial JSON Schema merged last, over everything inferred. */
+  schema?: JsonSchema;
+}
+
+/** Options of the property decorator `@Field()` on DTO classes. */
+export interface FieldOptions {
+  description?: string;
+  type?: TypeHint;
+  enum?: EnumLike;
+  schema?: JsonSchema;
+}

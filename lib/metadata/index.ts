@@ -1,0 +1,5 @@
+export * from './design-types';
+export * from './tool.metadata';
+export * from './param.metadata';
+export * from './field.metadata';
+export * from './injectable.metadata';

@@ -1,0 +1,35 @@
+import { INJECTABLE_METADATA, INJECT_TOKENS_METADATA, MODULE_METADATA } from '../constants';
+import type { InjectableOptions, InjectionToken, ModuleOptions } from '../interfaces';
+import { defineMetadata, getMetadata, getOwnMetadata } from './reflect';
+
+export function defineInjectableMetadata(target: Function, options: InjectableOptions): void {
+  defineMetadata(INJECTABLE_METADATA, options, target);
+}
+
+export function isInjectable(target: Function): boolean {
+  return getMetadata(INJECTABLE_METADATA, target) !== undefined;
+}
+
+export function getInjectableOptions(target: Function): InjectableOptions | undefined {
+  return getMetadata<InjectableOptions>(INJECTABLE_METADATA, target);
+}
+
+export function defineInjectToken(target: Function, index: number, token: InjectionToken): void {
+  const tokens = { ...(getOwnMetadata<Record<number, InjectionToken>>(INJECT_TOKENS_METADATA, target) ?? {}) };
+  tokens[index] = token;
+  defineMetadata(INJECT_TOKENS_METADATA, tokens, target);
+}
+
+/** Tokens given with `@Inject(token)` on constructor parameters, by index. */
+export function getInjectTokens(target: Function): Readonly<Record<number, InjectionToken>> {
+  return getOwnMetadata<Record<number, InjectionToken>>(INJECT_TOKENS_METADATA, target) ?? {};
+}
+
+export function defineModuleMetadata(target: Function, options: ModuleOptions): void {
+  defineMetadata(MODULE_METADATA, options, target);
+}
+
+/** `@Module()` options of a class, or undefined when the class is not a module. Not inherited. */
+export function getModuleMetadata(target: Function): ModuleOptions | undefined {
+  return getOwnMetadata<ModuleOptions>(MODULE_METADATA, target);
+}

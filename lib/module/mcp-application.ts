@@ -1,0 +1,77 @@
+import type { Container } from '../di';
+import type { InjectionToken } from '../interfaces';
+import { serveConnection, type ConnectionHandle, type ServerFactory, type Transport } from '../protocol';
+import type { ServerLogger, ToolRegistry } from '../tools';
+
+export type { Transport };
+
+/** How `app.listen()` serves the application. */
+export interface ListenOptions {
+  transport: 'stdio';
+}
+
+/**
+ * A bootstrapped MCP server: every schema, validator and list is built. Serve it with `listen()`, attach a
+ * transport of your own with `connect()`, and stop it with `close()`.
+ */
+export class McpApplication {
+  private readonly connections = new Set<ConnectionHandle>();
+  private closed = false;
+
+  /** @internal Built by `McpFactory.create()`. */
+  constructor(
+    private readonly container: Container,
+    private readonly factory: ServerFactory,
+    readonly tools: ToolRegistry,
+    private readonly logger: ServerLogger,
+  ) {}
+
+  /**
+   * Serves the application. On stdio, messages arrive on stdin and go to stdout; log with `console.error`.
+   *
+   * @example
+   * await app.listen({ transport: 'stdio' });
+   */
+  async listen(options: ListenOptions): Promise<void> {
+    if (options.transport !== 'stdio') {
+      throw new TypeError(`Unknown transport '${String(options.transport)}': use { transport: 'stdio' }.`);
+    }
+    this.track(serveConnection(this.factory, (error) => this.logger.warn(`stdio: ${error.message}`)));
+  }
+
+  /** Serves one connection over a transport you provide (an SDK `Transport`), e.g. an in-memory pair. */
+  async connect(transport: Transport): Promise<ConnectionHandle> {
+    return this.track(serveConnection(this.factory, (error) => this.logger.warn(error.message), transport));
+  }
+
+  /** A provider instance from the application's container. */
+  get<T = unknown>(token: InjectionToken): T {
+    const instance = this.container.get<T>(token);
+    if (instance === undefined) throw new Error(`No provider for ${String((token as Function).name ?? token)} in the application.`);
+    return instance;
+  }
+
+  /** Closes every connection. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const open = [...this.connections];
+    this.connections.clear();
+    await Promise.allSettled(open.map((c) => c.close()));
+  }
+
+  private track(handle: ConnectionHandle): ConnectionHandle {
+    if (this.closed) {
+      void handle.close();
+      throw new Error('The application is closed.');
+    }
+    const tracked: ConnectionHandle = {
+      close: async () => {
+        this.connections.delete(tracked);
+        await handle.close();
+      },
+    };
+    this.connections.add(tracked);
+    return tracked;
+  }
+}

@@ -1,0 +1,20 @@
+import type { ServerLogger } from '../tools';
+
+/** Options of `McpModule.forRoot()`. */
+export interface McpModuleOptions {
+  /** Server name sent to clients in `serverInfo`. */
+  name: string;
+  version: string;
+  title?: string;
+  /** Instructions sent to clients at initialization (how to use this server). */
+  instructions?: string;
+  /** Hide the message of unexpected tool errors from clients (default true); the full error is logged. */
+  maskErrorDetails?: boolean;
+  /**
+   * Validate arguments strictly: no coercion, unknown keys rejected (default false: lenient, "10" → 10,
+   * JSON strings parsed for object/array arguments, unknown keys dropped).
+   */
+  strictInputValidation?: boolean;
+  /** Where server-side errors go (default: stderr; never stdout, which stdio reserves for the protocol). */
+  logger?: ServerLogger;
+}

@@ -1,0 +1,174 @@
+import { getMetadataStorage } from 'class-validator';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import type { JsonSchema } from '../interfaces';
+import { BootstrapError, BootstrapErrorCode } from '../errors';
+import { getFieldOptions, getFieldProperties, getPropertyType } from '../metadata';
+import { adaptKeywords, constraintKeywords, constraintType, type ConstraintType } from './constraint-map';
+import type { SchemaContext } from './schema-context';
+import { emptyDtoMessage, type SchemaSite } from './schema.messages';
+import { mergeSchema, type Converter, type ShapedSchema } from './shaped-schema';
+import { typedSchema } from './type-schema';
+
+interface ValidationMeta {
+  readonly type: string;
+  readonly name?: string;
+  readonly propertyName: string;
+  readonly constraints?: unknown[];
+  readonly each?: boolean;
+}
+
+// class-validator's structural validation types (ValidationTypes): not constraints on the value itself.
+const NESTED = 'nestedValidation';
+const CONDITIONAL = 'conditionalValidation';
+const IS_DEFINED = 'isDefined';
+const WHITELIST = 'whitelistValidation';
+
+/**
+ * A DTO class → an object schema from its class-validator rules, with a converter that builds an instance
+ * (nested DTOs and Dates included). A class already on the path is recursive: it is emitted once in `$defs`
+ * and referenced with `$ref`; all other DTOs are inlined.
+ */
+export function dtoSchema(cls: Function, ctx: SchemaContext, site: SchemaSite): ShapedSchema {
+  const holder = ctx.converters.get(cls) ?? {};
+  if (ctx.stack.includes(cls)) {
+    ctx.recursive.add(cls);
+    ctx.converters.set(cls, holder);
+    return { schema: ctx.ref(cls), convert: (value) => holder.fn!(value) };
+  }
+  ctx.stack.push(cls);
+  try {
+    const built = buildObject(cls, ctx, site);
+    holder.fn = built.convert;
+    ctx.converters.set(cls, holder);
+    if (!ctx.recursive.has(cls)) return built;
+    ctx.defs[ctx.defName(cls)] = built.schema;
+    return { schema: ctx.ref(cls), convert: built.convert };
+  } finally {
+    ctx.stack.pop();
+  }
+}
+
+function buildObject(cls: Function, ctx: SchemaContext, site: SchemaSite): ShapedSchema & { convert: Converter } {
+  const metas = getMetadataStorage().getTargetValidationMetadatas(cls, '', false, false) as unknown as ValidationMeta[];
+  const byProperty = new Map<string, ValidationMeta[]>();
+  for (const meta of metas) {
+    const list = byProperty.get(meta.propertyName) ?? [];
+    list.push(meta);
+    byProperty.set(meta.propertyName, list);
+  }
+  for (const property of getFieldProperties(cls)) if (!byProperty.has(property)) byProperty.set(property, []);
+  if (byProperty.size === 0) {
+    throw new BootstrapError(BootstrapErrorCode.UnreflectableType, emptyDtoMessage(site, cls));
+  }
+
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  const converters: [string, Converter][] = [];
+  for (const [property, list] of byProperty) {
+    const propertySite: SchemaSite = {
+      owner: site.owner,
+      position: `property ${cls.name}.${property} (in ${site.position})`,
+      explicitFix:
+        `add a class-validator type decorator to ${cls.name}.${property} (@IsString(), @IsInt(), @IsEnum(MyEnum), ` +
+        `@ValidateNested() with @Type(() => ItemDto), …) or state the type with @Field({ type | enum | schema }).`,
+    };
+    const shaped = propertySchema(cls, property, list, ctx, propertySite);
+    properties[property] = shaped.schema;
+    if (shaped.convert) converters.push([property, shaped.convert]);
+    if (isRequired(list)) required.push(property);
+  }
+
+  const schema: JsonSchema = { type: 'object', properties };
+  if (required.length > 0) schema.required = required;
+  schema.additionalProperties = false;
+  return { schema, convert: instanceConverter(cls as new () => object, converters) };
+}
+
+function propertySchema(
+  cls: Function,
+  property: string,
+  metas: ValidationMeta[],
+  ctx: SchemaContext,
+  site: SchemaSite,
+): ShapedSchema {
+  const field = getFieldOptions(cls, property) ?? {};
+  const own = metas.filter((m) => !m.each);
+  const each = metas.filter((m) => m.each);
+  if (metas.some((m) => needsRuntime(m))) ctx.runtimeValidated.add(cls);
+
+  const typeFunction = defaultMetadataStorage.findTypeMetadata(cls, property)?.typeFunction;
+  const classHint = typeFunction ? (typeFunction() as Function) : undefined;
+  const ownTypes = own.map((m) => constraintType(m.name ?? '')).filter(isDefined);
+  const eachTypes = each.map((m) => constraintType(m.name ?? '')).filter(isDefined);
+  const ownKeywords = keywordsOf(own);
+  const typedKeywords = ownKeywords.find((k) => 'enum' in k || 'const' in k);
+
+  const shaped = typedSchema(
+    {
+      explicit: field.type,
+      reflected: getPropertyType(cls.prototype, property),
+      classHint,
+      constraintType: pickType(ownTypes),
+      itemConstraintType: pickType(eachTypes),
+      arrayConstraints: each.length > 0,
+      typedKeywords,
+      enum: field.enum,
+      schema: field.schema,
+    },
+    ctx,
+    site,
+  );
+
+  let schema = shaped.schema;
+  for (const keywords of ownKeywords) schema = mergeSchema(schema, adaptKeywords(keywords, schema.type));
+  if (each.length > 0 && typeof schema.items === 'object' && schema.items !== null) {
+    let items = schema.items as JsonSchema;
+    for (const keywords of keywordsOf(each)) items = mergeSchema(items, adaptKeywords(keywords, items.type));
+    schema = { ...schema, items };
+  }
+  if (field.description !== undefined) schema = { ...schema, description: field.description };
+  schema = mergeSchema(schema, field.schema);
+  return { schema, convert: shaped.convert };
+}
+
+function keywordsOf(metas: ValidationMeta[]): JsonSchema[] {
+  return metas.map((m) => (m.name ? constraintKeywords(m.name, m.constraints) : undefined)).filter(isDefined);
+}
+
+/** `integer` is narrower than `number` and wins; any other conflict keeps the first stated type. */
+function pickType(types: ConstraintType[]): ConstraintType | undefined {
+  if (types.includes('integer')) return 'integer';
+  return types[0];
+}
+
+function isRequired(metas: ValidationMeta[]): boolean {
+  if (metas.some((m) => m.type === IS_DEFINED)) return true;
+  return !metas.some((m) => m.type === CONDITIONAL);
+}
+
+/** True when this rule is not expressed in the schema, so class-validator must still run at call time. */
+function needsRuntime(meta: ValidationMeta): boolean {
+  if (meta.type === NESTED || meta.type === IS_DEFINED || meta.type === WHITELIST) return false;
+  if (meta.type === CONDITIONAL) return meta.name !== 'isOptional';
+  if (!meta.name) return true;
+  if (constraintType(meta.name) !== undefined) return false;
+  return constraintKeywords(meta.name, meta.constraints) === undefined;
+}
+
+function instanceConverter(cls: new () => object, converters: [string, Converter][]): Converter {
+  if (converters.length === 0) {
+    return (value: object) => Object.assign(new cls(), value);
+  }
+  return (value: object) => {
+    const instance = Object.assign(new cls(), value) as Record<string, unknown>;
+    for (const [key, convert] of converters) {
+      const v = instance[key];
+      if (v !== undefined && v !== null) instance[key] = convert(v);
+    }
+    return instance;
+  };
+}
+
+function isDefined<T>(value: T | undefined): value is T {
+  return value !== undefined;
+}

@@ -1,0 +1,80 @@
+import type { JsonSchema, ParamOptions, TypeHint } from '../interfaces';
+import { SchemaContext } from './schema-context';
+import type { SchemaSite } from './schema.messages';
+import { mergeSchema, type ShapedSchema } from './shaped-schema';
+import { refSchema, typedSchema } from './type-schema';
+
+/** One named argument, ready to become a property of the input schema. */
+export interface ParamSchemaInput {
+  readonly name: string;
+  readonly reflected: unknown;
+  readonly options: ParamOptions;
+  readonly site: SchemaSite;
+}
+
+/** A root schema with the converters of its properties and the DTOs class-validator must still check. */
+export interface RootSchema {
+  readonly schema: JsonSchema;
+  readonly convert: ShapedSchema['convert'];
+  readonly properties: ReadonlyMap<string, ShapedSchema>;
+  readonly runtimeValidated: ReadonlySet<Function>;
+}
+
+/** The input schema for named parameters: `{ type: 'object', properties, required, additionalProperties: false }`. */
+export function paramsInputSchema(params: readonly ParamSchemaInput[]): RootSchema {
+  const ctx = new SchemaContext();
+  const properties: Record<string, JsonSchema> = {};
+  const shapedProperties = new Map<string, ShapedSchema>();
+  const required: string[] = [];
+  for (const { name, reflected, options, site } of params) {
+    const shaped = typedSchema(
+      { explicit: options.type, reflected, enum: options.enum, schema: options.schema },
+      ctx,
+      site,
+    );
+    let schema = shaped.schema;
+    if (options.description !== undefined) schema = { ...schema, description: options.description };
+    if (options.default !== undefined) schema = { ...schema, default: options.default };
+    schema = mergeSchema(schema, options.schema);
+    properties[name] = schema;
+    shapedProperties.set(name, { schema, convert: shaped.convert });
+    if (!options.optional && options.default === undefined) required.push(name);
+  }
+  const schema: JsonSchema = { type: 'object', properties };
+  if (required.length > 0) schema.required = required;
+  schema.additionalProperties = false;
+  return { schema: withDefs(schema, ctx), convert: undefined, properties: shapedProperties, runtimeValidated: ctx.runtimeValidated };
+}
+
+/** The input schema for `@Args()`: the DTO's own object schema, its properties the top-level arguments. */
+export function argsInputSchema(cls: Function, site: SchemaSite): RootSchema {
+  const ctx = new SchemaContext();
+  const shaped = refSchema(cls, ctx, site);
+  // A recursive root DTO is a $ref to itself: inline its definition so the root is an object schema.
+  const root = '$ref' in shaped.schema ? { ...ctx.defs[ctx.defName(cls)] } : shaped.schema;
+  const props = (root.properties ?? {}) as Record<string, JsonSchema>;
+  const properties = new Map(Object.entries(props).map(([k, s]) => [k, { schema: s } as ShapedSchema]));
+  return { schema: withDefs(root, ctx), convert: shaped.convert, properties, runtimeValidated: ctx.runtimeValidated };
+}
+
+/** An output schema: DTO classes as they are; primitives and arrays wrapped as `{ result }` (the spec needs an object). */
+export function outputSchema(hint: TypeHint, site: SchemaSite): { schema: JsonSchema; wrapped: boolean } {
+  const ctx = new SchemaContext();
+  const shaped = typedSchema({ explicit: hint }, ctx, site);
+  const isDto = typeof hint === 'function' && ![String, Number, Boolean, Date].includes(hint as never);
+  if (isDto) {
+    const root = '$ref' in shaped.schema ? { ...ctx.defs[ctx.defName(hint as Function)] } : shaped.schema;
+    return { schema: withDefs(root, ctx), wrapped: false };
+  }
+  const wrapped: JsonSchema = {
+    type: 'object',
+    properties: { result: shaped.schema },
+    required: ['result'],
+    additionalProperties: false,
+  };
+  return { schema: withDefs(wrapped, ctx), wrapped: true };
+}
+
+function withDefs(schema: JsonSchema, ctx: SchemaContext): JsonSchema {
+  return ctx.hasDefs() ? { ...schema, $defs: { ...ctx.defs } } : schema;
+}

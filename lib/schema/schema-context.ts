@@ -1,0 +1,36 @@
+import type { JsonSchema } from '../interfaces';
+import type { Converter } from './shaped-schema';
+
+/**
+ * State of one root schema while it is built: the DTO classes on the current path (to detect recursion),
+ * the `$defs` that recursive DTOs need, and the DTOs whose rules JSON Schema cannot express.
+ */
+export class SchemaContext {
+  readonly stack: Function[] = [];
+  readonly recursive = new Set<Function>();
+  readonly defs: Record<string, JsonSchema> = {};
+  readonly runtimeValidated = new Set<Function>();
+  /** Late-bound converters, so a recursive DTO's converter can call itself. */
+  readonly converters = new Map<Function, { fn?: Converter }>();
+  private readonly defNames = new Map<Function, string>();
+
+  defName(cls: Function): string {
+    let name = this.defNames.get(cls);
+    if (!name) {
+      const base = cls.name || 'Anonymous';
+      const taken = new Set(this.defNames.values());
+      name = base;
+      for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
+      this.defNames.set(cls, name);
+    }
+    return name;
+  }
+
+  ref(cls: Function): JsonSchema {
+    return { $ref: `#/$defs/${this.defName(cls)}` };
+  }
+
+  hasDefs(): boolean {
+    return Object.keys(this.defs).length > 0;
+  }
+}

@@ -1,0 +1,109 @@
+import type { EnumLike, JsonSchema, TypeHint, TypeRef } from '../interfaces';
+import { BootstrapError, BootstrapErrorCode } from '../errors';
+import type { ConstraintType } from './constraint-map';
+import { dtoSchema } from './dto-schema';
+import { enumSchema, enumValues } from './enum-values';
+import type { SchemaContext } from './schema-context';
+import { arrayItemTypeMessage, unreflectableTypeMessage, unsupportedClassMessage, type SchemaSite } from './schema.messages';
+import { PRIMITIVE_TYPES, arrayOf, mergeSchema, toDate, type ShapedSchema } from './shaped-schema';
+
+/** Everything known about the type at one position, most explicit first. */
+export interface TypeInputs {
+  /** `type` from `@Param()` / `@Field()`. */
+  readonly explicit?: TypeHint;
+  /** `design:type` / `design:paramtypes` from emitDecoratorMetadata. */
+  readonly reflected?: unknown;
+  /** class-transformer's `@Type(() => X)`. */
+  readonly classHint?: Function;
+  /** The type a class-validator constraint implies (`@IsString()` → string), for the value or each item. */
+  readonly constraintType?: ConstraintType;
+  readonly itemConstraintType?: ConstraintType;
+  /** Constraints that only make sense on arrays (`each: true`, `@ArrayMinSize()`). */
+  readonly arrayConstraints?: boolean;
+  /** Keywords that already fix the type (an enum), so reflection may stay silent. */
+  readonly typedKeywords?: JsonSchema;
+  readonly enum?: EnumLike;
+  /** A user schema merged last; if it states a type, nothing needs reflecting. */
+  readonly schema?: JsonSchema;
+}
+
+const UNUSABLE = new Set<unknown>([undefined, Object, Function, Promise, Symbol]);
+
+/** Resolves the schema (and converter) of one parameter or property from everything known about it. */
+export function typedSchema(inputs: TypeInputs, ctx: SchemaContext, site: SchemaSite): ShapedSchema {
+  const explicitArray = Array.isArray(inputs.explicit);
+  const isArray =
+    explicitArray ||
+    (inputs.explicit === undefined &&
+      (inputs.reflected === Array || inputs.constraintType === 'array' || inputs.arrayConstraints === true));
+  const enumKeywords = inputs.enum === undefined ? undefined : enumSchema(enumValues(inputs.enum));
+
+  if (isArray) {
+    const itemRef: TypeRef | undefined = explicitArray
+      ? (inputs.explicit as readonly [TypeRef])[0]
+      : (inputs.classHint ?? constraintRef(inputs.itemConstraintType));
+    if (itemRef === undefined) {
+      if (enumKeywords) return arrayOf({ schema: enumKeywords });
+      if (isObject(inputs.schema?.items)) return { schema: { type: 'array' } };
+      throw new BootstrapError(BootstrapErrorCode.ArrayItemTypeMissing, arrayItemTypeMessage(site));
+    }
+    const items = refSchema(itemRef, ctx, site);
+    return arrayOf(enumKeywords ? { ...items, schema: mergeSchema(items.schema, enumKeywords) } : items);
+  }
+
+  const ref: TypeRef | undefined =
+    (inputs.explicit as TypeRef | undefined) ??
+    (inputs.classHint && !UNUSABLE.has(inputs.classHint) ? inputs.classHint : undefined) ??
+    (UNUSABLE.has(inputs.reflected) ? undefined : (inputs.reflected as TypeRef)) ??
+    constraintRef(inputs.constraintType);
+  if (ref === undefined) {
+    const stated =
+      enumKeywords ??
+      inputs.typedKeywords ??
+      (inputs.constraintType === 'object' ? { type: 'object' } : undefined) ??
+      (statesType(inputs.schema) ? {} : undefined);
+    if (stated) return { schema: { ...stated } };
+    throw new BootstrapError(BootstrapErrorCode.UnreflectableType, unreflectableTypeMessage(site, inputs.reflected));
+  }
+  const shaped = refSchema(ref, ctx, site);
+  return enumKeywords ? { ...shaped, schema: mergeSchema(shaped.schema, enumKeywords) } : shaped;
+}
+
+/** The schema of one type reference: a primitive, Date, or a DTO class. */
+export function refSchema(ref: TypeRef, ctx: SchemaContext, site: SchemaSite): ShapedSchema {
+  const primitive = PRIMITIVE_TYPES.get(ref);
+  if (primitive) return { schema: { type: primitive } };
+  if (ref === Date) return { schema: { type: 'string', format: 'date-time' }, convert: toDate };
+  if (ref === Array) throw new BootstrapError(BootstrapErrorCode.ArrayItemTypeMissing, arrayItemTypeMessage(site));
+  if (UNUSABLE.has(ref) || typeof ref !== 'function') {
+    throw new BootstrapError(BootstrapErrorCode.UnreflectableType, unreflectableTypeMessage(site, ref));
+  }
+  if (NON_JSON_CLASSES.has(ref)) {
+    throw new BootstrapError(BootstrapErrorCode.UnreflectableType, unsupportedClassMessage(site, ref));
+  }
+  return dtoSchema(ref, ctx, site);
+}
+
+const NON_JSON_CLASSES = new Set<Function>([Map, Set, WeakMap, WeakSet, RegExp, Error, BigInt, ArrayBuffer, Uint8Array]);
+
+function constraintRef(type: ConstraintType | undefined): TypeRef | undefined {
+  switch (type) {
+    case 'date':
+      return Date;
+    case 'object':
+      return undefined;
+    case 'array':
+      return undefined;
+    default:
+      return type;
+  }
+}
+
+function statesType(schema: JsonSchema | undefined): boolean {
+  if (!schema) return false;
+  return ['type', 'enum', 'const', '$ref', 'anyOf', 'oneOf', 'allOf'].some((k) => k in schema);
+}
+
+function isObject(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,58 @@
+import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
+import type { ModuleImport } from '../interfaces';
+import { McpApplication, McpFactory } from '../module';
+
+export interface TestClientOptions {
+  /** Client capabilities to declare, so a test can answer elicitation or sampling with `client.setRequestHandler(...)`. */
+  capabilities?: ClientCapabilities;
+  clientInfo?: { name: string; version: string };
+  /**
+   * The protocol era to speak: `'2025-11-25'` (default, the `initialize` handshake) or `'2026-07-28'`
+   * (the `server/discover` era).
+   */
+  protocolVersion?: '2025-11-25' | '2026-07-28';
+}
+
+/** An SDK client connected in memory; `close()` also closes the application behind it. */
+export type TestClient = Client & { readonly app: McpApplication };
+
+/**
+ * Bootstraps a module (or uses an application already created) and connects a real SDK v2 client to it
+ * in memory.
+ *
+ * @example
+ * const client = await createTestClient(AppModule);
+ * const result = await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
+ * await client.close();
+ */
+export async function createTestClient(
+  target: ModuleImport | McpApplication,
+  options: TestClientOptions = {},
+): Promise<TestClient> {
+  const app = target instanceof McpApplication ? target : await McpFactory.create(target);
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await app.connect(serverTransport);
+  const modern = options.protocolVersion === '2026-07-28';
+  const client = new Client(options.clientInfo ?? { name: 'mcp-reflect-test-client', version: '1.0.0' }, {
+    capabilities: options.capabilities ?? {},
+    ...(modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+  });
+  try {
+    await client.connect(clientTransport);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const closeClient = client.close.bind(client);
+  Object.assign(client, {
+    app,
+    close: async () => {
+      try {
+        await closeClient();
+      } finally {
+        await app.close();
+      }
+    },
+  });
+  return client as TestClient;
+}

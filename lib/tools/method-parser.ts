@@ -1,0 +1,88 @@
+import { BootstrapError, BootstrapErrorCode } from '../errors';
+import type { ParamOptions } from '../interfaces';
+import { getParamMetadata, getParamTypes } from '../metadata';
+import { readParameters, type SourceParameter } from './parameter-names';
+import {
+  argsMixedWithParamMessage,
+  decoratorMetadataMissingMessage,
+  duplicateArgsMessage,
+  duplicateParamNameMessage,
+  paramNameUnreadableMessage,
+  restParameterMessage,
+  undecoratedParameterMessage,
+} from './tool.messages';
+
+/** One parameter of a tool method, with its name resolved and its reflected type. */
+export type ParsedParameter =
+  | { readonly kind: 'param'; readonly index: number; readonly name: string; readonly options: ParamOptions; readonly reflected: unknown }
+  | { readonly kind: 'args'; readonly index: number; readonly reflected: unknown }
+  | { readonly kind: 'ctx'; readonly index: number };
+
+/**
+ * Parses a tool method once (FastMCP's ParsedFunction, the decorator way): every parameter must be
+ * decorated, names are read from the source when not given, and every shape MCP cannot carry is refused
+ * here with a message that names the parameter and the fix.
+ */
+export function parseToolMethod(target: Function, method: string, owner: string): ParsedParameter[] {
+  const fn = target.prototype[method] as Function;
+  const decorated = getParamMetadata(target, method);
+  const source = readParameters(fn) ?? [];
+  const reflected = getParamTypes(target.prototype, method);
+  const count = Math.max(fn.length, source.length, decorated.length, reflected?.length ?? 0);
+  if (count > 0 && reflected === undefined) {
+    throw new BootstrapError(
+      BootstrapErrorCode.DecoratorMetadataMissing,
+      decoratorMetadataMissingMessage(owner, target.name, method),
+    );
+  }
+
+  const parsed: ParsedParameter[] = [];
+  for (let index = 0; index < count; index++) {
+    const meta = decorated[index];
+    const written: SourceParameter | undefined = source[index];
+    if (written?.kind === 'rest') {
+      throw new BootstrapError(BootstrapErrorCode.RestParameter, restParameterMessage(owner, index, written.name));
+    }
+    if (!meta) {
+      const name = written?.kind === 'name' ? written.name : undefined;
+      throw new BootstrapError(BootstrapErrorCode.UndecoratedParameter, undecoratedParameterMessage(owner, index, name));
+    }
+    const type = reflected?.[index];
+    if (meta.kind === 'ctx') parsed.push({ kind: 'ctx', index });
+    else if (meta.kind === 'args') parsed.push({ kind: 'args', index, reflected: type });
+    else {
+      const name = meta.name ?? (written?.kind === 'name' ? written.name : undefined);
+      if (!name) {
+        throw new BootstrapError(BootstrapErrorCode.ParamNameUnreadable, paramNameUnreadableMessage(owner, index));
+      }
+      parsed.push({ kind: 'param', index, name, options: meta.options, reflected: type });
+    }
+  }
+  checkBindings(parsed, owner);
+  return parsed;
+}
+
+function checkBindings(parsed: ParsedParameter[], owner: string): void {
+  const args = parsed.filter((p) => p.kind === 'args');
+  const params = parsed.filter((p) => p.kind === 'param');
+  if (args.length > 1) {
+    throw new BootstrapError(BootstrapErrorCode.DuplicateArgs, duplicateArgsMessage(owner, args[0].index, args[1].index));
+  }
+  if (args.length === 1 && params.length > 0) {
+    throw new BootstrapError(
+      BootstrapErrorCode.ArgsMixedWithParam,
+      argsMixedWithParamMessage(owner, args[0].index, params[0].index),
+    );
+  }
+  const seen = new Map<string, number>();
+  for (const p of params) {
+    const first = seen.get(p.name);
+    if (first !== undefined) {
+      throw new BootstrapError(
+        BootstrapErrorCode.DuplicateParamName,
+        duplicateParamNameMessage(owner, p.name, first, p.index),
+      );
+    }
+    seen.set(p.name, p.index);
+  }
+}

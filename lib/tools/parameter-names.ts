@@ -1,0 +1,75 @@
+/** A parameter as written in the method's source: its name, or how it is not a plain name. */
+export type SourceParameter =
+  | { readonly kind: 'name'; readonly name: string }
+  | { readonly kind: 'rest'; readonly name: string }
+  | { readonly kind: 'pattern' };
+
+/**
+ * Reads a function's parameter list from its source text, as compiled (tsc/swc keep names unless minified).
+ * Destructured parameters have no name; `...rest` is reported as such. Returns undefined if the source
+ * cannot be read (native or bound functions).
+ */
+export function readParameters(fn: Function): SourceParameter[] | undefined {
+  const source = Function.prototype.toString.call(fn);
+  const list = parameterList(source);
+  if (list === undefined) return undefined;
+  return splitTopLevel(list)
+    .map((part) => stripComments(part).trim())
+    .filter((part) => part.length > 0)
+    .map((part): SourceParameter => {
+      if (part.startsWith('...')) return { kind: 'rest', name: part.slice(3).trim().match(/^[\w$]+/)?.[0] ?? '' };
+      const name = part.match(/^[A-Za-z_$][\w$]*/)?.[0];
+      return name ? { kind: 'name', name } : { kind: 'pattern' };
+    });
+}
+
+function parameterList(source: string): string | undefined {
+  if (source.includes('[native code]')) return undefined;
+  const open = source.indexOf('(');
+  if (open < 0) return undefined;
+  let depth = 0;
+  for (let i = open; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === '"' || ch === "'" || ch === '`') i = skipString(source, i);
+    else if (ch === '/' && source[i + 1] === '*') i = source.indexOf('*/', i + 2) + 1;
+    else if (ch === '/' && source[i + 1] === '/') i = source.indexOf('\n', i);
+    else if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      depth--;
+      if (depth === 0) return source.slice(open + 1, i);
+    }
+    if (i < 0) return undefined;
+  }
+  return undefined;
+}
+
+function splitTopLevel(list: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const ch = list[i];
+    if (ch === '"' || ch === "'" || ch === '`') i = skipString(list, i);
+    else if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') depth--;
+    else if (ch === ',' && depth === 0) {
+      parts.push(list.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(list.slice(start));
+  return parts;
+}
+
+function skipString(text: string, start: number): number {
+  const quote = text[start];
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === quote) return i;
+  }
+  return text.length;
+}
+
+function stripComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
+}

@@ -1,0 +1,84 @@
+import { formatIssues, type ValidateFunction } from '../validation';
+import { isContentBlock, ToolResult, type ContentBlock } from './content';
+
+/** A `tools/call` result as the library builds it; the protocol layer sends it as is. */
+export interface CallOutcome {
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+export type Conversion = { ok: true; outcome: CallOutcome } | { ok: false; issues: string[] };
+
+/** The compiled output check of a tool with an output schema. */
+export interface OutputCheck {
+  readonly wrapped: boolean;
+  readonly validate: ValidateFunction;
+  readonly reporting: () => ValidateFunction;
+}
+
+/**
+ * Compiles, once per tool, the function that turns what the method returned into a result:
+ * string → text; number/boolean → text; content helpers → those blocks; `ToolResult` → as given;
+ * objects → `structuredContent` plus the same JSON as text; `undefined` → empty content. With an output
+ * schema, primitives and arrays are wrapped as `{ result }` and the structured output is validated.
+ */
+export function compileResultConverter(output: OutputCheck | undefined): (value: unknown) => Conversion {
+  const check = (structured: Record<string, unknown>): string[] | undefined => {
+    if (!output || output.validate(structured)) return undefined;
+    const reporting = output.reporting();
+    reporting(structured);
+    return formatIssues(reporting.errors ?? output.validate.errors ?? []);
+  };
+
+  return (value) => {
+    if (value instanceof ToolResult) {
+      const outcome: CallOutcome = { content: value.content };
+      if (value.structuredContent !== undefined) {
+        const issues = value.isError ? undefined : check(value.structuredContent);
+        if (issues) return { ok: false, issues };
+        outcome.structuredContent = value.structuredContent;
+      }
+      if (value.isError) outcome.isError = true;
+      if (value._meta) outcome._meta = value._meta;
+      return { ok: true, outcome };
+    }
+    if (isContentBlock(value)) return { ok: true, outcome: { content: [value] } };
+    if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) {
+      return { ok: true, outcome: { content: value } };
+    }
+
+    if (output) {
+      if (value === undefined) return { ok: false, issues: ['the tool returned nothing, but it declares an output schema'] };
+      const json = toJson(value);
+      const structured = (output.wrapped ? { result: json } : json) as Record<string, unknown>;
+      const issues = check(structured);
+      if (issues) return { ok: false, issues };
+      return { ok: true, outcome: { content: [textBlock(JSON.stringify(structured))], structuredContent: structured } };
+    }
+
+    if (value === undefined || value === null) return { ok: true, outcome: { content: [] } };
+    switch (typeof value) {
+      case 'string':
+        return { ok: true, outcome: { content: [textBlock(value)] } };
+      case 'number':
+      case 'boolean':
+      case 'bigint':
+        return { ok: true, outcome: { content: [textBlock(String(value))] } };
+    }
+    const text = JSON.stringify(value);
+    if (Array.isArray(value)) return { ok: true, outcome: { content: [textBlock(text)] } };
+    // structuredContent is the JSON form (Dates as ISO strings, class instances as plain objects).
+    return { ok: true, outcome: { content: [textBlock(text)], structuredContent: JSON.parse(text) } };
+  };
+}
+
+function toJson(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  return JSON.parse(JSON.stringify(value));
+}
+
+function textBlock(text: string): ContentBlock {
+  return { type: 'text', text };
+}

@@ -1,0 +1,138 @@
+import type { Context } from '../context';
+import { BootstrapError, BootstrapErrorCode } from '../errors';
+import type { JsonSchema, ToolOptions } from '../interfaces';
+import { argsInputSchema, outputSchema, paramsInputSchema, type Converter, type RootSchema, type SchemaSite } from '../schema';
+import { ArgumentValidator, type SchemaCompiler, type ValidateFunction } from '../validation';
+import { parseToolMethod, type ParsedParameter } from './method-parser';
+import { compileResultConverter, type OutputCheck } from './result-converter';
+import type { ToolDefinition, ToolDescriptor } from './tool-definition';
+import { argsNotClassMessage, invalidSchemaMessage, toolOwner } from './tool.messages';
+
+/** Builds one tool from a provider instance and one `@Tool()` method: schema, validator, binder, converter. */
+export function buildTool(
+  instance: object,
+  target: Function,
+  method: string,
+  options: ToolOptions,
+  compiler: SchemaCompiler,
+): ToolDefinition {
+  const name = options.name ?? method;
+  const owner = toolOwner(name, target.name, method);
+  const parsed = parseToolMethod(target, method, owner);
+  const input = options.inputSchema ? rawRoot(options.inputSchema) : inputRoot(parsed, owner);
+  const output = options.output ? outputSchema(options.output, site(owner, 'the output', `give @Tool({ output }) a DTO class or [ItemType].`)) : undefined;
+
+  const descriptor: ToolDescriptor = prune({
+    name,
+    title: options.title,
+    description: options.description,
+    inputSchema: input.schema,
+    outputSchema: output?.schema,
+    annotations: options.annotations,
+    icons: options.icons,
+    _meta: options._meta,
+  });
+
+  const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(compiler, input.schema));
+  const outputCheck: OutputCheck | undefined = output && {
+    wrapped: output.wrapped,
+    validate: compileOrExplain(owner, 'output schema', () => compiler.compile(output.schema)),
+    reporting: lazy(() => compiler.compileReporting(output.schema)),
+  };
+
+  const runtime = input.runtimeValidated.size > 0 && !options.inputSchema;
+  return {
+    name,
+    descriptor,
+    className: target.name,
+    methodName: method,
+    instance,
+    method: (target.prototype as Record<string, (...args: unknown[]) => unknown>)[method],
+    validator,
+    bind: compileBinder(parsed, input, options.inputSchema !== undefined),
+    needsContext: parsed.some((p) => p.kind === 'ctx'),
+    runtimeChecked: runtime ? parsed.filter((p) => p.kind !== 'ctx').map((p) => p.index) : [],
+    convertResult: compileResultConverter(outputCheck),
+  };
+}
+
+function inputRoot(parsed: ParsedParameter[], owner: string): RootSchema {
+  const args = parsed.find((p) => p.kind === 'args');
+  if (args) {
+    const cls = args.reflected;
+    if (typeof cls !== 'function' || [Object, String, Number, Boolean, Array, Date, Promise].includes(cls as never)) {
+      throw new BootstrapError(BootstrapErrorCode.ArgsNotClass, argsNotClassMessage(owner, args.index, cls));
+    }
+    return argsInputSchema(cls, site(owner, `parameter #${args.index} (@Args())`, argsFix));
+  }
+  return paramsInputSchema(
+    parsed
+      .filter((p) => p.kind === 'param')
+      .map((p) => ({
+        name: p.name,
+        reflected: p.reflected,
+        options: p.options,
+        site: site(
+          owner,
+          `parameter #${p.index} '${p.name}'`,
+          `state the type with @Param('${p.name}', { type: ... }) (e.g. [String], [ItemDto], 'integer', a DTO class), ` +
+            `the allowed values with { enum: MyEnum }, or a JSON Schema with { schema: { ... } }.`,
+        ),
+      })),
+  );
+}
+
+const argsFix = 'type the @Args() parameter with a DTO class whose properties carry class-validator decorators.';
+
+function rawRoot(schema: JsonSchema): RootSchema {
+  return { schema, convert: undefined, properties: new Map(), runtimeValidated: new Set() };
+}
+
+/** Precomputes, per parameter position, how to produce its value, so binding is one pass over an array. */
+function compileBinder(
+  parsed: ParsedParameter[],
+  input: RootSchema,
+  raw: boolean,
+): (validated: Record<string, unknown>, context: Context | undefined) => unknown[] {
+  type Slot = (validated: Record<string, unknown>, context: Context | undefined) => unknown;
+  const slots: Slot[] = parsed.map((p): Slot => {
+    if (p.kind === 'ctx') return (_v, context) => context;
+    if (p.kind === 'args') {
+      const convert = raw ? undefined : input.convert;
+      return convert ? (v) => convert(v) : (v) => v;
+    }
+    const key = p.name;
+    const convert: Converter | undefined = raw ? undefined : input.properties.get(key)?.convert;
+    const fallback = p.options.default;
+    if (convert) return (v) => (v[key] === undefined ? fallback : convert(v[key]));
+    return fallback === undefined ? (v) => v[key] : (v) => (v[key] === undefined ? fallback : v[key]);
+  });
+  const count = slots.length;
+  return (validated, context) => {
+    const values = new Array<unknown>(count);
+    for (let i = 0; i < count; i++) values[i] = slots[i](validated, context);
+    return values;
+  };
+}
+
+function site(owner: string, position: string, explicitFix: string): SchemaSite {
+  return { owner, position, explicitFix };
+}
+
+function compileOrExplain<T>(owner: string, which: string, compile: () => T): T {
+  try {
+    return compile();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new BootstrapError(BootstrapErrorCode.InvalidSchema, invalidSchemaMessage(owner, which, reason), { cause: error });
+  }
+}
+
+function lazy(make: () => ValidateFunction): () => ValidateFunction {
+  let value: ValidateFunction | undefined;
+  return () => (value ??= make());
+}
+
+function prune<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

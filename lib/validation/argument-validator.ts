@@ -1,0 +1,37 @@
+import type { JsonSchema } from '../interfaces';
+import type { SchemaCompiler, ValidateFunction } from './ajv-factory';
+import { compileCoercer, type Coercer } from './coercion';
+import { formatIssues } from './issue-format';
+
+export type ValidationOutcome =
+  | { readonly ok: true; readonly value: Record<string, unknown> }
+  | { readonly ok: false; readonly issues: readonly string[] };
+
+/**
+ * Validates call arguments against exactly the schema that `tools/list` advertises. Compiled once at
+ * bootstrap; per call: (lenient) coercion, one compiled check, and only on failure a second pass that names
+ * every failed field.
+ */
+export class ArgumentValidator {
+  private readonly check: ValidateFunction;
+  private readonly coerce: Coercer | undefined;
+  private reporting?: ValidateFunction;
+
+  constructor(
+    private readonly compiler: SchemaCompiler,
+    private readonly schema: JsonSchema,
+  ) {
+    this.check = compiler.compile(schema);
+    this.coerce = compiler.lenient ? compileCoercer(schema) : undefined;
+  }
+
+  validate(input: unknown): ValidationOutcome {
+    let args: unknown = input === undefined || input === null ? {} : input;
+    if (this.coerce) args = this.coerce(args);
+    if (this.check(args)) return { ok: true, value: args as Record<string, unknown> };
+    this.reporting ??= this.compiler.compileReporting(this.schema);
+    this.reporting(args);
+    const issues = formatIssues(this.reporting.errors ?? this.check.errors ?? []);
+    return { ok: false, issues: issues.length > 0 ? issues : ['the arguments do not match the input schema'] };
+  }
+}

@@ -1,0 +1,93 @@
+import type { JsonSchema } from '../interfaces';
+
+/** Rewrites a value in place toward its schema; returns the (possibly new) value. */
+export type Coercer = (value: unknown) => unknown;
+
+const NUMERIC = /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/**
+ * Compiles the lenient-mode coercion for a schema, once: "10" → 10, "true" → true, 5 → "5" for strings,
+ * and a JSON-encoded object or array string parsed for object/array positions. Nothing else is guessed:
+ * a value that does not coerce cleanly is left for the validator to reject with a clear message.
+ */
+export function compileCoercer(schema: JsonSchema, root: JsonSchema = schema): Coercer | undefined {
+  const defs = (root.$defs ?? {}) as Record<string, JsonSchema>;
+  const cache = new Map<JsonSchema, Coercer | undefined>();
+
+  const compile = (node: JsonSchema): Coercer | undefined => {
+    if (cache.has(node)) return cache.get(node);
+    const holder: { fn?: Coercer } = {};
+    cache.set(node, (v) => holder.fn!(v)); // late-bound for recursive $ref
+    const fn = build(node);
+    cache.set(node, fn);
+    holder.fn = fn ?? ((v) => v);
+    return fn;
+  };
+
+  const build = (node: JsonSchema): Coercer | undefined => {
+    if (typeof node.$ref === 'string') {
+      const target = defs[node.$ref.replace('#/$defs/', '')];
+      return target ? compile(target) : undefined;
+    }
+    switch (node.type) {
+      case 'number':
+      case 'integer':
+        return toNumber;
+      case 'boolean':
+        return toBoolean;
+      case 'string':
+        return toText;
+      case 'array': {
+        const items = typeof node.items === 'object' && node.items ? compile(node.items as JsonSchema) : undefined;
+        return (value) => {
+          const parsed = parseJson(value, '[');
+          if (!items || !Array.isArray(parsed)) return parsed;
+          for (let i = 0; i < parsed.length; i++) parsed[i] = items(parsed[i]);
+          return parsed;
+        };
+      }
+      case 'object': {
+        const props = Object.entries((node.properties ?? {}) as Record<string, JsonSchema>)
+          .map(([key, child]) => [key, compile(child)] as const)
+          .filter((entry): entry is readonly [string, Coercer] => entry[1] !== undefined);
+        return (value) => {
+          const parsed = parseJson(value, '{');
+          if (!isRecord(parsed)) return parsed;
+          for (const [key, coerce] of props) if (key in parsed) parsed[key] = coerce(parsed[key]);
+          return parsed;
+        };
+      }
+      default:
+        return undefined;
+    }
+  };
+
+  return compile(schema);
+}
+
+function toNumber(value: unknown): unknown {
+  return typeof value === 'string' && NUMERIC.test(value) ? Number(value) : value;
+}
+
+function toBoolean(value: unknown): unknown {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return value;
+}
+
+function toText(value: unknown): unknown {
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+}
+
+function parseJson(value: unknown, opener: string): unknown {
+  if (typeof value !== 'string' || !value.trimStart().startsWith(opener)) return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,6 @@
+export { SchemaCompiler } from './ajv-factory';
+export type { ValidateFunction } from './ajv-factory';
+export { ArgumentValidator } from './argument-validator';
+export type { ValidationOutcome } from './argument-validator';
+export { classValidatorIssues } from './class-validation';
+export { formatIssues } from './issue-format';
