@@ -29,7 +29,7 @@ export function compileResultConverter(output: OutputCheck | undefined): (value:
     if (!output || output.validate(structured)) return undefined;
     const reporting = output.reporting();
     reporting(structured);
-    return formatIssues(reporting.errors ?? output.validate.errors ?? []);
+    return formatIssues(reporting.errors ?? output.validate.errors ?? [], 'property');
   };
 
   return (value) => {

@@ -36,8 +36,8 @@ export function buildTool(
   const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(compiler, input.schema));
   const outputCheck: OutputCheck | undefined = output && {
     wrapped: output.wrapped,
-    validate: compileOrExplain(owner, 'output schema', () => compiler.compile(output.schema)),
-    reporting: lazy(() => compiler.compileReporting(output.schema)),
+    validate: compileOrExplain(owner, 'output schema', () => compiler.compile(output.schema, 'output')),
+    reporting: lazy(() => compiler.compileReporting(output.schema, 'output')),
   };
 
   const runtime = input.runtimeValidated.size > 0 && !options.inputSchema;

@@ -12,40 +12,45 @@ export interface AjvIssue {
   readonly message?: string;
 }
 
+/** Input schemas may drop unknown keys (lenient mode); outputs are only ever checked, never changed. */
+export type SchemaUse = 'input' | 'output';
+
 /**
- * The application's JSON Schema compilers. Generated schemas are 2020-12; a raw schema that names draft-07
- * gets a draft-07 compiler. `removeAdditional` drops unknown keys in lenient mode; strict mode rejects them.
+ * The application's JSON Schema compilers, one per (dialect, use, reporting) and created on first need.
+ * Generated schemas are 2020-12; a raw schema that names draft-07 gets a draft-07 compiler.
  */
 export class SchemaCompiler {
-  private readonly fast: Record<'2020' | '07', Ajv>;
-  private readonly reporting: Record<'2020' | '07', Ajv>;
+  private readonly engines = new Map<string, Ajv>();
 
-  constructor(readonly lenient: boolean) {
-    this.fast = { '2020': this.create(Ajv2020, false), '07': this.create(Ajv, false) };
-    this.reporting = { '2020': this.create(Ajv2020, true), '07': this.create(Ajv, true) };
+  constructor(readonly lenient: boolean) {}
+
+  /** The validator used on every call: stops at the first error. Throws on an invalid schema. */
+  compile(schema: JsonSchema, use: SchemaUse = 'input'): ValidateFunction {
+    return this.engine(dialect(schema), use, false).compile(schema) as ValidateFunction;
   }
 
-  /** Compiles the validator used on every call (stops at the first error). Throws on an invalid schema. */
-  compile(schema: JsonSchema): ValidateFunction {
-    return this.fast[dialect(schema)].compile(schema) as ValidateFunction;
+  /** The validator that names every failed field; only failing calls use it. */
+  compileReporting(schema: JsonSchema, use: SchemaUse = 'input'): ValidateFunction {
+    return this.engine(dialect(schema), use, true).compile(schema) as ValidateFunction;
   }
 
-  /** Compiles the validator that names every failed field; only failing calls use it. */
-  compileReporting(schema: JsonSchema): ValidateFunction {
-    return this.reporting[dialect(schema)].compile(schema) as ValidateFunction;
-  }
-
-  private create(Engine: typeof Ajv | typeof Ajv2020, allErrors: boolean): Ajv {
-    const ajv = new Engine({
-      allErrors,
-      strict: false,
-      removeAdditional: this.lenient ? true : false,
-      useDefaults: false,
-      validateFormats: true,
-      addUsedSchema: false,
-    });
-    addFormats(ajv);
-    return ajv;
+  private engine(version: '2020' | '07', use: SchemaUse, allErrors: boolean): Ajv {
+    const key = `${version}:${use}:${allErrors}`;
+    let engine = this.engines.get(key);
+    if (!engine) {
+      const Engine = version === '2020' ? Ajv2020 : Ajv;
+      engine = new Engine({
+        allErrors,
+        strict: false,
+        removeAdditional: use === 'input' && this.lenient,
+        useDefaults: false,
+        validateFormats: true,
+        addUsedSchema: false,
+      });
+      addFormats(engine);
+      this.engines.set(key, engine);
+    }
+    return engine;
   }
 }
 

@@ -20,13 +20,16 @@ const FORMAT: Record<string, string> = {
   ipv6: 'IPv6 address',
 };
 
-/** One line per failed constraint, each with its path: `days: must not be greater than 14`. */
-export function formatIssues(issues: readonly AjvIssue[]): string[] {
-  const lines = issues.map(formatIssue).filter((line): line is string => line !== undefined);
+/**
+ * One line per failed constraint, each with its path: `days: must not be greater than 14`. `subject` names
+ * the top-level keys: tool arguments, or properties of an output.
+ */
+export function formatIssues(issues: readonly AjvIssue[], subject: 'argument' | 'property' = 'argument'): string[] {
+  const lines = issues.map((issue) => formatIssue(issue, subject)).filter((line): line is string => line !== undefined);
   return [...new Set(lines)];
 }
 
-function formatIssue(issue: AjvIssue): string | undefined {
+function formatIssue(issue: AjvIssue, subject: string): string | undefined {
   const path = toPath(issue.instancePath);
   const at = (suffix: string) => (path ? `${path}: ${suffix}` : suffix);
   const p = issue.params;
@@ -34,7 +37,7 @@ function formatIssue(issue: AjvIssue): string | undefined {
     case 'required':
       return `${join(path, p.missingProperty)}: is required`;
     case 'additionalProperties':
-      return `${join(path, p.additionalProperty)}: is not an accepted ${path ? 'property' : 'argument'}`;
+      return `${join(path, p.additionalProperty)}: is not an accepted ${path ? 'property' : subject}`;
     case 'type':
       return at(`must be ${String(p.type).split(',').map((t) => ARTICLE[t] ?? t).join(' or ')}`);
     case 'minLength':

@@ -1,0 +1,20 @@
+import { Injectable } from 'mcp-reflect';
+
+export interface Coordinates {
+  lat: number;
+  lon: number;
+}
+
+const KNOWN: Record<string, Coordinates> = {
+  paris: { lat: 48.85, lon: 2.35 },
+  london: { lat: 51.51, lon: -0.13 },
+  tokyo: { lat: 35.68, lon: 139.69 },
+  reykjavik: { lat: 64.15, lon: -21.94 },
+};
+
+@Injectable()
+export class GeoService {
+  locate(city: string): Coordinates | undefined {
+    return KNOWN[city.trim().toLowerCase()];
+  }
+}

@@ -1,0 +1,98 @@
+import 'reflect-metadata';
+import { Context, Ctx, Injectable, McpModule, Module, Param, Tool } from 'mcp-reflect';
+import { createTestClient } from 'mcp-reflect/testing';
+
+const seen: { requestId?: string | number; sessionId?: string; aborted?: boolean } = {};
+
+@Injectable()
+class ContextTools {
+  @Tool({ description: 'Reports progress, with one stale value that must be dropped' })
+  async work(@Param() steps: number, @Ctx() ctx: Context): Promise<string> {
+    for (let i = 1; i <= steps; i++) {
+      await ctx.reportProgress(i, steps, `step ${i}`);
+      await ctx.reportProgress(i - 0.5, steps); // not above the last value sent: dropped
+    }
+    seen.requestId = ctx.requestId;
+    seen.sessionId = ctx.sessionId;
+    return 'done';
+  }
+
+  @Tool()
+  async chatty(@Ctx() ctx: Context): Promise<string> {
+    await ctx.log.debug('debug detail');
+    await ctx.log.info({ stage: 'start' }, 'worker');
+    await ctx.log.warning('careful');
+    await ctx.log.error('bad thing');
+    return 'logged';
+  }
+
+  @Tool()
+  async wait(@Ctx() ctx: Context): Promise<string> {
+    await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+    seen.aborted = ctx.signal.aborted;
+    return 'stopped';
+  }
+}
+
+@Module({ imports: [McpModule.forRoot({ name: 'ctx', version: '1.0.0' })], providers: [ContextTools] })
+class ContextModule {}
+
+describe('Context (through an SDK client)', () => {
+  it.each(['2025-11-25', '2026-07-28'] as const)('sends increasing progress only when asked (%s)', async (protocolVersion) => {
+    const client = await createTestClient(ContextModule, { protocolVersion });
+    try {
+      const progress: unknown[] = [];
+      const result = await client.callTool(
+        { name: 'work', arguments: { steps: 3 } },
+        { onprogress: (p) => progress.push(p) },
+      );
+      expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
+      expect(progress).toEqual([
+        { progress: 1, total: 3, message: 'step 1' },
+        { progress: 2, total: 3, message: 'step 2' },
+        { progress: 3, total: 3, message: 'step 3' },
+      ]);
+      expect(seen.requestId).toEqual(expect.anything());
+      expect(seen.sessionId).toBeUndefined();
+
+      const notifications: unknown[] = [];
+      client.setNotificationHandler('notifications/progress', (n) => notifications.push(n));
+      await client.callTool({ name: 'work', arguments: { steps: 2 } });
+      expect(notifications).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('sends log messages at or above the level the client set', async () => {
+    const client = await createTestClient(ContextModule);
+    try {
+      const messages: unknown[] = [];
+      client.setNotificationHandler('notifications/message', (n) => messages.push(n.params));
+      await client.setLoggingLevel('info');
+      await client.callTool({ name: 'chatty', arguments: {} });
+      expect(messages).toEqual([
+        { level: 'info', logger: 'worker', data: { stage: 'start' } },
+        { level: 'warning', data: 'careful' },
+        { level: 'error', data: 'bad thing' },
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('aborts the signal when the client cancels the request', async () => {
+    const client = await createTestClient(ContextModule);
+    try {
+      const controller = new AbortController();
+      const call = client.callTool({ name: 'wait', arguments: {} }, { signal: controller.signal });
+      await new Promise((r) => setTimeout(r, 50));
+      controller.abort('user pressed stop');
+      await expect(call).rejects.toThrow();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(seen.aborted).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+});

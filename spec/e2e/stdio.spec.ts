@@ -1,0 +1,67 @@
+import 'reflect-metadata';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import calculatorTools from './__fixtures__/calculator.tools.json';
+import weatherTools from './__fixtures__/weather.tools.json';
+
+const root = path.resolve(__dirname, '..', '..');
+const register = path.join(root, 'spec', 'support', 'register.js');
+
+async function spawnSample(sample: string, protocolVersion?: '2026-07-28') {
+  const stderr: string[] = [];
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['-r', register, path.join(root, 'samples', sample, 'main.ts')],
+    stderr: 'pipe',
+    cwd: root,
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  const client = new Client(
+    { name: 'stdio-spec', version: '1.0.0' },
+    protocolVersion ? { versionNegotiation: { mode: { pin: protocolVersion } } } : {},
+  );
+  await client.connect(transport);
+  return { client, stderr };
+}
+
+describe('samples over stdio (spawned processes)', () => {
+  it.each([undefined, '2026-07-28'] as const)('serves the calculator sample (era %s)', async (era) => {
+    const { client } = await spawnSample('calculator', era);
+    try {
+      expect(client.getServerVersion()).toMatchObject({ name: 'calculator', version: '1.0.0' });
+      const { tools } = await client.listTools();
+      expect(tools).toEqual(calculatorTools);
+      const sum = await client.callTool({ name: 'sum', arguments: { values: [1, 2, 3.5] } });
+      expect(sum.structuredContent).toEqual({ result: 6.5 });
+      expect(sum.content).toEqual([{ type: 'text', text: '{"result":6.5}' }]);
+      const divide = await client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } });
+      expect(divide).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Cannot divide by zero: pass a non-zero b.' }] });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each([undefined, '2026-07-28'] as const)('serves the weather sample (era %s)', async (era) => {
+    const { client, stderr } = await spawnSample('weather', era);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools).toEqual(weatherTools);
+      const forecast = await client.callTool({ name: 'forecast', arguments: { city: 'Tokyo', days: 2, units: 'imperial' } });
+      expect(forecast.structuredContent).toEqual({ city: 'Tokyo', high: 55, low: 39, units: 'imperial' });
+      const trip = await client.callTool({
+        name: 'planTrip',
+        arguments: { email: 'ada@example.com', start: '2026-12-01T09:00:00Z', stops: [{ city: 'Oslo', nights: 2 }] },
+      });
+      expect(trip.structuredContent).toEqual({
+        summary: 'Oslo for ada@example.com',
+        nights: 2,
+        startsOn: '2026-12-01',
+        unknownCities: ['Oslo'],
+      });
+    } finally {
+      await client.close();
+    }
+    expect(stderr.join('')).toContain('weather MCP server ready on stdio');
+  });
+});
