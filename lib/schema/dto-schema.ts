@@ -1,4 +1,5 @@
 import { getMetadataStorage } from 'class-validator';
+import { plainToInstance, TransformationType } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { JsonSchema } from '../interfaces';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
@@ -81,7 +82,22 @@ function buildObject(cls: Function, ctx: SchemaContext, site: SchemaSite): Shape
   const schema: JsonSchema = { type: 'object', properties };
   if (required.length > 0) schema.required = required;
   schema.additionalProperties = false;
-  return { schema, convert: instanceConverter(cls as new () => object, converters) };
+  const convert = usesTransformer(cls, [...byProperty.keys()])
+    ? (value: object) => plainToInstance(cls as new () => object, value, { enableImplicitConversion: true })
+    : instanceConverter(cls as new () => object, converters);
+  return { schema, convert };
+}
+
+/**
+ * DTOs that use class-transformer's own rules (@Transform, @Expose, @Exclude) are built by class-transformer;
+ * all others by the compiled converter, which does the same for @Type, nested DTOs and Dates, much faster.
+ */
+function usesTransformer(cls: Function, properties: string[]): boolean {
+  if (defaultMetadataStorage.getExposedMetadatas(cls).length > 0) return true;
+  if (defaultMetadataStorage.getExcludedMetadatas(cls).length > 0) return true;
+  return properties.some(
+    (property) => defaultMetadataStorage.findTransformMetadatas(cls, property, TransformationType.PLAIN_TO_CLASS).length > 0,
+  );
 }
 
 function propertySchema(

@@ -1,4 +1,5 @@
 import type { JsonSchema, ParamOptions, TypeHint } from '../interfaces';
+import { dtoSchema } from './dto-schema';
 import { SchemaContext } from './schema-context';
 import type { SchemaSite } from './schema.messages';
 import { mergeSchema, type ShapedSchema } from './shaped-schema';
@@ -22,7 +23,7 @@ export interface RootSchema {
 
 /** The input schema for named parameters: `{ type: 'object', properties, required, additionalProperties: false }`. */
 export function paramsInputSchema(params: readonly ParamSchemaInput[]): RootSchema {
-  const ctx = new SchemaContext();
+  const ctx = new SchemaContext(dtoSchema);
   const properties: Record<string, JsonSchema> = {};
   const shapedProperties = new Map<string, ShapedSchema>();
   const required: string[] = [];
@@ -48,7 +49,7 @@ export function paramsInputSchema(params: readonly ParamSchemaInput[]): RootSche
 
 /** The input schema for `@Args()`: the DTO's own object schema, its properties the top-level arguments. */
 export function argsInputSchema(cls: Function, site: SchemaSite): RootSchema {
-  const ctx = new SchemaContext();
+  const ctx = new SchemaContext(dtoSchema);
   const shaped = refSchema(cls, ctx, site);
   // A recursive root DTO is a $ref to itself: inline its definition so the root is an object schema.
   const root = '$ref' in shaped.schema ? { ...ctx.defs[ctx.defName(cls)] } : shaped.schema;
@@ -59,7 +60,7 @@ export function argsInputSchema(cls: Function, site: SchemaSite): RootSchema {
 
 /** An output schema: DTO classes as they are; primitives and arrays wrapped as `{ result }` (the spec needs an object). */
 export function outputSchema(hint: TypeHint, site: SchemaSite): { schema: JsonSchema; wrapped: boolean } {
-  const ctx = new SchemaContext();
+  const ctx = new SchemaContext(dtoSchema);
   const shaped = typedSchema({ explicit: hint }, ctx, site);
   const isDto = typeof hint === 'function' && ![String, Number, Boolean, Date].includes(hint as never);
   if (isDto) {

@@ -1,5 +1,9 @@
 import type { JsonSchema } from '../interfaces';
-import type { Converter } from './shaped-schema';
+import type { SchemaSite } from './schema.messages';
+import type { Converter, ShapedSchema } from './shaped-schema';
+
+/** Builds the schema of a DTO class; given to the context so type and DTO resolution can recurse. */
+export type DtoSchemaBuilder = (cls: Function, ctx: SchemaContext, site: SchemaSite) => ShapedSchema;
 
 /**
  * State of one root schema while it is built: the DTO classes on the current path (to detect recursion),
@@ -13,6 +17,8 @@ export class SchemaContext {
   /** Late-bound converters, so a recursive DTO's converter can call itself. */
   readonly converters = new Map<Function, { fn?: Converter }>();
   private readonly defNames = new Map<Function, string>();
+
+  constructor(readonly dto: DtoSchemaBuilder) {}
 
   defName(cls: Function): string {
     let name = this.defNames.get(cls);

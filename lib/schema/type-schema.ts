@@ -1,7 +1,6 @@
 import type { EnumLike, JsonSchema, TypeHint, TypeRef } from '../interfaces';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { ConstraintType } from './constraint-map';
-import { dtoSchema } from './dto-schema';
 import { enumSchema, enumValues } from './enum-values';
 import type { SchemaContext } from './schema-context';
 import { arrayItemTypeMessage, unreflectableTypeMessage, unsupportedClassMessage, type SchemaSite } from './schema.messages';
@@ -81,7 +80,7 @@ export function refSchema(ref: TypeRef, ctx: SchemaContext, site: SchemaSite): S
   if (NON_JSON_CLASSES.has(ref)) {
     throw new BootstrapError(BootstrapErrorCode.UnreflectableType, unsupportedClassMessage(site, ref));
   }
-  return dtoSchema(ref, ctx, site);
+  return ctx.dto(ref, ctx, site);
 }
 
 const NON_JSON_CLASSES = new Set<Function>([Map, Set, WeakMap, WeakSet, RegExp, Error, BigInt, ArrayBuffer, Uint8Array]);

@@ -44,7 +44,7 @@ describe('Context (through an SDK client)', () => {
       const progress: unknown[] = [];
       const result = await client.callTool(
         { name: 'work', arguments: { steps: 3 } },
-        { onprogress: (p) => progress.push(p) },
+        { onprogress: (p) => void progress.push(p) },
       );
       expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
       expect(progress).toEqual([
@@ -56,7 +56,7 @@ describe('Context (through an SDK client)', () => {
       expect(seen.sessionId).toBeUndefined();
 
       const notifications: unknown[] = [];
-      client.setNotificationHandler('notifications/progress', (n) => notifications.push(n));
+      client.setNotificationHandler('notifications/progress', (n) => void notifications.push(n));
       await client.callTool({ name: 'work', arguments: { steps: 2 } });
       expect(notifications).toEqual([]);
     } finally {
@@ -68,7 +68,7 @@ describe('Context (through an SDK client)', () => {
     const client = await createTestClient(ContextModule);
     try {
       const messages: unknown[] = [];
-      client.setNotificationHandler('notifications/message', (n) => messages.push(n.params));
+      client.setNotificationHandler('notifications/message', (n) => void messages.push(n.params));
       await client.setLoggingLevel('info');
       await client.callTool({ name: 'chatty', arguments: {} });
       expect(messages).toEqual([
