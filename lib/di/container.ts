@@ -47,7 +47,9 @@ export class Container {
     if ('instance' in record && record.pending === undefined) return Promise.resolve(record.instance);
     if (path.includes(record)) {
       const names = [...path.slice(path.indexOf(record)), record].map((r) => describeToken(r.token));
-      throw new BootstrapError(BootstrapErrorCode.UnknownDependency, circularDependencyMessage(names));
+      const error = new BootstrapError(BootstrapErrorCode.CircularDependency, circularDependencyMessage(names));
+      CYCLES.add(error);
+      throw error;
     }
     record.pending ??= this.construct(record, [...path, record]).then((instance) => {
       record.instance = instance;
@@ -63,7 +65,10 @@ export class Container {
       case 'value':
         return recipe.useValue;
       case 'existing':
-        return this.build(this.lookup(module, recipe.useExisting, describeToken(record.token), [], 0), path);
+        return this.build(
+          this.lookup(module, recipe.useExisting, describeToken(record.token), [describeToken(recipe.useExisting)], 0),
+          path,
+        );
       case 'factory': {
         const owner = `the factory of ${describeToken(record.token)}`;
         const args = await this.resolveAll(module, recipe.inject, owner, recipe.inject.map(describeToken), path);
@@ -82,7 +87,7 @@ export class Container {
         const reflected = getConstructorParamTypes(cls);
         if (!reflected && cls.length > 0) {
           throw new BootstrapError(
-            BootstrapErrorCode.UnknownDependency,
+            BootstrapErrorCode.NotInjectable,
             notInjectableMessage(cls.name, module.name, cls.length),
           );
         }
@@ -108,7 +113,8 @@ export class Container {
       try {
         values.push(await this.build(dependency, path));
       } catch (error) {
-        if (!(error instanceof BootstrapError) || path.length === 0) throw error;
+        // A cycle's message already shows the whole path; wrapping it once per provider on the path only repeats it.
+        if (!(error instanceof BootstrapError) || path.length === 0 || CYCLES.has(error)) throw error;
         throw new BootstrapError(error.code, causedBy(owner, error), { cause: error });
       }
     }
@@ -134,6 +140,8 @@ export class Container {
     );
   }
 }
+
+const CYCLES = new WeakSet<Error>();
 
 function findInImports(module: ModuleRecord, token: InjectionToken): ProviderRecord | undefined {
   for (const imported of module.imports) {

@@ -51,9 +51,13 @@ export function notInjectableMessage(owner: string, module: string, count: numbe
   );
 }
 
-export function invalidProviderMessage(provider: unknown, module: string): string {
+export function invalidProviderMessage(provider: unknown, module: string, index: number): string {
+  const hint =
+    provider === undefined
+      ? ` An undefined entry usually means a circular file import: the class was not defined yet when @Module() ran.`
+      : '';
   return (
-    `Cannot register a provider of ${module}: ${describeValue(provider)} is neither a class nor a { provide, useClass | useValue | useFactory | useExisting } object.\n` +
+    `Cannot register providers[${index}] of ${module}: ${describeValue(provider)} is neither a class nor a { provide, useClass | useValue | useFactory | useExisting } object.${hint}\n` +
     `Fix: list classes or provider objects in @Module({ providers }).`
   );
 }

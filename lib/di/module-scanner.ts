@@ -25,9 +25,9 @@ export async function scanModules(root: ModuleImport): Promise<ModuleRecord[]> {
     records.set(key, record);
     ordered.push(record);
 
-    for (const provider of [...(metadata.providers ?? []), ...(dynamic?.providers ?? [])]) {
-      addProvider(record, provider);
-    }
+    [...(metadata.providers ?? []), ...(dynamic?.providers ?? [])].forEach((provider, index) =>
+      addProvider(record, provider, index),
+    );
     for (const child of [...(metadata.imports ?? []), ...(dynamic?.imports ?? [])]) {
       record.imports.push(await visit(child, record.name));
     }
@@ -61,12 +61,12 @@ function findModule(exported: unknown, records: Map<ModuleKey, ModuleRecord>): M
   return undefined;
 }
 
-function addProvider(module: ModuleRecord, provider: Provider): void {
-  const record = toProviderRecord(module, provider);
+function addProvider(module: ModuleRecord, provider: Provider, index: number): void {
+  const record = toProviderRecord(module, provider, index);
   module.providers.set(record.token, record);
 }
 
-function toProviderRecord(module: ModuleRecord, provider: Provider): ProviderRecord {
+function toProviderRecord(module: ModuleRecord, provider: Provider, index: number): ProviderRecord {
   if (typeof provider === 'function') {
     return { token: provider, module, recipe: { kind: 'class', useClass: provider } };
   }
@@ -85,5 +85,5 @@ function toProviderRecord(module: ModuleRecord, provider: Provider): ProviderRec
       return { token: provider.provide, module, recipe: { kind: 'existing', useExisting: provider.useExisting } };
     }
   }
-  throw new BootstrapError(BootstrapErrorCode.InvalidProvider, invalidProviderMessage(provider, module.name));
+  throw new BootstrapError(BootstrapErrorCode.InvalidProvider, invalidProviderMessage(provider, module.name, index));
 }

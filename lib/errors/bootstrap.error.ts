@@ -2,7 +2,6 @@ import { McpReflectError } from './base.error';
 
 /** Stable codes of the errors a user can cause at bootstrap. Documented in docs/errors.md. */
 export const BootstrapErrorCode = {
-  ReflectMetadataMissing: 'REFLECT_METADATA_MISSING',
   DecoratorMetadataMissing: 'DECORATOR_METADATA_MISSING',
   ParamNameUnreadable: 'PARAM_NAME_UNREADABLE',
   RestParameter: 'REST_PARAMETER',
@@ -21,10 +20,11 @@ export const BootstrapErrorCode = {
   InvalidDefault: 'INVALID_DEFAULT',
   InvalidOutput: 'INVALID_OUTPUT',
   UnknownDependency: 'UNKNOWN_DEPENDENCY',
+  CircularDependency: 'CIRCULAR_DEPENDENCY',
+  NotInjectable: 'NOT_INJECTABLE',
   InvalidModule: 'INVALID_MODULE',
   InvalidProvider: 'INVALID_PROVIDER',
   McpModuleMissing: 'MCP_MODULE_MISSING',
-  ToolClassNotInjectable: 'TOOL_CLASS_NOT_PROVIDED',
 } as const;
 export type BootstrapErrorCode = (typeof BootstrapErrorCode)[keyof typeof BootstrapErrorCode];
 

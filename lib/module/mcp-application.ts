@@ -45,6 +45,8 @@ export class McpApplication {
   }
 
   /** A provider instance from the application's container. */
+  get<T>(token: abstract new (...args: any[]) => T): T;
+  get<T = unknown>(token: InjectionToken): T;
   get<T = unknown>(token: InjectionToken): T {
     const instance = this.container.get<T>(token);
     if (instance === undefined) throw new Error(`No provider for ${String((token as Function).name ?? token)} in the application.`);

@@ -72,6 +72,9 @@ function buildObject(cls: Function, ctx: SchemaContext, site: SchemaSite): Shape
       explicitFix:
         `add a class-validator type decorator to ${cls.name}.${property} (@IsString(), @IsInt(), @IsEnum(MyEnum), ` +
         `@ValidateNested() with @Type(() => ItemDto), …) or state the type with @Field({ type | enum | schema }).`,
+      arrayFix:
+        `add a class-validator type decorator with each: true to ${cls.name}.${property} (e.g. @IsString({ each: true })), ` +
+        `@ValidateNested({ each: true }) with @Type(() => ItemDto), or state the item type with @Field({ type: [String] }).`,
     };
     const shaped = propertySchema(cls, property, list, ctx, propertySite);
     properties[property] = shaped.schema;

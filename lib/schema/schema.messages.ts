@@ -6,6 +6,8 @@ export interface SchemaSite {
   readonly position: string;
   /** How to state the type explicitly at this position. */
   readonly explicitFix: string;
+  /** How to state the item type when the position is an array; defaults to explicitFix. */
+  readonly arrayFix?: string;
 }
 
 export function unreflectableTypeMessage(site: SchemaSite, reflected: unknown): string {
@@ -22,7 +24,7 @@ export function arrayItemTypeMessage(site: SchemaSite): string {
   return (
     `Cannot build the input schema of ${site.owner}: ${site.position} is an array, but its item type is unknown ` +
     `(TypeScript reflects every array as Array).\n` +
-    `Fix: ${site.explicitFix.replace('the type', 'the item type')} — for example { type: [String] } or { type: [ItemDto] }.`
+    `Fix: ${site.arrayFix ?? site.explicitFix}`
   );
 }
 

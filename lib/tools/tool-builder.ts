@@ -77,6 +77,8 @@ function inputRoot(parsed: ParsedParameter[], owner: string): RootSchema {
           `parameter #${p.index} '${p.name}'`,
           `state the type with @Param('${p.name}', { type: ... }) (e.g. [String], [ItemDto], 'integer', a DTO class), ` +
             `the allowed values with { enum: MyEnum }, or a JSON Schema with { schema: { ... } }.`,
+          `state the item type with @Param('${p.name}', { type: [String] }) (or [Number], [ItemDto], …), ` +
+            `the allowed values with { enum: MyEnum }, or a JSON Schema with { schema: { type: 'array', items: { ... } } }.`,
         ),
       })),
   );
@@ -115,8 +117,8 @@ function compileBinder(
   };
 }
 
-function site(owner: string, position: string, explicitFix: string): SchemaSite {
-  return { owner, position, explicitFix };
+function site(owner: string, position: string, explicitFix: string, arrayFix?: string): SchemaSite {
+  return { owner, position, explicitFix, arrayFix };
 }
 
 function compileOrExplain<T>(owner: string, which: string, compile: () => T): T {
