@@ -22,6 +22,8 @@ export interface ContextLogger {
   warning(data: unknown, logger?: string): Promise<void>;
   error(data: unknown, logger?: string): Promise<void>;
   critical(data: unknown, logger?: string): Promise<void>;
+  alert(data: unknown, logger?: string): Promise<void>;
+  emergency(data: unknown, logger?: string): Promise<void>;
 }
 
 /**
@@ -49,6 +51,8 @@ export class Context {
       warning: send('warning'),
       error: send('error'),
       critical: send('critical'),
+      alert: send('alert'),
+      emergency: send('emergency'),
     };
   }
 

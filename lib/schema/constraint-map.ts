@@ -7,85 +7,93 @@ export type ConstraintType = 'string' | 'number' | 'integer' | 'boolean' | 'date
 interface ConstraintRule {
   /** The type this constraint implies, when it implies one. */
   readonly type?: ConstraintType;
-  /** Keywords it adds; undefined means JSON Schema cannot say it and class-validator checks it at call time. */
-  readonly keywords?: (constraints: readonly any[]) => JsonSchema;
+  /** The keywords it adds; `partial` when some of its arguments cannot be said in JSON Schema. */
+  readonly keywords: (constraints: readonly any[]) => Keywords;
 }
+
+/** Keywords for one constraint; `complete: false` means class-validator must still check it at call time. */
+export interface Keywords {
+  readonly keywords: JsonSchema;
+  readonly complete: boolean;
+}
+
+const full = (keywords: JsonSchema): Keywords => ({ keywords, complete: true });
+const partial = (keywords: JsonSchema): Keywords => ({ keywords, complete: false });
+
+/** Keywords that hold only while the decorator got no options (`@IsNumber({ maxDecimalPlaces: 2 })` has some). */
+const plain =
+  (keywords: JsonSchema) =>
+  (args: readonly unknown[]): Keywords =>
+    args.every(isEmptyOption) ? full(keywords) : partial(keywords);
 
 /**
  * class-validator constraint names (its `IS_*` constants) mapped to JSON Schema 2020-12. The same keywords
- * are what the compiled validator checks, so schema and validation cannot drift apart.
+ * are what the compiled validator checks, so schema and validation cannot drift apart; what a rule cannot
+ * say in JSON Schema is left to class-validator at call time.
  */
 const RULES: Readonly<Record<string, ConstraintRule>> = {
-  isString: { type: 'string', keywords: () => ({ type: 'string' }) },
-  isNumber: { type: 'number', keywords: () => ({ type: 'number' }) },
-  isInt: { type: 'integer', keywords: () => ({ type: 'integer' }) },
-  isBoolean: { type: 'boolean', keywords: () => ({ type: 'boolean' }) },
-  isDate: { type: 'date', keywords: () => ({}) },
-  isArray: { type: 'array', keywords: () => ({ type: 'array' }) },
-  isObject: { type: 'object', keywords: () => ({ type: 'object' }) },
-  isEnum: { keywords: ([entity]) => enumSchema(enumValues(entity)) },
-  isIn: { keywords: ([values]) => enumSchema(values as (string | number)[]) },
-  equals: { keywords: ([value]) => ({ const: value }) },
-  isEmail: { type: 'string', keywords: () => ({ format: 'email' }) },
-  isUrl: { type: 'string', keywords: () => ({ format: 'uri' }) },
-  isUuid: { type: 'string', keywords: () => ({ format: 'uuid' }) },
-  isDateString: { type: 'string', keywords: () => ({ format: 'date-time' }) },
-  isISO8601: { type: 'string', keywords: () => ({ format: 'date-time' }) },
-  isIp: { type: 'string', keywords: ([version]) => ipFormat(version) },
+  isString: { type: 'string', keywords: plain({ type: 'string' }) },
+  isNumber: { type: 'number', keywords: plain({ type: 'number' }) },
+  isInt: { type: 'integer', keywords: plain({ type: 'integer' }) },
+  isBoolean: { type: 'boolean', keywords: plain({ type: 'boolean' }) },
+  isDate: { type: 'date', keywords: plain({}) },
+  isArray: { type: 'array', keywords: plain({ type: 'array' }) },
+  isObject: { type: 'object', keywords: plain({ type: 'object' }) },
+  isEnum: { keywords: ([entity]) => full(enumSchema(enumValues(entity))) },
+  isIn: { keywords: ([values]) => full(enumSchema(values as (string | number)[])) },
+  equals: { keywords: ([value]) => full({ const: value }) },
+  isEmail: { type: 'string', keywords: plain({ type: 'string', format: 'email' }) },
+  isUrl: { type: 'string', keywords: plain({ type: 'string', format: 'uri' }) },
+  isUuid: { type: 'string', keywords: plain({ type: 'string', format: 'uuid' }) },
+  isDateString: { type: 'string', keywords: plain({ type: 'string', format: 'date-time' }) },
+  isISO8601: { type: 'string', keywords: plain({ type: 'string', format: 'date-time' }) },
+  isIp: { type: 'string', keywords: ([version]) => full({ type: 'string', ...ipFormat(version) }) },
   matches: { type: 'string', keywords: ([pattern, modifiers]) => patternKeywords(pattern, modifiers) },
-  isAlpha: { type: 'string', keywords: ([locale]) => (locale && locale !== 'en-US' ? undefinedRule() : { pattern: '^[A-Za-z]+$' }) },
-  isAlphanumeric: {
-    type: 'string',
-    keywords: ([locale]) => (locale && locale !== 'en-US' ? undefinedRule() : { pattern: '^[A-Za-z0-9]+$' }),
-  },
-  isNotEmpty: { keywords: () => ({ minLength: 1 }) },
-  isLength: { type: 'string', keywords: ([min, max]) => defined({ minLength: min, maxLength: max }) },
-  minLength: { type: 'string', keywords: ([min]) => ({ minLength: min }) },
-  maxLength: { type: 'string', keywords: ([max]) => ({ maxLength: max }) },
-  min: { keywords: ([min]) => ({ minimum: min }) },
-  max: { keywords: ([max]) => ({ maximum: max }) },
-  isPositive: { keywords: () => ({ exclusiveMinimum: 0 }) },
-  isNegative: { keywords: () => ({ exclusiveMaximum: 0 }) },
-  arrayMinSize: { type: 'array', keywords: ([min]) => ({ minItems: min }) },
-  arrayMaxSize: { type: 'array', keywords: ([max]) => ({ maxItems: max }) },
-  arrayNotEmpty: { type: 'array', keywords: () => ({ minItems: 1 }) },
-  arrayUnique: { type: 'array', keywords: ([identifier]) => (identifier ? undefinedRule() : { uniqueItems: true }) },
+  isAlpha: { type: 'string', keywords: ([locale]) => localeKeywords(locale, '^[A-Za-z]+$') },
+  isAlphanumeric: { type: 'string', keywords: ([locale]) => localeKeywords(locale, '^[A-Za-z0-9]+$') },
+  // Not '', null or undefined: `required` covers the last two; minLength is adapted to the type (adaptKeywords).
+  isNotEmpty: { keywords: plain({ minLength: 1 }) },
+  isLength: { type: 'string', keywords: ([min, max]) => full(defined({ type: 'string', minLength: min, maxLength: max })) },
+  minLength: { type: 'string', keywords: ([min]) => full({ type: 'string', minLength: min }) },
+  maxLength: { type: 'string', keywords: ([max]) => full({ type: 'string', maxLength: max }) },
+  min: { keywords: ([min]) => full({ minimum: min }) },
+  max: { keywords: ([max]) => full({ maximum: max }) },
+  isPositive: { keywords: plain({ exclusiveMinimum: 0 }) },
+  isNegative: { keywords: plain({ exclusiveMaximum: 0 }) },
+  arrayMinSize: { type: 'array', keywords: ([min]) => full({ minItems: min }) },
+  arrayMaxSize: { type: 'array', keywords: ([max]) => full({ maxItems: max }) },
+  arrayNotEmpty: { type: 'array', keywords: plain({ minItems: 1 }) },
+  arrayUnique: { type: 'array', keywords: ([identifier]) => (identifier ? partial({}) : full({ uniqueItems: true })) },
 };
-
-// A sentinel: the rule cannot be said in JSON Schema for these constraint values.
-const UNEXPRESSIBLE = Symbol('unexpressible');
-function undefinedRule(): JsonSchema {
-  return { [UNEXPRESSIBLE as unknown as string]: true };
-}
 
 export function constraintType(name: string): ConstraintType | undefined {
   return RULES[name]?.type;
 }
 
-/**
- * The keywords for one constraint, or undefined when JSON Schema cannot express it (the caller then keeps
- * class-validator for that DTO at call time).
- */
-export function constraintKeywords(name: string, constraints: readonly unknown[] | undefined): JsonSchema | undefined {
-  const rule = RULES[name];
-  if (!rule?.keywords) return undefined;
-  const keywords = rule.keywords(constraints ?? []);
-  if ((keywords as Record<PropertyKey, unknown>)[UNEXPRESSIBLE as unknown as string]) return undefined;
-  return keywords;
+/** The keywords for one constraint, or undefined for a constraint this table does not know. */
+export function constraintKeywords(name: string, constraints: readonly unknown[] | undefined): Keywords | undefined {
+  return RULES[name]?.keywords(constraints ?? []);
 }
 
-/** `isNotEmpty` on a non-string: arrays get `minItems`, other types nothing (null/undefined is handled by `required`). */
-export function adaptKeywords(keywords: JsonSchema, type: unknown): JsonSchema {
-  if ('minLength' in keywords && type === 'array') return { minItems: keywords.minLength };
-  if ('minLength' in keywords && type !== 'string') return {};
-  return keywords;
+/** `isNotEmpty` says minLength for strings only: arrays get `minItems`, other types nothing. */
+export function adaptKeywords(name: string, keywords: JsonSchema, type: unknown): JsonSchema {
+  if (name !== 'isNotEmpty' || type === 'string') return keywords;
+  return type === 'array' ? { minItems: keywords.minLength } : {};
 }
 
-function patternKeywords(pattern: unknown, modifiers: unknown): JsonSchema {
+function isEmptyOption(arg: unknown): boolean {
+  return arg === undefined || (typeof arg === 'object' && arg !== null && Object.keys(arg).length === 0);
+}
+
+function localeKeywords(locale: unknown, pattern: string): Keywords {
+  return !locale || locale === 'en-US' ? full({ pattern }) : partial({});
+}
+
+function patternKeywords(pattern: unknown, modifiers: unknown): Keywords {
   const source = pattern instanceof RegExp ? pattern.source : String(pattern);
   const flags = pattern instanceof RegExp ? pattern.flags : typeof modifiers === 'string' ? modifiers : '';
   // JSON Schema patterns have no flags (ECMA-262, unanchored): other flags cannot be expressed.
-  return flags.replace(/[gu]/g, '') === '' ? { pattern: source } : undefinedRule();
+  return flags.replace(/[gu]/g, '') === '' ? full({ type: 'string', pattern: source }) : partial({ type: 'string' });
 }
 
 function ipFormat(version: unknown): JsonSchema {

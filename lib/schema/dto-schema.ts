@@ -30,17 +30,17 @@ const WHITELIST = 'whitelistValidation';
  * and referenced with `$ref`; all other DTOs are inlined.
  */
 export function dtoSchema(cls: Function, ctx: SchemaContext, site: SchemaSite): ShapedSchema {
-  const holder = ctx.converters.get(cls) ?? {};
+  let holder = ctx.converters.get(cls);
+  if (!holder) ctx.converters.set(cls, (holder = {}));
   if (ctx.stack.includes(cls)) {
     ctx.recursive.add(cls);
-    ctx.converters.set(cls, holder);
-    return { schema: ctx.ref(cls), convert: (value) => holder.fn!(value) };
+    const late = holder;
+    return { schema: ctx.ref(cls), convert: (value) => late.fn!(value) };
   }
   ctx.stack.push(cls);
   try {
     const built = buildObject(cls, ctx, site);
     holder.fn = built.convert;
-    ctx.converters.set(cls, holder);
     if (!ctx.recursive.has(cls)) return built;
     ctx.defs[ctx.defName(cls)] = built.schema;
     return { schema: ctx.ref(cls), convert: built.convert };
@@ -120,7 +120,8 @@ function propertySchema(
   const ownTypes = own.map((m) => constraintType(m.name ?? '')).filter(isDefined);
   const eachTypes = each.map((m) => constraintType(m.name ?? '')).filter(isDefined);
   const ownKeywords = keywordsOf(own);
-  const typedKeywords = ownKeywords.find((k) => 'enum' in k || 'const' in k);
+  const typedKeywords = ownKeywords.map(([, k]) => k).find((k) => 'enum' in k || 'const' in k);
+  const itemTypedKeywords = keywordsOf(each).map(([, k]) => k).find((k) => 'enum' in k || 'const' in k);
 
   const shaped = typedSchema(
     {
@@ -131,6 +132,7 @@ function propertySchema(
       itemConstraintType: pickType(eachTypes),
       arrayConstraints: each.length > 0,
       typedKeywords,
+      itemTypedKeywords,
       enum: field.enum,
       schema: field.schema,
     },
@@ -139,10 +141,10 @@ function propertySchema(
   );
 
   let schema = shaped.schema;
-  for (const keywords of ownKeywords) schema = mergeSchema(schema, adaptKeywords(keywords, schema.type));
+  for (const [name, keywords] of ownKeywords) schema = mergeSchema(schema, adaptKeywords(name, keywords, schema.type));
   if (each.length > 0 && typeof schema.items === 'object' && schema.items !== null) {
     let items = schema.items as JsonSchema;
-    for (const keywords of keywordsOf(each)) items = mergeSchema(items, adaptKeywords(keywords, items.type));
+    for (const [name, keywords] of keywordsOf(each)) items = mergeSchema(items, adaptKeywords(name, keywords, items.type));
     schema = { ...schema, items };
   }
   if (field.description !== undefined) schema = { ...schema, description: field.description };
@@ -150,8 +152,13 @@ function propertySchema(
   return { schema, convert: shaped.convert };
 }
 
-function keywordsOf(metas: ValidationMeta[]): JsonSchema[] {
-  return metas.map((m) => (m.name ? constraintKeywords(m.name, m.constraints) : undefined)).filter(isDefined);
+function keywordsOf(metas: ValidationMeta[]): [string, JsonSchema][] {
+  const found: [string, JsonSchema][] = [];
+  for (const m of metas) {
+    const keywords = m.name ? constraintKeywords(m.name, m.constraints)?.keywords : undefined;
+    if (keywords) found.push([m.name!, keywords]);
+  }
+  return found;
 }
 
 /** `integer` is narrower than `number` and wins; any other conflict keeps the first stated type. */
@@ -170,8 +177,7 @@ function needsRuntime(meta: ValidationMeta): boolean {
   if (meta.type === NESTED || meta.type === IS_DEFINED || meta.type === WHITELIST) return false;
   if (meta.type === CONDITIONAL) return meta.name !== 'isOptional';
   if (!meta.name) return true;
-  if (constraintType(meta.name) !== undefined) return false;
-  return constraintKeywords(meta.name, meta.constraints) === undefined;
+  return constraintKeywords(meta.name, meta.constraints)?.complete !== true;
 }
 
 function instanceConverter(cls: new () => object, converters: [string, Converter][]): Converter {

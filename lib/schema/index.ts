@@ -1,4 +1,4 @@
-export { paramsInputSchema, argsInputSchema, outputSchema } from './input-schema';
+export { paramsInputSchema, argsInputSchema, outputSchema, jsonValue } from './input-schema';
 export type { ParamSchemaInput, RootSchema } from './input-schema';
 export type { SchemaSite } from './schema.messages';
 export type { Converter, ShapedSchema } from './shaped-schema';

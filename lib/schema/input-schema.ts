@@ -35,11 +35,11 @@ export function paramsInputSchema(params: readonly ParamSchemaInput[]): RootSche
     );
     let schema = shaped.schema;
     if (options.description !== undefined) schema = { ...schema, description: options.description };
-    if (options.default !== undefined) schema = { ...schema, default: options.default };
+    if (options.default !== undefined) schema = { ...schema, default: jsonValue(options.default) };
     schema = mergeSchema(schema, options.schema);
     properties[name] = schema;
     shapedProperties.set(name, { schema, convert: shaped.convert });
-    if (!options.optional && options.default === undefined) required.push(name);
+    if (!options.optional && schema.default === undefined) required.push(name);
   }
   const schema: JsonSchema = { type: 'object', properties };
   if (required.length > 0) schema.required = required;
@@ -74,6 +74,11 @@ export function outputSchema(hint: TypeHint, site: SchemaSite): { schema: JsonSc
     additionalProperties: false,
   };
   return { schema: withDefs(wrapped, ctx), wrapped: true };
+}
+
+/** The JSON form of a value (Dates as ISO strings, class instances as plain objects), as a client would send it. */
+export function jsonValue(value: unknown): unknown {
+  return value === null || typeof value !== 'object' ? value : JSON.parse(JSON.stringify(value));
 }
 
 function withDefs(schema: JsonSchema, ctx: SchemaContext): JsonSchema {

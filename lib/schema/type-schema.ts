@@ -21,6 +21,7 @@ export interface TypeInputs {
   readonly arrayConstraints?: boolean;
   /** Keywords that already fix the type (an enum), so reflection may stay silent. */
   readonly typedKeywords?: JsonSchema;
+  readonly itemTypedKeywords?: JsonSchema;
   readonly enum?: EnumLike;
   /** A user schema merged last; if it states a type, nothing needs reflecting. */
   readonly schema?: JsonSchema;
@@ -43,6 +44,7 @@ export function typedSchema(inputs: TypeInputs, ctx: SchemaContext, site: Schema
       : (inputs.classHint ?? constraintRef(inputs.itemConstraintType));
     if (itemRef === undefined) {
       if (enumKeywords) return arrayOf({ schema: enumKeywords });
+      if (inputs.itemTypedKeywords) return arrayOf({ schema: { ...inputs.itemTypedKeywords } });
       if (isObject(inputs.schema?.items)) return { schema: { type: 'array' } };
       throw new BootstrapError(BootstrapErrorCode.ArrayItemTypeMissing, arrayItemTypeMessage(site));
     }

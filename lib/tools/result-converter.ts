@@ -35,6 +35,7 @@ export function compileResultConverter(output: OutputCheck | undefined): (value:
   return (value) => {
     if (value instanceof ToolResult) {
       const outcome: CallOutcome = { content: value.content };
+      if (output && value.structuredContent === undefined && !value.isError) return { ok: false, issues: [CONTENT_ONLY] };
       if (value.structuredContent !== undefined) {
         const issues = value.isError ? undefined : check(value.structuredContent);
         if (issues) return { ok: false, issues };
@@ -44,10 +45,8 @@ export function compileResultConverter(output: OutputCheck | undefined): (value:
       if (value._meta) outcome._meta = value._meta;
       return { ok: true, outcome };
     }
-    if (isContentBlock(value)) return { ok: true, outcome: { content: [value] } };
-    if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) {
-      return { ok: true, outcome: { content: value } };
-    }
+    const blocks = isContentBlock(value) ? [value] : isContentList(value) ? value : undefined;
+    if (blocks) return output ? { ok: false, issues: [CONTENT_ONLY] } : { ok: true, outcome: { content: blocks } };
 
     if (output) {
       if (value === undefined) return { ok: false, issues: ['the tool returned nothing, but it declares an output schema'] };
@@ -72,6 +71,14 @@ export function compileResultConverter(output: OutputCheck | undefined): (value:
     // structuredContent is the JSON form (Dates as ISO strings, class instances as plain objects).
     return { ok: true, outcome: { content: [textBlock(text)], structuredContent: JSON.parse(text) } };
   };
+}
+
+const CONTENT_ONLY =
+  'the tool returned content blocks without structured content, but it declares an output schema ' +
+  '(return the data itself, or a ToolResult with structuredContent)';
+
+function isContentList(value: unknown): value is ContentBlock[] {
+  return Array.isArray(value) && value.length > 0 && value.every(isContentBlock);
 }
 
 function toJson(value: unknown): unknown {

@@ -1,12 +1,20 @@
 import type { Context } from '../context';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { JsonSchema, ToolOptions } from '../interfaces';
-import { argsInputSchema, outputSchema, paramsInputSchema, type Converter, type RootSchema, type SchemaSite } from '../schema';
-import { ArgumentValidator, type SchemaCompiler, type ValidateFunction } from '../validation';
+import {
+  argsInputSchema,
+  jsonValue,
+  outputSchema,
+  paramsInputSchema,
+  type Converter,
+  type RootSchema,
+  type SchemaSite,
+} from '../schema';
+import { ArgumentValidator, formatIssues, type SchemaCompiler, type ValidateFunction } from '../validation';
 import { parseToolMethod, type ParsedParameter } from './method-parser';
 import { compileResultConverter, type OutputCheck } from './result-converter';
 import type { ToolDefinition, ToolDescriptor } from './tool-definition';
-import { argsNotClassMessage, invalidSchemaMessage, toolOwner } from './tool.messages';
+import { argsNotClassMessage, invalidDefaultMessage, invalidSchemaMessage, toolOwner } from './tool.messages';
 
 /** Builds one tool from a provider instance and one `@Tool()` method: schema, validator, binder, converter. */
 export function buildTool(
@@ -20,7 +28,14 @@ export function buildTool(
   const owner = toolOwner(name, target.name, method);
   const parsed = parseToolMethod(target, method, owner);
   const input = options.inputSchema ? rawRoot(options.inputSchema) : inputRoot(parsed, owner);
-  const output = options.output ? outputSchema(options.output, site(owner, 'the output', `give @Tool({ output }) a DTO class or [ItemType].`)) : undefined;
+  const output = options.output
+    ? outputSchema(options.output, {
+        owner,
+        position: 'the output type',
+        explicitFix: 'give @Tool({ output }) a DTO class, String, Number, Boolean, or [ItemType].',
+        schema: 'output',
+      })
+    : undefined;
 
   const descriptor: ToolDescriptor = prune({
     name,
@@ -34,6 +49,7 @@ export function buildTool(
   });
 
   const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(compiler, input.schema));
+  if (!options.inputSchema) checkDefaults(parsed, input, compiler, owner);
   const outputCheck: OutputCheck | undefined = output && {
     wrapped: output.wrapped,
     validate: compileOrExplain(owner, 'output schema', () => compiler.compile(output.schema, 'output')),
@@ -105,9 +121,13 @@ function compileBinder(
     }
     const key = p.name;
     const convert: Converter | undefined = raw ? undefined : input.properties.get(key)?.convert;
-    const fallback = p.options.default;
-    if (convert) return (v) => (v[key] === undefined ? fallback : convert(v[key]));
-    return fallback === undefined ? (v) => v[key] : (v) => (v[key] === undefined ? fallback : v[key]);
+    const advertised = raw ? undefined : input.properties.get(key)?.schema.default;
+    if (advertised === undefined) return convert ? (v) => (v[key] === undefined ? undefined : convert(v[key])) : (v) => v[key];
+    // An absent argument gets the advertised default as if the client had sent it: a fresh, converted value per call.
+    const fallback = advertised;
+    const fresh = typeof fallback === 'object' && fallback !== null ? () => structuredClone(fallback) : () => fallback;
+    const apply = convert ?? ((value: unknown) => value);
+    return (v) => apply(v[key] === undefined ? fresh() : v[key]);
   });
   const count = slots.length;
   return (validated, context) => {
@@ -115,6 +135,23 @@ function compileBinder(
     for (let i = 0; i < count; i++) values[i] = slots[i](validated, context);
     return values;
   };
+}
+
+/** A default must be a value the schema accepts, or the advertised schema would contradict the server. */
+function checkDefaults(parsed: ParsedParameter[], input: RootSchema, compiler: SchemaCompiler, owner: string): void {
+  for (const p of parsed) {
+    if (p.kind !== 'param') continue;
+    const property = input.properties.get(p.name)!.schema;
+    if (property.default === undefined) continue;
+    const schema = input.schema.$defs ? { ...property, $defs: input.schema.$defs } : property;
+    const check = compiler.compileReporting(schema, 'output');
+    if (check(property.default)) continue;
+    const issues = formatIssues(check.errors ?? [], 'property').map((i) => i.replace(/^(must|is) /, 'it $1 '));
+    throw new BootstrapError(
+      BootstrapErrorCode.InvalidDefault,
+      invalidDefaultMessage(owner, p.index, p.name, JSON.stringify(property.default), issues),
+    );
+  }
 }
 
 function site(owner: string, position: string, explicitFix: string, arrayFix?: string): SchemaSite {

@@ -29,15 +29,14 @@ export class ToolInvoker {
     const validation = tool.validator.validate(rawArgs);
     if (!validation.ok) return errorResult(`Invalid arguments for tool ${tool.name}: ${validation.issues.join('; ')}`);
 
-    const context = tool.needsContext ? new Context(channel) : undefined;
-    const args = tool.bind(validation.value, context);
-    if (tool.runtimeChecked.length > 0) {
-      const issues = await this.runtimeIssues(tool, args);
-      if (issues.length > 0) return errorResult(`Invalid arguments for tool ${tool.name}: ${issues.join('; ')}`);
-    }
-
     let value: unknown;
     try {
+      const context = tool.needsContext ? new Context(channel) : undefined;
+      const args = tool.bind(validation.value, context);
+      if (tool.runtimeChecked.length > 0) {
+        const issues = await this.runtimeIssues(tool, args);
+        if (issues.length > 0) return errorResult(`Invalid arguments for tool ${tool.name}: ${issues.join('; ')}`);
+      }
       value = await tool.method.apply(tool.instance, args);
     } catch (error) {
       return this.failure(tool, error);

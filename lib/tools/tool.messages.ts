@@ -91,6 +91,14 @@ export function invalidSchemaMessage(owner: string, which: string, reason: strin
   );
 }
 
+export function invalidDefaultMessage(owner: string, index: number, name: string, value: string, issues: string[]): string {
+  return (
+    `Cannot build ${owner}: the default of parameter #${index} '${name}', ${value}, does not match the parameter's own schema: ` +
+    `${issues.join('; ')}.\n` +
+    `Fix: give @Param('${name}', { default }) a value of the parameter's type that passes its rules.`
+  );
+}
+
 function suggestName(name: string): string {
   const cleaned = name.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 128);
   return cleaned || 'my_tool';

@@ -9,7 +9,11 @@ export async function classValidatorIssues(instance: object): Promise<string[]> 
   const lines: string[] = [];
   const walk = (list: ValidationError[], prefix: string) => {
     for (const error of list) {
-      const path = prefix ? `${prefix}.${error.property}` : error.property;
+      const path = /^\d+$/.test(error.property)
+        ? `${prefix}[${error.property}]`
+        : prefix
+          ? `${prefix}.${error.property}`
+          : error.property;
       for (const message of Object.values(error.constraints ?? {})) lines.push(`${path}: ${message}`);
       if (error.children?.length) walk(error.children, path);
     }

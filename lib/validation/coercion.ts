@@ -66,7 +66,10 @@ export function compileCoercer(schema: JsonSchema, root: JsonSchema = schema): C
 }
 
 function toNumber(value: unknown): unknown {
-  return typeof value === 'string' && NUMERIC.test(value) ? Number(value) : value;
+  if (typeof value !== 'string' || !NUMERIC.test(value)) return value;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : value; // "1e400" is no JSON number: leave it for the validator
+
 }
 
 function toBoolean(value: unknown): unknown {

@@ -65,7 +65,7 @@ function formatIssue(issue: AjvIssue, subject: string): string | undefined {
     case 'maxItems':
       return at(`must contain at most ${p.limit} item${p.limit === 1 ? '' : 's'}`);
     case 'uniqueItems':
-      return at(`must not contain duplicate items (items ${p.j} and ${p.i} are equal)`);
+      return at(`must not contain duplicate items (items ${Math.min(p.i, p.j)} and ${Math.max(p.i, p.j)} are equal)`);
     case 'anyOf':
     case 'oneOf':
       return undefined; // the branch errors above already say what each alternative needed

@@ -521,6 +521,40 @@ describe('bootstrap errors of tools and schemas', () => {
     });
   });
 
+  describe(BootstrapErrorCode.InvalidDefault, () => {
+    it('refuses a default that the parameter schema rejects', async () => {
+      class Tools {
+        @Tool()
+        repeat(@Param('times', { type: 'integer', default: 'twice', schema: { minimum: 1 } }) times: number) {
+          return times;
+        }
+      }
+      const error = await bootstrapFailure(Tools);
+      expect(error.code).toBe('INVALID_DEFAULT');
+      expect(error.message).toBe(
+        `Cannot build tool 'repeat' (Tools.repeat): the default of parameter #0 'times', "twice", does not match the parameter's own schema: it must be an integer.\n` +
+          `Fix: give @Param('times', { default }) a value of the parameter's type that passes its rules.`,
+      );
+    });
+  });
+
+  describe('output schemas', () => {
+    it('says "output schema" when the output type cannot be reflected', async () => {
+      class Tools {
+        @Tool({ output: Object }) report() {
+          return {};
+        }
+      }
+      const error = await bootstrapFailure(Tools);
+      expect(error.code).toBe('UNREFLECTABLE_TYPE');
+      expect(error.message).toBe(
+        `Cannot build the output schema of tool 'report' (Tools.report): the type of the output type was reflected as Object.\n` +
+          unreflectableCause +
+          `Fix: give @Tool({ output }) a DTO class, String, Number, Boolean, or [ItemType].`,
+      );
+    });
+  });
+
   describe(BootstrapErrorCode.McpModuleMissing, () => {
     it('asks for McpModule.forRoot() when no module in the graph imports it', async () => {
       class Tools {
