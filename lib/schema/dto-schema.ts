@@ -181,17 +181,23 @@ function needsRuntime(meta: ValidationMeta): boolean {
 }
 
 function instanceConverter(cls: new () => object, converters: [string, Converter][]): Converter {
-  if (converters.length === 0) {
-    return (value: object) => Object.assign(new cls(), value);
-  }
+  if (converters.length === 0) return (value: object) => assignOwn(new cls(), value);
   return (value: object) => {
-    const instance = Object.assign(new cls(), value) as Record<string, unknown>;
+    const instance = assignOwn(new cls(), value) as Record<string, unknown>;
     for (const [key, convert] of converters) {
       const v = instance[key];
       if (v !== undefined && v !== null) instance[key] = convert(v);
     }
     return instance;
   };
+}
+
+/** Copies own keys; a JSON `__proto__` key is data, never a prototype to set. */
+function assignOwn(target: object, source: object): object {
+  for (const key of Object.keys(source)) {
+    if (key !== '__proto__') (target as Record<string, unknown>)[key] = (source as Record<string, unknown>)[key];
+  }
+  return target;
 }
 
 function isDefined<T>(value: T | undefined): value is T {

@@ -67,9 +67,13 @@ export function compileResultConverter(output: OutputCheck | undefined): (value:
         return { ok: true, outcome: { content: [textBlock(String(value))] } };
     }
     const text = JSON.stringify(value);
-    if (Array.isArray(value)) return { ok: true, outcome: { content: [textBlock(text)] } };
-    // structuredContent is the JSON form (Dates as ISO strings, class instances as plain objects).
-    return { ok: true, outcome: { content: [textBlock(text)], structuredContent: JSON.parse(text) } };
+    // structuredContent is the JSON form (Dates as ISO strings, class instances as plain objects), and the
+    // spec wants an object there: arrays and values whose toJSON() is not an object go as text only.
+    const json: unknown = Array.isArray(value) ? undefined : JSON.parse(text);
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+      return { ok: true, outcome: { content: [textBlock(text)] } };
+    }
+    return { ok: true, outcome: { content: [textBlock(text)], structuredContent: json as Record<string, unknown> } };
   };
 }
 

@@ -1,7 +1,7 @@
 import { Context, type RequestChannel } from '../context';
 import { ToolError } from '../errors';
 import { classValidatorIssues } from '../validation';
-import type { CallOutcome } from './result-converter';
+import type { CallOutcome, Conversion } from './result-converter';
 import type { ToolDefinition } from './tool-definition';
 
 /** Receives the full detail of failures that clients only see masked. Defaults to stderr. */
@@ -29,7 +29,7 @@ export class ToolInvoker {
     const validation = tool.validator.validate(rawArgs);
     if (!validation.ok) return errorResult(`Invalid arguments for tool ${tool.name}: ${validation.issues.join('; ')}`);
 
-    let value: unknown;
+    let converted: Conversion;
     try {
       const context = tool.needsContext ? new Context(channel) : undefined;
       const args = tool.bind(validation.value, context);
@@ -37,12 +37,11 @@ export class ToolInvoker {
         const issues = await this.runtimeIssues(tool, args);
         if (issues.length > 0) return errorResult(`Invalid arguments for tool ${tool.name}: ${issues.join('; ')}`);
       }
-      value = await tool.method.apply(tool.instance, args);
+      converted = tool.convertResult(await tool.method.apply(tool.instance, args));
     } catch (error) {
       return this.failure(tool, error);
     }
 
-    const converted = tool.convertResult(value);
     if (converted.ok) return converted.outcome;
     const detail = converted.issues.join('; ');
     this.options.logger.error(`Tool '${tool.name}' (${tool.className}.${tool.methodName}) returned output that does not match its output schema: ${detail}`);
