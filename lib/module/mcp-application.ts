@@ -1,4 +1,6 @@
 import type { Container } from '../di';
+import { McpReflectError } from '../errors';
+import { describeToken } from '../errors/describe';
 import type { InjectionToken } from '../interfaces';
 import { serveConnection, type ConnectionHandle, type ServerFactory, type Transport } from '../protocol';
 import type { ServerLogger, ToolRegistry } from '../tools';
@@ -49,7 +51,13 @@ export class McpApplication {
   get<T = unknown>(token: InjectionToken): T;
   get<T = unknown>(token: InjectionToken): T {
     const instance = this.container.get<T>(token);
-    if (instance === undefined) throw new Error(`No provider for ${String((token as Function).name ?? token)} in the application.`);
+    if (instance === undefined) {
+      throw new McpReflectError(
+        'PROVIDER_NOT_FOUND',
+        `Cannot get ${describeToken(token)}: no module of the application provides it.\n` +
+          `Fix: add it to the providers of a module in the application's module graph.`,
+      );
+    }
     return instance;
   }
 

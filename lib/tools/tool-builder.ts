@@ -31,7 +31,7 @@ export function buildTool(
   const output = options.output
     ? outputSchema(options.output, {
         owner,
-        position: 'the output type',
+        position: '@Tool({ output })',
         explicitFix: 'give @Tool({ output }) a DTO class, String, Number, Boolean, or [ItemType].',
         schema: 'output',
       })
@@ -121,7 +121,7 @@ function compileBinder(
     }
     const key = p.name;
     const convert: Converter | undefined = raw ? undefined : input.properties.get(key)?.convert;
-    const advertised = raw ? undefined : input.properties.get(key)?.schema.default;
+    const advertised = raw ? jsonValue(p.options.default) : input.properties.get(key)?.schema.default;
     if (advertised === undefined) return convert ? (v) => (v[key] === undefined ? undefined : convert(v[key])) : (v) => v[key];
     // An absent argument gets the advertised default as if the client had sent it: a fresh, converted value per call.
     const fallback = advertised;

@@ -212,3 +212,29 @@ describe('tool results and errors (through an SDK client)', () => {
     }
   });
 });
+
+describe('raw input schemas', () => {
+  it('applies a @Param default when the argument is absent', async () => {
+    @Injectable()
+    class RawTools {
+      @Tool({ inputSchema: { type: 'object', properties: { q: { type: 'string' }, limit: { type: 'integer' } }, required: ['q'] } })
+      search(@Param('q') q: string, @Param('limit', { default: 10 }) limit: number): string {
+        return `${q}:${limit}`;
+      }
+    }
+    @Module({ imports: [McpModule.forRoot({ name: 'raw', version: '1.0.0' })], providers: [RawTools] })
+    class RawModule {}
+    const client = await createTestClient(RawModule);
+    try {
+      expect((await client.callTool({ name: 'search', arguments: { q: 'mcp' } })).content).toEqual([{ type: 'text', text: 'mcp:10' }]);
+      expect((await client.callTool({ name: 'search', arguments: { q: 'mcp', limit: 3 } })).content).toEqual([
+        { type: 'text', text: 'mcp:3' },
+      ]);
+      expect(() => client.app.get('MISSING')).toThrow(
+        "Cannot get 'MISSING': no module of the application provides it.\nFix: add it to the providers of a module in the application's module graph.",
+      );
+    } finally {
+      await client.close();
+    }
+  });
+});

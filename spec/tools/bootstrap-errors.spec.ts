@@ -548,7 +548,7 @@ describe('bootstrap errors of tools and schemas', () => {
       const error = await bootstrapFailure(Tools);
       expect(error.code).toBe('UNREFLECTABLE_TYPE');
       expect(error.message).toBe(
-        `Cannot build the output schema of tool 'report' (Tools.report): the type of the output type was reflected as Object.\n` +
+        `Cannot build the output schema of tool 'report' (Tools.report): the type of @Tool({ output }) was reflected as Object.\n` +
           unreflectableCause +
           `Fix: give @Tool({ output }) a DTO class, String, Number, Boolean, or [ItemType].`,
       );
