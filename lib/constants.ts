@@ -17,3 +17,21 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** DI token under which the options given to `McpModule.forRoot()` are provided. */
 export const MCP_OPTIONS = Symbol.for('mcp-reflect:options');
+
+/** DI token of the current request's Context, for request-scoped providers (`@Inject(CONTEXT)`). */
+export const CONTEXT = Symbol.for('mcp-reflect:context');
+
+/** Where `@Optional()` and `@Global()` are recorded. */
+export const OPTIONAL_DEPS_METADATA = 'mcp-reflect:optional-deps';
+export const GLOBAL_MODULE_METADATA = 'mcp-reflect:global-module';
+
+/**
+ * How long a provider instance lives. DEFAULT: one per application (built at bootstrap). TRANSIENT: one per
+ * consumer that injects it. REQUEST: one per MCP request (tool call), and every provider that depends on a
+ * REQUEST provider becomes request-scoped too.
+ */
+export enum Scope {
+  DEFAULT = 0,
+  TRANSIENT = 1,
+  REQUEST = 2,
+}

@@ -32,7 +32,7 @@ const sources = files(lib).map((file) => {
 const ALLOWED: Record<string, string[]> = {
   constants: [],
   errors: [],
-  interfaces: [],
+  interfaces: ['constants'],
   metadata: ['constants', 'interfaces'],
   decorators: ['metadata', 'interfaces', 'constants'],
   di: ['metadata', 'interfaces', 'errors', 'constants'],
@@ -41,9 +41,9 @@ const ALLOWED: Record<string, string[]> = {
   context: [],
   tools: ['context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
   protocol: ['tools', 'context', 'interfaces', 'errors'],
-  module: ['protocol', 'tools', 'di', 'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants'],
-  testing: ['module', 'interfaces'],
-  index: ['decorators', 'context', 'module', 'tools', 'errors', 'constants', 'interfaces'],
+  module: ['protocol', 'tools', 'di', 'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants'],
+  testing: ['module', 'interfaces', 'di'],
+  index: ['decorators', 'di', 'context', 'module', 'tools', 'errors', 'constants', 'interfaces'],
 };
 
 describe('architecture', () => {

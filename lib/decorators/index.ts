@@ -1,4 +1,4 @@
 export { Tool } from './tool.decorator';
 export { Param, Args, Ctx } from './param.decorator';
 export { Field, Description } from './field.decorator';
-export { Injectable, Inject, Module } from './injectable.decorator';
+export { Injectable, Inject, Optional, Global, Module } from './injectable.decorator';

@@ -1,5 +1,11 @@
-import type { InjectableOptions, InjectionToken, ModuleOptions } from '../interfaces';
-import { defineInjectToken, defineInjectableMetadata, defineModuleMetadata } from '../metadata';
+import type { DependencyToken, InjectableOptions, ModuleOptions } from '../interfaces';
+import {
+  defineGlobalModule,
+  defineInjectToken,
+  defineInjectableMetadata,
+  defineModuleMetadata,
+  defineOptionalDependency,
+} from '../metadata';
 
 /**
  * Marks a class as a provider the container can build; its constructor parameters are injected by type.
@@ -13,13 +19,37 @@ export function Injectable(options: InjectableOptions = {}): ClassDecorator {
 }
 
 /**
- * Injects the provider registered under `token` (a string, symbol or class) into a constructor parameter.
+ * Injects the provider registered under `token` (a string, symbol, class, or `forwardRef(() => Class)`)
+ * into a constructor parameter.
  *
  * @example
  * constructor(@Inject('API_KEY') private readonly apiKey: string) {}
  */
-export function Inject(token: InjectionToken): ParameterDecorator {
+export function Inject(token: DependencyToken): ParameterDecorator {
   return (target, _propertyKey, index) => defineInjectToken(target as Function, index, token);
+}
+
+/**
+ * Lets a constructor dependency be missing: the parameter then receives `undefined`.
+ *
+ * @example
+ * constructor(@Optional() @Inject('CACHE') private readonly cache?: Cache) {}
+ */
+export function Optional(): ParameterDecorator {
+  return (target, _propertyKey, index) => defineOptionalDependency(target as Function, index);
+}
+
+/**
+ * Makes a module's exports visible to every module without importing it. Use sparingly: for truly
+ * cross-cutting providers (configuration, logging).
+ *
+ * @example
+ * @Global()
+ * @Module({ providers: [ConfigService], exports: [ConfigService] })
+ * class ConfigModule {}
+ */
+export function Global(): ClassDecorator {
+  return (target) => defineGlobalModule(target);
 }
 
 /**

@@ -1,166 +1,116 @@
-import type { InjectionToken, ModuleImport } from '../interfaces';
-import { BootstrapError, BootstrapErrorCode } from '../errors';
-import { describeToken } from '../errors/describe';
-import { getConstructorParamTypes, getInjectTokens } from '../metadata';
-import {
-  causedBy,
-  circularDependencyMessage,
-  factoryFailedMessage,
-  notInjectableMessage,
-  unknownDependencyMessage,
-} from './di.messages';
+import { Scope } from '../constants';
+import type { Constructor, InjectionToken, ModuleImport, Provider } from '../interfaces';
+import { Injector } from './injector';
+import { callLifecycleHook, type LifecycleHook } from './lifecycle';
+import { linkProviders, linkRecord, lookup } from './linker';
 import type { ModuleRecord, ProviderRecord } from './module-record';
-import { scanModules } from './module-scanner';
+import { ModuleRef, moduleRefError, type ModuleRefGetOptions } from './module-ref';
+import { classRecord, scanModules, type ScanOptions } from './module-scanner';
+import { RequestScope, requestStorage } from './request-scope';
+
+export type ContainerOptions = Omit<ScanOptions, 'perModule'>;
 
 /**
- * The application's providers: scanned once, every singleton built once at bootstrap. After `init()`,
- * `get()` is a map lookup, so resolving costs nothing per call.
+ * The application's providers: the module graph scanned and linked once, every singleton built at
+ * bootstrap. Afterwards a singleton is a stored instance (no per-call cost); request-scoped providers are
+ * built per request scope.
  */
 export class Container {
-  private constructor(readonly modules: readonly ModuleRecord[]) {}
+  private readonly injector = new Injector();
+  private modules: readonly ModuleRecord[] = [];
+  private globals: readonly ModuleRecord[] = [];
 
-  static async create(root: ModuleImport): Promise<Container> {
-    const container = new Container(await scanModules(root));
-    await container.instantiateAll();
+  private constructor() {}
+
+  static async create(root: ModuleImport, options: ContainerOptions = {}): Promise<Container> {
+    const container = new Container();
+    const perModule = (module: ModuleRecord): Provider[] => [
+      { provide: ModuleRef, useValue: new ContainerModuleRef(container, module) },
+    ];
+    container.modules = await scanModules(root, { ...options, perModule });
+    container.globals = container.modules.filter((m) => m.global);
+    linkProviders(container.modules);
+    for (const record of container.providers()) {
+      if (record.scope !== Scope.TRANSIENT) await container.injector.instantiate(record);
+    }
     return container;
   }
 
-  /** Every provider record with its built instance, in module order. */
+  /** Every provider record, in module order (the built-in core module first). */
   *providers(): Iterable<ProviderRecord> {
     for (const module of this.modules) yield* module.providers.values();
   }
 
-  /** The instance registered under `token` in any module, or undefined. */
+  /** The singleton registered under `token` in any module, or undefined. */
   get<T = unknown>(token: InjectionToken): T | undefined {
     for (const module of this.modules) {
       const record = module.providers.get(token);
-      if (record) return record.instance as T;
+      if (record && record.built) return record.instance as T;
     }
     return undefined;
   }
 
-  private async instantiateAll(): Promise<void> {
-    for (const record of this.providers()) await this.build(record, []);
+  /** An instance of a transient provider, for a consumer outside the graph (a tool host). */
+  instantiateTransient(record: ProviderRecord): Promise<unknown> {
+    return this.injector.instantiate(record);
   }
 
-  private build(record: ProviderRecord, path: ProviderRecord[]): Promise<unknown> {
-    if ('instance' in record && record.pending === undefined) return Promise.resolve(record.instance);
-    if (path.includes(record)) {
-      const names = [...path.slice(path.indexOf(record)), record].map((r) => describeToken(r.token));
-      const error = new BootstrapError(BootstrapErrorCode.CircularDependency, circularDependencyMessage(names));
-      CYCLES.add(error);
-      throw error;
-    }
-    record.pending ??= this.construct(record, [...path, record]).then((instance) => {
-      record.instance = instance;
-      record.pending = undefined;
-      return instance;
-    });
-    return record.pending;
+  /** The instance of `record` in a request scope (built on first use there). */
+  resolveInRequest(record: ProviderRecord, scope: RequestScope): unknown {
+    return this.injector.resolveInRequest(record, scope);
   }
 
-  private async construct(record: ProviderRecord, path: ProviderRecord[]): Promise<unknown> {
-    const { recipe, module } = record;
-    switch (recipe.kind) {
-      case 'value':
-        return recipe.useValue;
-      case 'existing':
-        return this.build(
-          this.lookup(module, recipe.useExisting, describeToken(record.token), [describeToken(recipe.useExisting)], 0),
-          path,
-        );
-      case 'factory': {
-        const owner = `the factory of ${describeToken(record.token)}`;
-        const args = await this.resolveAll(module, recipe.inject, owner, recipe.inject.map(describeToken), path);
-        try {
-          return await recipe.useFactory(...args);
-        } catch (error) {
-          throw new BootstrapError(
-            BootstrapErrorCode.InvalidProvider,
-            factoryFailedMessage(record.token, module.name, error),
-            { cause: error },
-          );
-        }
-      }
-      case 'class': {
-        const cls = recipe.useClass;
-        const reflected = getConstructorParamTypes(cls);
-        if (!reflected && cls.length > 0) {
-          throw new BootstrapError(
-            BootstrapErrorCode.NotInjectable,
-            notInjectableMessage(cls.name, module.name, cls.length),
-          );
-        }
-        const explicit = getInjectTokens(cls);
-        const tokens = (reflected ?? []).map((type, i) => explicit[i] ?? (type as InjectionToken));
-        const signature = tokens.map((t) => (typeof t === 'function' && t !== Object ? t.name : describeToken(t)));
-        const args = await this.resolveAll(module, tokens, cls.name, signature, path);
-        return new cls(...args);
-      }
-    }
+  /** Runs `fn` with `scope` as the current request scope (AsyncLocalStorage). */
+  runInRequest<T>(scope: RequestScope, fn: () => T): T {
+    return requestStorage.run(scope, fn);
   }
 
-  private async resolveAll(
-    module: ModuleRecord,
-    tokens: InjectionToken[],
-    owner: string,
-    signature: string[],
-    path: ProviderRecord[],
-  ): Promise<unknown[]> {
-    const values: unknown[] = [];
-    for (let index = 0; index < tokens.length; index++) {
-      const dependency = this.lookup(module, tokens[index], owner, signature, index);
-      try {
-        values.push(await this.build(dependency, path));
-      } catch (error) {
-        // A cycle's message already shows the whole path; wrapping it once per provider on the path only repeats it.
-        if (!(error instanceof BootstrapError) || path.length === 0 || CYCLES.has(error)) throw error;
-        throw new BootstrapError(error.code, causedBy(owner, error), { cause: error });
-      }
-    }
-    return values;
+  callHook(hook: LifecycleHook, ...args: unknown[]): Promise<void> {
+    return callLifecycleHook(this.modules, hook, args);
   }
 
-  private lookup(
-    module: ModuleRecord,
-    token: InjectionToken,
-    owner: string,
-    signature: string[],
-    index: number,
-  ): ProviderRecord {
-    const found =
-      module.providers.get(token) ??
-      findInImports(module, token) ??
-      this.modules.filter((m) => m.global).map((m) => findExported(m, token, new Set()))
-        .find((r) => r !== undefined);
-    if (found) return found;
-    throw new BootstrapError(
-      BootstrapErrorCode.UnknownDependency,
-      unknownDependencyMessage({ owner, signature, index, token, module: module.name }),
-    );
+  /** @internal For ModuleRef. */
+  find(module: ModuleRecord, token: InjectionToken, strict: boolean): ProviderRecord | undefined {
+    if (strict) return module.providers.get(token);
+    return lookup(module, token, this.globals) ?? [...this.providers()].find((r) => r.token === token);
+  }
+
+  /** @internal For ModuleRef.create(): links a throwaway record of `cls` in `module` and builds it. */
+  async create<T>(module: ModuleRecord, cls: Constructor<T>): Promise<T> {
+    const record = classRecord(module, cls, cls);
+    linkRecord(record, this.globals);
+    const scope = requestStorage.getStore();
+    if (record.requestScoped) return (await this.injector.resolveInRequest(record, scope ?? new RequestScope())) as T;
+    return (await this.injector.instantiate({ ...record, scope: Scope.TRANSIENT })) as T;
   }
 }
 
-const CYCLES = new WeakSet<Error>();
+class ContainerModuleRef extends ModuleRef {
+  constructor(
+    private readonly container: Container,
+    private readonly module: ModuleRecord,
+  ) {
+    super();
+  }
 
-function findInImports(module: ModuleRecord, token: InjectionToken): ProviderRecord | undefined {
-  for (const imported of module.imports) {
-    const found = findExported(imported, token, new Set());
-    if (found) return found;
+  get<T>(token: InjectionToken, options: ModuleRefGetOptions = {}): T {
+    const record = this.container.find(this.module, token, options.strict ?? true);
+    if (!record) throw moduleRefError(token, this.module.name, 'missing');
+    if (record.requestScoped || record.scope === Scope.TRANSIENT) throw moduleRefError(token, this.module.name, 'scoped');
+    return record.instance as T;
   }
-  return undefined;
-}
 
-/** The provider `module` makes visible to its importers: its own exported providers, then re-exported modules. */
-function findExported(module: ModuleRecord, token: InjectionToken, seen: Set<ModuleRecord>): ProviderRecord | undefined {
-  if (seen.has(module)) return undefined;
-  seen.add(module);
-  if (module.exportedTokens.has(token)) {
-    return module.providers.get(token) ?? findInImports(module, token);
+  async resolve<T>(token: InjectionToken, options: ModuleRefGetOptions = {}): Promise<T> {
+    const record = this.container.find(this.module, token, options.strict ?? true);
+    if (!record) throw moduleRefError(token, this.module.name, 'missing');
+    if (record.requestScoped) {
+      return (await this.container.resolveInRequest(record, requestStorage.getStore() ?? new RequestScope())) as T;
+    }
+    if (record.scope === Scope.TRANSIENT) return (await this.container.instantiateTransient(record)) as T;
+    return record.instance as T;
   }
-  for (const reexported of module.exportedModules) {
-    const found = findExported(reexported, token, seen);
-    if (found) return found;
+
+  create<T>(cls: Constructor<T>): Promise<T> {
+    return this.container.create(this.module, cls);
   }
-  return undefined;
 }

@@ -40,7 +40,23 @@ export function causedBy(owner: string, cause: Error): string {
 export function circularDependencyMessage(path: string[]): string {
   return (
     `Cannot create ${path[0]}: circular dependency ${path.join(' -> ')}.\n` +
-    `Fix: break the cycle by moving the shared logic into a third provider.`
+    `Fix: break the cycle by moving the shared logic into a third provider, or inject one side lazily: ` +
+    `@Inject(forwardRef(() => ${path[1]})) in the constructor of ${path[0]}.`
+  );
+}
+
+export function duplicateProviderMessage(token: unknown, module: string): string {
+  const name = describeToken(token);
+  return (
+    `Cannot register ${name} twice in ${module}: two providers of the module use the same token, so one would silently replace the other.\n` +
+    `Fix: remove one of them, or give them different tokens ({ provide: 'OTHER_TOKEN', ... }).`
+  );
+}
+
+export function outsideRequestMessage(token: unknown): string {
+  return (
+    `Cannot provide ${describeToken(token)} outside a request: it exists only while an MCP request is served.\n` +
+    `Fix: inject it into request-scoped providers only (@Injectable({ scope: Scope.REQUEST })), or read it with ModuleRef.resolve() during a call.`
   );
 }
 

@@ -1,18 +1,43 @@
-import type { DynamicModule, InjectionToken, ModuleImport, Provider } from '../interfaces';
+import { Scope } from '../constants';
+import type { Constructor, DependencyToken, DynamicModule, InjectionToken, ModuleImport, Provider } from '../interfaces';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import { getModuleMetadata } from '../metadata';
-import { invalidModuleMessage, invalidProviderMessage } from './di.messages';
-import { ModuleRecord, type ProviderRecord } from './module-record';
+import { describeToken } from '../errors/describe';
+import {
+  getConstructorParamTypes,
+  getInjectTokens,
+  getInjectableOptions,
+  getModuleMetadata,
+  getOptionalDependencies,
+  isGlobalModule,
+} from '../metadata';
+import { duplicateProviderMessage, invalidModuleMessage, invalidProviderMessage, notInjectableMessage } from './di.messages';
+import { isForwardRef } from './forward-ref';
+import { ModuleRecord, type Dependency, type ProviderRecord } from './module-record';
 
 type ModuleKey = Function | DynamicModule;
 
-/** Walks the module graph once from the root and returns every module, root first. */
-export async function scanModules(root: ModuleImport): Promise<ModuleRecord[]> {
+export interface ScanOptions {
+  /** Providers that replace, wherever they are declared, the provider with the same token (testing). */
+  readonly overrides?: ReadonlyMap<InjectionToken, Provider>;
+  /** Providers of a built-in global module (the request Context, for instance). */
+  readonly globals?: readonly Provider[];
+  /** Builds the per-module providers every module gets (ModuleRef). */
+  readonly perModule?: (module: ModuleRecord) => readonly Provider[];
+}
+
+/** Walks the module graph once from the root and returns every module, the built-in core first. */
+export async function scanModules(root: ModuleImport, options: ScanOptions = {}): Promise<ModuleRecord[]> {
   const records = new Map<ModuleKey, ModuleRecord>();
   const ordered: ModuleRecord[] = [];
 
+  const core = new ModuleRecord(class McpReflectCoreModule {}, 'McpReflectCoreModule');
+  core.global = true;
+  (options.globals ?? []).forEach((provider, index) => addProvider(core, provider, index, options));
+  for (const token of core.providers.keys()) core.exportedTokens.add(token);
+  ordered.push(core);
+
   const visit = async (entry: ModuleImport, parent: string): Promise<ModuleRecord> => {
-    const resolved = await entry;
+    const resolved = isForwardRef(entry) ? entry.forwardRef() : await entry;
     const key = normalizeKey(resolved, parent);
     const known = records.get(key);
     if (known) return known;
@@ -21,13 +46,12 @@ export async function scanModules(root: ModuleImport): Promise<ModuleRecord[]> {
     const metadata = getModuleMetadata(metatype) ?? {};
     const dynamic = typeof key === 'function' ? undefined : key;
     const record = new ModuleRecord(metatype, metatype.name);
-    record.global = dynamic?.global ?? false;
+    record.global = dynamic?.global ?? isGlobalModule(metatype);
     records.set(key, record);
     ordered.push(record);
 
-    [...(metadata.providers ?? []), ...(dynamic?.providers ?? [])].forEach((provider, index) =>
-      addProvider(record, provider, index),
-    );
+    const providers = [...(metadata.providers ?? []), ...(dynamic?.providers ?? []), ...(options.perModule?.(record) ?? [])];
+    providers.forEach((provider, index) => addProvider(record, provider, index, options));
     for (const child of [...(metadata.imports ?? []), ...(dynamic?.imports ?? [])]) {
       record.imports.push(await visit(child, record.name));
     }
@@ -40,6 +64,7 @@ export async function scanModules(root: ModuleImport): Promise<ModuleRecord[]> {
   };
 
   await visit(root, 'the application');
+  computeDepths(ordered);
   return ordered;
 }
 
@@ -61,29 +86,97 @@ function findModule(exported: unknown, records: Map<ModuleKey, ModuleRecord>): M
   return undefined;
 }
 
-function addProvider(module: ModuleRecord, provider: Provider, index: number): void {
-  const record = toProviderRecord(module, provider, index);
-  module.providers.set(record.token, record);
+/** Longest import chain below each module (cycles through forwardRef are cut). */
+function computeDepths(modules: ModuleRecord[]): void {
+  const visiting = new Set<ModuleRecord>();
+  const done = new Set<ModuleRecord>();
+  const depth = (module: ModuleRecord): number => {
+    if (done.has(module)) return module.depth;
+    if (visiting.has(module)) return 0;
+    visiting.add(module);
+    module.depth = module.imports.reduce((max, child) => Math.max(max, depth(child) + 1), 0);
+    visiting.delete(module);
+    done.add(module);
+    return module.depth;
+  };
+  modules.forEach(depth);
 }
 
-function toProviderRecord(module: ModuleRecord, provider: Provider, index: number): ProviderRecord {
-  if (typeof provider === 'function') {
-    return { token: provider, module, recipe: { kind: 'class', useClass: provider } };
+function addProvider(module: ModuleRecord, provider: Provider, index: number, options: ScanOptions): void {
+  const token = tokenOf(provider, module, index);
+  if (module.providers.has(token)) {
+    throw new BootstrapError(BootstrapErrorCode.DuplicateProvider, duplicateProviderMessage(token, module.name));
   }
-  if (provider && typeof provider === 'object' && 'provide' in provider) {
+  const effective = options.overrides?.get(token) ?? provider;
+  module.providers.set(token, toProviderRecord(module, token, effective, index));
+}
+
+function tokenOf(provider: Provider, module: ModuleRecord, index: number): InjectionToken {
+  if (typeof provider === 'function') return provider;
+  if (provider && typeof provider === 'object' && 'provide' in provider) return provider.provide;
+  throw new BootstrapError(BootstrapErrorCode.InvalidProvider, invalidProviderMessage(provider, module.name, index));
+}
+
+function toProviderRecord(module: ModuleRecord, token: InjectionToken, provider: Provider, index: number): ProviderRecord {
+  if (typeof provider === 'function') return classRecord(module, token, provider as Constructor);
+  if (provider && typeof provider === 'object') {
     if ('useClass' in provider && typeof provider.useClass === 'function') {
-      return { token: provider.provide, module, recipe: { kind: 'class', useClass: provider.useClass } };
+      return classRecord(module, token, provider.useClass, provider.scope);
     }
     if ('useValue' in provider) {
-      return { token: provider.provide, module, recipe: { kind: 'value', useValue: provider.useValue } };
+      return { token, module, recipe: { kind: 'value', useValue: provider.useValue }, scope: Scope.DEFAULT, dependencies: [], owner: describeToken(token) };
     }
     if ('useFactory' in provider && typeof provider.useFactory === 'function') {
-      const recipe = { kind: 'factory' as const, useFactory: provider.useFactory, inject: provider.inject ?? [] };
-      return { token: provider.provide, module, recipe };
+      const dependencies = (provider.inject ?? []).map((entry): Dependency => {
+        const explicit = typeof entry === 'object' && entry !== null && 'token' in entry && 'optional' in entry;
+        const dep = explicit ? (entry as { token: DependencyToken }).token : (entry as DependencyToken);
+        return { token: dep, optional: explicit && (entry as { optional: boolean }).optional, forward: isForwardRef(dep) };
+      });
+      return {
+        token,
+        module,
+        recipe: { kind: 'factory', useFactory: provider.useFactory },
+        scope: provider.scope ?? Scope.DEFAULT,
+        dependencies,
+        owner: `the factory of ${describeToken(token)}`,
+      };
     }
     if ('useExisting' in provider) {
-      return { token: provider.provide, module, recipe: { kind: 'existing', useExisting: provider.useExisting } };
+      const target = provider.useExisting;
+      return {
+        token,
+        module,
+        recipe: { kind: 'existing', useExisting: target },
+        scope: Scope.DEFAULT,
+        dependencies: [{ token: target, optional: false, forward: isForwardRef(target) }],
+        owner: describeToken(token),
+      };
+    }
+    if ('useRequestValue' in provider) {
+      const key = (provider as { useRequestValue: string }).useRequestValue;
+      return { token, module, recipe: { kind: 'request-value', key }, scope: Scope.REQUEST, dependencies: [], owner: describeToken(token) };
     }
   }
   throw new BootstrapError(BootstrapErrorCode.InvalidProvider, invalidProviderMessage(provider, module.name, index));
+}
+
+export function classRecord(module: ModuleRecord, token: InjectionToken, cls: Constructor, scope?: Scope): ProviderRecord {
+  const reflected = getConstructorParamTypes(cls);
+  if (!reflected && cls.length > 0) {
+    throw new BootstrapError(BootstrapErrorCode.NotInjectable, notInjectableMessage(cls.name, module.name, cls.length));
+  }
+  const explicit = getInjectTokens(cls);
+  const optional = new Set(getOptionalDependencies(cls));
+  const dependencies = (reflected ?? []).map((type, i): Dependency => {
+    const dep = explicit[i] ?? (type as InjectionToken);
+    return { token: dep, optional: optional.has(i), forward: isForwardRef(dep) };
+  });
+  return {
+    token,
+    module,
+    recipe: { kind: 'class', useClass: cls },
+    scope: scope ?? getInjectableOptions(cls)?.scope ?? Scope.DEFAULT,
+    dependencies,
+    owner: cls.name,
+  };
 }

@@ -19,6 +19,7 @@ export const BootstrapErrorCode = {
   UnknownDependency: 'UNKNOWN_DEPENDENCY',
   CircularDependency: 'CIRCULAR_DEPENDENCY',
   NotInjectable: 'NOT_INJECTABLE',
+  DuplicateProvider: 'DUPLICATE_PROVIDER',
   InvalidModule: 'INVALID_MODULE',
   InvalidProvider: 'INVALID_PROVIDER',
   McpModuleMissing: 'MCP_MODULE_MISSING',

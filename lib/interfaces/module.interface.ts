@@ -1,11 +1,21 @@
+import type { Scope } from '../constants';
 import type { Constructor } from './class.interface';
 
 /** A DI token: a class, a string or a symbol. */
 export type InjectionToken = Function | string | symbol;
 
+/** A reference resolved late, for classes and modules that import each other: `forwardRef(() => B)`. */
+export interface ForwardReference<T = unknown> {
+  forwardRef: () => T;
+}
+
+/** A dependency as `@Inject()` and `inject: [...]` accept it. */
+export type DependencyToken = InjectionToken | ForwardReference;
+
 export interface ClassProvider {
   provide: InjectionToken;
   useClass: Constructor;
+  scope?: Scope;
 }
 export interface ValueProvider {
   provide: InjectionToken;
@@ -14,7 +24,9 @@ export interface ValueProvider {
 export interface FactoryProvider {
   provide: InjectionToken;
   useFactory: (...args: any[]) => unknown;
-  inject?: InjectionToken[];
+  /** Tokens whose instances are passed to the factory; `{ token, optional: true }` passes undefined when missing. */
+  inject?: (DependencyToken | { token: DependencyToken; optional: boolean })[];
+  scope?: Scope;
 }
 export interface ExistingProvider {
   provide: InjectionToken;
@@ -28,7 +40,7 @@ export interface DynamicModule extends ModuleOptions {
   global?: boolean;
 }
 
-export type ModuleImport = Function | DynamicModule | Promise<DynamicModule>;
+export type ModuleImport = Function | DynamicModule | Promise<DynamicModule> | ForwardReference;
 
 /** Options of `@Module()`. */
 export interface ModuleOptions {
@@ -38,6 +50,6 @@ export interface ModuleOptions {
 }
 
 export interface InjectableOptions {
-  /** Reserved for the scopes of the DI issue; only the default singleton scope exists today. */
-  scope?: unknown;
+  /** How long instances live (default: one per application). */
+  scope?: Scope;
 }

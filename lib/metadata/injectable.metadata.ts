@@ -1,5 +1,11 @@
-import { INJECTABLE_METADATA, INJECT_TOKENS_METADATA, MODULE_METADATA } from '../constants';
-import type { InjectableOptions, InjectionToken, ModuleOptions } from '../interfaces';
+import {
+  GLOBAL_MODULE_METADATA,
+  INJECTABLE_METADATA,
+  INJECT_TOKENS_METADATA,
+  MODULE_METADATA,
+  OPTIONAL_DEPS_METADATA,
+} from '../constants';
+import type { DependencyToken, InjectableOptions, ModuleOptions } from '../interfaces';
 import { defineMetadata, getMetadata, getOwnMetadata } from './reflect';
 
 export function defineInjectableMetadata(target: Function, options: InjectableOptions): void {
@@ -14,15 +20,33 @@ export function getInjectableOptions(target: Function): InjectableOptions | unde
   return getMetadata<InjectableOptions>(INJECTABLE_METADATA, target);
 }
 
-export function defineInjectToken(target: Function, index: number, token: InjectionToken): void {
-  const tokens = { ...(getOwnMetadata<Record<number, InjectionToken>>(INJECT_TOKENS_METADATA, target) ?? {}) };
+export function defineInjectToken(target: Function, index: number, token: DependencyToken): void {
+  const tokens = { ...(getOwnMetadata<Record<number, DependencyToken>>(INJECT_TOKENS_METADATA, target) ?? {}) };
   tokens[index] = token;
   defineMetadata(INJECT_TOKENS_METADATA, tokens, target);
 }
 
 /** Tokens given with `@Inject(token)` on constructor parameters, by index. */
-export function getInjectTokens(target: Function): Readonly<Record<number, InjectionToken>> {
-  return getOwnMetadata<Record<number, InjectionToken>>(INJECT_TOKENS_METADATA, target) ?? {};
+export function getInjectTokens(target: Function): Readonly<Record<number, DependencyToken>> {
+  return getOwnMetadata<Record<number, DependencyToken>>(INJECT_TOKENS_METADATA, target) ?? {};
+}
+
+export function defineOptionalDependency(target: Function, index: number): void {
+  const indexes = getOwnMetadata<number[]>(OPTIONAL_DEPS_METADATA, target) ?? [];
+  defineMetadata(OPTIONAL_DEPS_METADATA, [...indexes, index], target);
+}
+
+/** Constructor parameter indexes marked `@Optional()`. */
+export function getOptionalDependencies(target: Function): readonly number[] {
+  return getOwnMetadata<number[]>(OPTIONAL_DEPS_METADATA, target) ?? [];
+}
+
+export function defineGlobalModule(target: Function): void {
+  defineMetadata(GLOBAL_MODULE_METADATA, true, target);
+}
+
+export function isGlobalModule(target: Function): boolean {
+  return getOwnMetadata<boolean>(GLOBAL_MODULE_METADATA, target) === true;
 }
 
 export function defineModuleMetadata(target: Function, options: ModuleOptions): void {

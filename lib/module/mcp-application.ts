@@ -18,6 +18,7 @@ export interface ListenOptions {
  */
 export class McpApplication {
   private readonly connections = new Set<ConnectionHandle>();
+  private readonly signalListeners = new Map<NodeJS.Signals, () => void>();
   private closed = false;
 
   /** @internal Built by `McpFactory.create()`. */
@@ -61,13 +62,47 @@ export class McpApplication {
     return instance;
   }
 
-  /** Closes every connection. Safe to call twice. */
-  async close(): Promise<void> {
+  /**
+   * Closes every connection, then runs the shutdown hooks in reverse module order: `onModuleDestroy`,
+   * `beforeApplicationShutdown(signal)`, `onApplicationShutdown(signal)`. Safe to call twice.
+   */
+  async close(signal?: string): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.removeSignalListeners();
     const open = [...this.connections];
     this.connections.clear();
     await Promise.allSettled(open.map((c) => c.close()));
+    await this.container.callHook('onModuleDestroy');
+    await this.container.callHook('beforeApplicationShutdown', signal);
+    await this.container.callHook('onApplicationShutdown', signal);
+  }
+
+  /**
+   * Closes the application (running the shutdown hooks) when the process receives one of `signals`, then
+   * lets the signal end the process as it would have.
+   *
+   * @example
+   * const app = await McpFactory.create(AppModule);
+   * app.enableShutdownHooks();
+   */
+  enableShutdownHooks(signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']): this {
+    for (const signal of signals) {
+      if (this.signalListeners.has(signal)) continue;
+      const listener = () => {
+        void this.close(signal)
+          .catch((error) => this.logger.error(`Shutdown on ${signal} failed:`, error))
+          .finally(() => process.kill(process.pid, signal));
+      };
+      this.signalListeners.set(signal, listener);
+      process.once(signal, listener);
+    }
+    return this;
+  }
+
+  private removeSignalListeners(): void {
+    for (const [signal, listener] of this.signalListeners) process.removeListener(signal, listener);
+    this.signalListeners.clear();
   }
 
   private track(handle: ConnectionHandle): ConnectionHandle {

@@ -1,13 +1,15 @@
-import { MCP_OPTIONS } from '../constants';
+import { CONTEXT, MCP_OPTIONS } from '../constants';
+import { Context } from '../context';
 import { Container } from '../di';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import type { ModuleImport } from '../interfaces';
+import type { InjectionToken, ModuleImport, Provider } from '../interfaces';
 import { createServerFactory, isProtocolError } from '../protocol';
-import { ToolInvoker, ToolRegistry, type ToolHost } from '../tools';
+import { ToolInvoker, ToolRegistry } from '../tools';
 import { SchemaCompiler } from '../validation';
 import { McpApplication } from './mcp-application';
 import type { McpModuleOptions } from './mcp-options';
 import { stderrLogger } from './stderr-logger';
+import { collectToolHosts } from './tool-hosts';
 
 /**
  * Bootstraps an application from its root module: scans the module graph once, builds every provider,
@@ -19,39 +21,47 @@ import { stderrLogger } from './stderr-logger';
  * await app.listen({ transport: 'stdio' });
  */
 export class McpFactory {
-  static async create(root: ModuleImport): Promise<McpApplication> {
-    const container = await Container.create(root);
-    const options = container.get<McpModuleOptions>(MCP_OPTIONS);
-    if (!options) {
+  static async create(root: ModuleImport, options: McpFactoryOptions = {}): Promise<McpApplication> {
+    const container = await Container.create(root, {
+      overrides: options.overrides,
+      globals: [
+        // The request's Context, injectable into request-scoped providers by its class or the CONTEXT token.
+        { provide: Context, useRequestValue: 'context' } as unknown as Provider,
+        { provide: CONTEXT, useRequestValue: 'context' } as unknown as Provider,
+      ],
+    });
+    await container.callHook('onModuleInit');
+    const settings = container.get<McpModuleOptions>(MCP_OPTIONS);
+    if (!settings) {
       throw new BootstrapError(
         BootstrapErrorCode.McpModuleMissing,
         `Cannot create the MCP server: McpModule is not imported anywhere in the module graph, so the server has no name or version.\n` +
           `Fix: add McpModule.forRoot({ name: 'my-server', version: '1.0.0' }) to the imports of the root module.`,
       );
     }
-    const logger = options.logger ?? stderrLogger;
-    const compiler = new SchemaCompiler(!options.strictInputValidation);
-    const tools = ToolRegistry.discover(toolHosts(container), compiler);
+    const logger = settings.logger ?? stderrLogger;
+    const compiler = new SchemaCompiler(!settings.strictInputValidation);
+    const tools = ToolRegistry.discover(await collectToolHosts(container), compiler);
     const invoker = new ToolInvoker({
-      maskErrorDetails: options.maskErrorDetails ?? true,
+      maskErrorDetails: settings.maskErrorDetails ?? true,
       logger,
       isProtocolError,
     });
     const factory = createServerFactory({
-      info: { name: options.name, version: options.version, title: options.title },
-      instructions: options.instructions,
+      info: { name: settings.name, version: settings.version, title: settings.title },
+      instructions: settings.instructions,
       tools,
       invoker,
       logger,
     });
-    return new McpApplication(container, factory, tools, logger);
+    const app = new McpApplication(container, factory, tools, logger);
+    await container.callHook('onApplicationBootstrap');
+    return app;
   }
 }
 
-function* toolHosts(container: Container): Iterable<ToolHost> {
-  for (const record of container.providers()) {
-    const instance = record.instance;
-    if (typeof instance !== 'object' || instance === null) continue;
-    yield { instance, target: instance.constructor };
-  }
+/** Options of `McpFactory.create()`. */
+export interface McpFactoryOptions {
+  /** Providers that replace those with the same token anywhere in the graph (what `Test` overrides use). */
+  overrides?: ReadonlyMap<InjectionToken, Provider>;
 }

@@ -1,6 +1,6 @@
 import { MCP_OPTIONS } from '../constants';
 import { Module } from '../decorators';
-import type { DynamicModule } from '../interfaces';
+import type { DependencyToken, DynamicModule, ModuleImport } from '../interfaces';
 import type { McpModuleOptions } from './mcp-options';
 
 /**
@@ -20,4 +20,34 @@ export class McpModule {
       exports: [MCP_OPTIONS],
     };
   }
+
+  /**
+   * Like `forRoot()`, with options computed from other providers (a ConfigService, say); the factory may
+   * be async and is awaited at bootstrap.
+   *
+   * @example
+   * McpModule.forRootAsync({
+   *   imports: [ConfigModule],
+   *   inject: [ConfigService],
+   *   useFactory: (config: ConfigService) => ({ name: config.get('NAME'), version: '1.0.0' }),
+   * })
+   */
+  static forRootAsync(options: McpModuleAsyncOptions): DynamicModule {
+    return {
+      module: McpModule,
+      global: true,
+      imports: options.imports ?? [],
+      providers: [{ provide: MCP_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] }],
+      exports: [MCP_OPTIONS],
+    };
+  }
+}
+
+/** Options of `McpModule.forRootAsync()`. */
+export interface McpModuleAsyncOptions {
+  /** Modules whose exported providers the factory needs. */
+  imports?: ModuleImport[];
+  /** Tokens whose instances are passed to `useFactory`, in order. */
+  inject?: DependencyToken[];
+  useFactory: (...args: any[]) => McpModuleOptions | Promise<McpModuleOptions>;
 }

@@ -14,16 +14,12 @@ import { ArgumentValidator, formatIssues, type SchemaCompiler, type ValidateFunc
 import { parseToolMethod, type ParsedParameter } from './method-parser';
 import { compileResultConverter, type OutputCheck } from './result-converter';
 import type { ToolDefinition, ToolDescriptor } from './tool-definition';
+import type { ToolHost } from './tool-registry';
 import { argsNotClassMessage, invalidDefaultMessage, invalidSchemaMessage, toolOwner } from './tool.messages';
 
 /** Builds one tool from a provider instance and one `@Tool()` method: schema, validator, binder, converter. */
-export function buildTool(
-  instance: object,
-  target: Function,
-  method: string,
-  options: ToolOptions,
-  compiler: SchemaCompiler,
-): ToolDefinition {
+export function buildTool(host: ToolHost, method: string, options: ToolOptions, compiler: SchemaCompiler): ToolDefinition {
+  const { target } = host;
   const name = options.name ?? method;
   const owner = toolOwner(name, target.name, method);
   const parsed = parseToolMethod(target, method, owner);
@@ -62,11 +58,12 @@ export function buildTool(
     descriptor,
     className: target.name,
     methodName: method,
-    instance,
+    instance: host.instance,
+    scoped: host.scoped,
     method: (target.prototype as Record<string, (...args: unknown[]) => unknown>)[method],
     validator,
     bind: compileBinder(parsed, input, options.inputSchema !== undefined),
-    needsContext: parsed.some((p) => p.kind === 'ctx'),
+    needsContext: parsed.some((p) => p.kind === 'ctx') || host.scoped !== undefined,
     runtimeChecked: runtime ? parsed.filter((p) => p.kind !== 'ctx').map((p) => p.index) : [],
     convertResult: compileResultConverter(outputCheck),
   };

@@ -2,6 +2,7 @@ import type { Context } from '../context';
 import type { JsonSchema, ToolAnnotations, ToolIcon } from '../interfaces';
 import type { ArgumentValidator } from '../validation';
 import type { Conversion } from './result-converter';
+import type { ScopedHost } from './tool-registry';
 
 /** The tool as `tools/list` shows it. Built once at bootstrap and never changed. */
 export interface ToolDescriptor {
@@ -24,7 +25,10 @@ export interface ToolDefinition {
   readonly descriptor: ToolDescriptor;
   readonly className: string;
   readonly methodName: string;
-  readonly instance: object;
+  /** The instance serving every call, for singleton classes. */
+  readonly instance?: object;
+  /** For request-scoped classes: this request's instance and its scope. */
+  readonly scoped?: ScopedHost;
   readonly method: (...args: unknown[]) => unknown;
   readonly validator: ArgumentValidator;
   /** Builds the method's argument list from validated arguments and, when asked for, the Context. */

@@ -37,7 +37,14 @@ export class ToolInvoker {
         const issues = await this.runtimeIssues(tool, args);
         if (issues.length > 0) return errorResult(`Invalid arguments for tool ${tool.name}: ${issues.join('; ')}`);
       }
-      converted = tool.convertResult(await tool.method.apply(tool.instance, args));
+      if (tool.scoped) {
+        // A request-scoped class: this request's instance, and the call runs inside the request scope.
+        const request = tool.scoped(context!);
+        const instance = await request.instance;
+        converted = tool.convertResult(await request.run(() => tool.method.apply(instance, args)));
+      } else {
+        converted = tool.convertResult(await tool.method.apply(tool.instance, args));
+      }
     } catch (error) {
       return this.failure(tool, error);
     }

@@ -1,4 +1,5 @@
 import { TOOL_NAME_PATTERN } from '../constants';
+import type { Context } from '../context';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { ToolOptions } from '../interfaces';
 import { getToolMethods, getToolOptions } from '../metadata';
@@ -7,11 +8,19 @@ import { buildTool } from './tool-builder';
 import type { ToolDefinition, ToolDescriptor } from './tool-definition';
 import { duplicateToolNameMessage, invalidToolNameMessage } from './tool.messages';
 
-/** A provider instance and its class, as the container built it. */
+/** A class with `@Tool()` methods, as the container provides it: one instance, or one per request. */
 export interface ToolHost {
-  readonly instance: object;
   readonly target: Function;
+  /** The instance serving every call (singletons). */
+  readonly instance?: object;
+  /** For request-scoped classes: builds this request's instance and runs the call inside its scope. */
+  readonly scoped?: ScopedHost;
 }
+
+export type ScopedHost = (context: Context) => {
+  readonly instance: object | Promise<object>;
+  run<T>(fn: () => T): T;
+};
 
 /**
  * Every tool of the application, built once at bootstrap. `tools/list` is answered from the precomputed
@@ -24,7 +33,8 @@ export class ToolRegistry {
   static discover(hosts: Iterable<ToolHost>, compiler: SchemaCompiler): ToolRegistry {
     const registry = new ToolRegistry();
     const seenTargets = new Set<Function>();
-    for (const { instance, target } of hosts) {
+    for (const host of hosts) {
+      const { target } = host;
       if (seenTargets.has(target)) continue;
       seenTargets.add(target);
       for (const method of getToolMethods(target)) {
@@ -40,7 +50,7 @@ export class ToolRegistry {
             duplicateToolNameMessage(name, `${existing.className}.${existing.methodName}`, `${target.name}.${method}`),
           );
         }
-        registry.byName.set(name, buildTool(instance, target, method, options, compiler));
+        registry.byName.set(name, buildTool(host, method, options, compiler));
       }
     }
     return registry;

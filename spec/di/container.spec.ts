@@ -330,7 +330,8 @@ describe('Container', () => {
       expect(error.code).toBe('CIRCULAR_DEPENDENCY');
       expect(error.message).toBe(
         `Cannot create Left: circular dependency Left -> 'RIGHT' -> Left.\n` +
-          `Fix: break the cycle by moving the shared logic into a third provider.`,
+          `Fix: break the cycle by moving the shared logic into a third provider, or inject one side lazily: ` +
+          `@Inject(forwardRef(() => 'RIGHT')) in the constructor of Left.`,
       );
     });
 
@@ -353,7 +354,8 @@ describe('Container', () => {
       expect(error.code).toBe('CIRCULAR_DEPENDENCY');
       expect(error.message).toBe(
         `Cannot create Left: circular dependency Left -> 'RIGHT' -> Left.\n` +
-          `Fix: break the cycle by moving the shared logic into a third provider.`,
+          `Fix: break the cycle by moving the shared logic into a third provider, or inject one side lazily: ` +
+          `@Inject(forwardRef(() => 'RIGHT')) in the constructor of Left.`,
       );
     });
 

@@ -1,0 +1,48 @@
+import type { Constructor, InjectionToken } from '../interfaces';
+import { McpReflectError } from '../errors';
+import { describeToken } from '../errors/describe';
+
+export interface ModuleRefGetOptions {
+  /** true (default): only this module's own providers; false: any module of the application. */
+  strict?: boolean;
+}
+
+/**
+ * Inject it to look providers up at runtime.
+ *
+ * @example
+ * constructor(private readonly moduleRef: ModuleRef) {}
+ * async handle() {
+ *   const repo = await this.moduleRef.resolve(RequestRepo); // request-scoped: this request's instance
+ * }
+ */
+export abstract class ModuleRef {
+  /** A singleton provider. Throws for request-scoped and transient providers: use `resolve()`. */
+  abstract get<T = unknown>(token: InjectionToken | (abstract new (...args: any[]) => T), options?: ModuleRefGetOptions): T;
+  /**
+   * Any provider: the current request's instance of a request-scoped provider inside a call (a fresh
+   * scope outside one), a new instance of a transient provider, the singleton otherwise.
+   */
+  abstract resolve<T = unknown>(
+    token: InjectionToken | (abstract new (...args: any[]) => T),
+    options?: ModuleRefGetOptions,
+  ): Promise<T>;
+  /** A new instance of a class that is not a provider, its constructor dependencies injected from this module. */
+  abstract create<T>(cls: Constructor<T>): Promise<T>;
+}
+
+export function moduleRefError(token: InjectionToken, module: string, reason: 'missing' | 'scoped'): McpReflectError {
+  const name = describeToken(token);
+  if (reason === 'scoped') {
+    return new McpReflectError(
+      'SCOPED_PROVIDER',
+      `Cannot get ${name} with ModuleRef.get(): it is request-scoped or transient, so there is no single instance.\n` +
+        `Fix: use await moduleRef.resolve(${name}) instead.`,
+    );
+  }
+  return new McpReflectError(
+    'PROVIDER_NOT_FOUND',
+    `Cannot get ${name} from ${module}: no provider with that token is visible there.\n` +
+      `Fix: add it to the providers of ${module}, or pass { strict: false } to look in every module.`,
+  );
+}
