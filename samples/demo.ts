@@ -38,6 +38,7 @@ async function main(): Promise<void> {
       name: 'planTrip',
       arguments: { email: 'ada@example.com', start: '2026-12-01T09:00:00Z', stops: [{ city: 'London', nights: 2 }] },
     },
+    { name: 'packingList', arguments: { city: 'Reykjavik', nights: 9 } },
   ]);
 }
 

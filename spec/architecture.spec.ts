@@ -42,7 +42,7 @@ const ALLOWED: Record<string, string[]> = {
   tools: ['context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
   protocol: ['tools', 'context', 'interfaces', 'errors'],
   module: ['protocol', 'tools', 'di', 'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants'],
-  testing: ['module', 'interfaces', 'di'],
+  testing: ['module', 'interfaces'],
   index: ['decorators', 'di', 'context', 'module', 'tools', 'errors', 'constants', 'interfaces'],
 };
 

@@ -1,6 +1,7 @@
 import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import type { ModuleImport } from '../interfaces';
 import { McpApplication, McpFactory } from '../module';
+import { TestingModule } from './testing-module';
 
 export interface TestClientOptions {
   /** Client capabilities to declare, so a test can answer elicitation or sampling with `client.setRequestHandler(...)`. */
@@ -17,8 +18,8 @@ export interface TestClientOptions {
 export type TestClient = Client & { readonly app: McpApplication };
 
 /**
- * Bootstraps a module (or uses an application already created) and connects a real SDK v2 client to it
- * in memory.
+ * Bootstraps a module (or uses an application or compiled testing module) and connects a real SDK v2
+ * client to it in memory.
  *
  * @example
  * const client = await createTestClient(AppModule);
@@ -26,10 +27,11 @@ export type TestClient = Client & { readonly app: McpApplication };
  * await client.close();
  */
 export async function createTestClient(
-  target: ModuleImport | McpApplication,
+  target: ModuleImport | McpApplication | TestingModule,
   options: TestClientOptions = {},
 ): Promise<TestClient> {
-  const app = target instanceof McpApplication ? target : await McpFactory.create(target);
+  const app =
+    target instanceof McpApplication ? target : target instanceof TestingModule ? target.app : await McpFactory.create(target);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await app.connect(serverTransport);
   const modern = options.protocolVersion === '2026-07-28';

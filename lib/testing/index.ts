@@ -1,2 +1,4 @@
 export { createTestClient } from './create-test-client';
 export type { TestClient, TestClientOptions } from './create-test-client';
+export { Test, TestingModuleBuilder, TestingModule } from './testing-module';
+export type { OverrideBy } from './testing-module';

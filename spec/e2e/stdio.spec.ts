@@ -45,6 +45,7 @@ describe('samples over stdio (spawned processes)', () => {
   it.each([undefined, '2026-07-28'] as const)('serves the weather sample (era %s)', async (era) => {
     const { client, stderr } = await spawnSample('weather', era);
     try {
+      expect(client.getServerVersion()).toMatchObject({ name: 'weather', version: '1.0.0' }); // from forRootAsync
       const { tools } = await client.listTools();
       expect(tools).toEqual(weatherTools);
       const forecast = await client.callTool({ name: 'forecast', arguments: { city: 'Tokyo', days: 2, units: 'imperial' } });
@@ -58,6 +59,11 @@ describe('samples over stdio (spawned processes)', () => {
         nights: 2,
         startsOn: '2026-12-01',
         unknownCities: ['Oslo'],
+      });
+      const packing = await client.callTool({ name: 'packingList', arguments: { city: 'Reykjavik' } });
+      expect(packing.structuredContent).toMatchObject({
+        items: ['4 shirts', 'toothbrush', 'warm jacket'],
+        notes: ['Reykjavik is far north: packed a warm jacket', 'temperatures will be shown in °C'],
       });
     } finally {
       await client.close();
