@@ -10,17 +10,20 @@ export function unknownDependencyMessage(args: {
   const { owner, signature, index, token, module } = args;
   const shown = signature.map((name, i) => (i === index ? '?' : name)).join(', ');
   const head = `Cannot resolve dependencies of ${owner} (${shown}): the argument at index [${index}]`;
-  if (token === Object || token === undefined) {
-    const what = token === Object ? 'Object' : 'undefined';
+  if (token === Object) {
     return (
-      `${head} was reflected as ${what}, so there is no token to look up in the ${module} context.\n\n` +
-      `Cause: ${
-        token === Object
-          ? 'its type is an interface, a union, or a type-only import (`import type`), which TypeScript erases at runtime.'
-          : 'its class was not defined yet when the decorator ran: two files import each other (a circular file import).'
-      }\n` +
+      `${head} was reflected as Object, so there is no token to look up in the ${module} context.\n\n` +
+      `Cause: its type is an interface, a union, or a type-only import (\`import type\`), which TypeScript erases at runtime.\n` +
       `Fix: inject it by token with @Inject(TOKEN) on the parameter and register { provide: TOKEN, useValue | useClass | useFactory } ` +
       `in ${module}, or import the class itself with a value import.`
+    );
+  }
+  if (token === undefined) {
+    return (
+      `${head} was reflected as undefined, so there is no token to look up in the ${module} context.\n\n` +
+      `Cause: its class was not defined yet when the decorator ran: two files import each other (a circular file import).\n` +
+      `Fix: write @Inject(forwardRef(() => TheClass)) on the parameter, so the class is looked up once both files have ` +
+      `loaded, or move the shared code into a third file to break the import cycle.`
     );
   }
   const name = describeToken(token);

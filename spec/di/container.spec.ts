@@ -251,6 +251,31 @@ describe('Container', () => {
       );
     });
 
+    it('explains a dependency reflected as undefined (a circular file import) and points to forwardRef', async () => {
+      @Injectable()
+      class Clock {}
+      @Injectable()
+      class Orders {
+        constructor(
+          readonly clock: Clock,
+          readonly users: unknown,
+        ) {}
+      }
+      // What TypeScript emits when Users' file is still loading: the class is undefined at decoration time.
+      Reflect.defineMetadata('design:paramtypes', [Clock, undefined], Orders);
+
+      const error = await failureOf(appModule({ providers: [Clock, Orders] }));
+
+      expect(error.code).toBe('UNKNOWN_DEPENDENCY');
+      expect(error.message).toBe(
+        `Cannot resolve dependencies of Orders (Clock, ?): the argument at index [1] was reflected as undefined, ` +
+          `so there is no token to look up in the AppModule context.\n\n` +
+          `Cause: its class was not defined yet when the decorator ran: two files import each other (a circular file import).\n` +
+          `Fix: write @Inject(forwardRef(() => TheClass)) on the parameter, so the class is looked up once both files have ` +
+          `loaded, or move the shared code into a third file to break the import cycle.`,
+      );
+    });
+
     it('refuses a provider that the imported module does not export', async () => {
       @Injectable()
       class Database {}
