@@ -2,7 +2,7 @@ import { Scope } from '../constants';
 import type { Constructor, InjectionToken, ModuleImport, Provider } from '../interfaces';
 import { Injector } from './injector';
 import { callLifecycleHook, type LifecycleHook } from './lifecycle';
-import { linkProviders, linkRecord, lookup } from './linker';
+import { checkExports, linkProviders, linkRecord, lookup } from './linker';
 import type { ModuleRecord, ProviderRecord } from './module-record';
 import { ModuleRef, moduleRefError, type ModuleRefGetOptions } from './module-ref';
 import { classRecord, scanModules, type ScanOptions } from './module-scanner';
@@ -29,6 +29,7 @@ export class Container {
     ];
     container.modules = await scanModules(root, { ...options, perModule });
     container.globals = container.modules.filter((m) => m.global);
+    checkExports(container.modules);
     linkProviders(container.modules);
     for (const record of container.providers()) {
       if (record.scope !== Scope.TRANSIENT) await container.injector.instantiate(record);
@@ -41,11 +42,18 @@ export class Container {
     for (const module of this.modules) yield* module.providers.values();
   }
 
-  /** The singleton registered under `token` in any module, or undefined. */
+  /** Whether any module provides `token`. */
+  has(token: InjectionToken): boolean {
+    return this.modules.some((m) => m.providers.has(token));
+  }
+
+  /** The singleton registered under `token` in any module, or undefined; throws for scoped providers. */
   get<T = unknown>(token: InjectionToken): T | undefined {
     for (const module of this.modules) {
       const record = module.providers.get(token);
-      if (record && record.built) return record.instance as T;
+      if (!record) continue;
+      if (record.requestScoped || record.scope === Scope.TRANSIENT) throw moduleRefError(token, module.name, 'scoped');
+      return record.instance as T;
     }
     return undefined;
   }

@@ -102,3 +102,19 @@ function describeValue(value: unknown): string {
     return String(value);
   }
 }
+
+export function invalidExportMessage(token: unknown, module: string): string {
+  const name = describeToken(token);
+  return (
+    `Cannot export ${name} from ${module}: it is neither a provider of ${module} nor exported by a module that ${module} imports.\n` +
+    `Fix: add ${name} to the providers of ${module}, import the module that provides it, or remove it from the exports.`
+  );
+}
+
+export function unknownOverrideMessage(token: unknown): string {
+  const name = describeToken(token);
+  return (
+    `Cannot override ${name}: no module of the testing module's graph declares a provider with that token.\n` +
+    `Fix: override the token the application really uses (check imports and spelling), or add the provider with Test.createTestingModule({ providers }).`
+  );
+}

@@ -1,5 +1,5 @@
 import { Scope } from '../constants';
-import { BootstrapError, BootstrapErrorCode } from '../errors';
+import { BootstrapError, BootstrapErrorCode, McpReflectError } from '../errors';
 import { describeToken } from '../errors/describe';
 import { causedBy, circularDependencyMessage, factoryFailedMessage, outsideRequestMessage } from './di.messages';
 import type { ProviderRecord } from './module-record';
@@ -37,8 +37,9 @@ export class Injector {
         args.push(undefined);
         continue;
       }
-      if (record.dependencies[i].forward && here.includes(dependency) && dependency.recipe.kind === 'class') {
-        // forwardRef: the dependency is still being built; hand out its early object, filled when it is done.
+      if (record.dependencies[i].forward && !dependency.built && isLateBindable(dependency)) {
+        // forwardRef: the dependency is not built yet (it may be waiting for this very provider). Hand out its
+        // early object now; the container builds it afterwards and fills that same object.
         dependency.early ??= Object.create(dependency.recipe.useClass.prototype);
         args.push(dependency.early);
         continue;
@@ -101,7 +102,9 @@ export class Injector {
       case 'existing':
         return args[0];
       case 'request-value':
-        if (!scope) throw new Error(outsideRequestMessage(record.token));
+        if (!scope || !(recipe.key in scope.values)) {
+          throw new McpReflectError('OUTSIDE_REQUEST', outsideRequestMessage(record.token));
+        }
         return scope.values[recipe.key];
       case 'class': {
         const instance = new recipe.useClass(...args);
@@ -133,6 +136,10 @@ export class Injector {
     COMPLETE.add(error);
     throw error;
   }
+}
+
+function isLateBindable(record: ProviderRecord): record is ProviderRecord & { recipe: { kind: 'class'; useClass: new (...args: any[]) => object } } {
+  return record.recipe.kind === 'class' && record.scope === Scope.DEFAULT && !record.requestScoped;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

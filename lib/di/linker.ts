@@ -2,7 +2,7 @@ import { Scope } from '../constants';
 import type { InjectionToken } from '../interfaces';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import { describeToken } from '../errors/describe';
-import { causedBy, unknownDependencyMessage } from './di.messages';
+import { causedBy, invalidExportMessage, unknownDependencyMessage } from './di.messages';
 import { resolveToken } from './forward-ref';
 import type { ModuleRecord, ProviderRecord } from './module-record';
 
@@ -61,6 +61,16 @@ export function linkRecord(record: ProviderRecord, globals: readonly ModuleRecor
   }
 }
 
+/** Every exported token must be the module's own provider or come from a module it imports. */
+export function checkExports(modules: readonly ModuleRecord[]): void {
+  for (const module of modules) {
+    for (const token of module.exportedTokens) {
+      if (module.providers.has(token) || findInImports(module, token)) continue;
+      throw new BootstrapError(BootstrapErrorCode.InvalidExport, invalidExportMessage(token, module.name));
+    }
+  }
+}
+
 /** The provider visible as `token` from `module`, or undefined. */
 export function lookup(module: ModuleRecord, token: InjectionToken, globals: readonly ModuleRecord[]): ProviderRecord | undefined {
   return (
@@ -91,9 +101,13 @@ function signatureName(token: InjectionToken | undefined): string {
   return token === undefined ? 'undefined' : describeToken(token);
 }
 
-function findInImports(module: ModuleRecord, token: InjectionToken): ProviderRecord | undefined {
+function findInImports(
+  module: ModuleRecord,
+  token: InjectionToken,
+  seen: Set<ModuleRecord> = new Set([module]),
+): ProviderRecord | undefined {
   for (const imported of module.imports) {
-    const found = findExported(imported, token, new Set());
+    const found = findExported(imported, token, new Set(seen)); // siblings may reach the same module
     if (found) return found;
   }
   return undefined;
@@ -103,7 +117,7 @@ function findInImports(module: ModuleRecord, token: InjectionToken): ProviderRec
 function findExported(module: ModuleRecord, token: InjectionToken, seen: Set<ModuleRecord>): ProviderRecord | undefined {
   if (seen.has(module)) return undefined;
   seen.add(module);
-  if (module.exportedTokens.has(token)) return module.providers.get(token) ?? findInImports(module, token);
+  if (module.exportedTokens.has(token)) return module.providers.get(token) ?? findInImports(module, token, seen);
   for (const reexported of module.exportedModules) {
     const found = findExported(reexported, token, seen);
     if (found) return found;

@@ -20,8 +20,9 @@ export abstract class ModuleRef {
   /** A singleton provider. Throws for request-scoped and transient providers: use `resolve()`. */
   abstract get<T = unknown>(token: InjectionToken | (abstract new (...args: any[]) => T), options?: ModuleRefGetOptions): T;
   /**
-   * Any provider: the current request's instance of a request-scoped provider inside a call (a fresh
-   * scope outside one), a new instance of a transient provider, the singleton otherwise.
+   * Any provider: the current request's instance of a request-scoped provider when called from a
+   * request-scoped class during its call (a fresh scope elsewhere), a new instance of a transient provider,
+   * the singleton otherwise.
    */
   abstract resolve<T = unknown>(
     token: InjectionToken | (abstract new (...args: any[]) => T),

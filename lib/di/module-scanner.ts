@@ -10,7 +10,13 @@ import {
   getOptionalDependencies,
   isGlobalModule,
 } from '../metadata';
-import { duplicateProviderMessage, invalidModuleMessage, invalidProviderMessage, notInjectableMessage } from './di.messages';
+import {
+  duplicateProviderMessage,
+  invalidModuleMessage,
+  invalidProviderMessage,
+  notInjectableMessage,
+  unknownOverrideMessage,
+} from './di.messages';
 import { isForwardRef } from './forward-ref';
 import { ModuleRecord, type Dependency, type ProviderRecord } from './module-record';
 
@@ -64,6 +70,11 @@ export async function scanModules(root: ModuleImport, options: ScanOptions = {})
   };
 
   await visit(root, 'the application');
+  for (const token of options.overrides?.keys() ?? []) {
+    if (!ordered.some((m) => m.providers.has(token))) {
+      throw new BootstrapError(BootstrapErrorCode.UnknownOverride, unknownOverrideMessage(token));
+    }
+  }
   computeDepths(ordered);
   return ordered;
 }
@@ -128,9 +139,10 @@ function toProviderRecord(module: ModuleRecord, token: InjectionToken, provider:
     }
     if ('useFactory' in provider && typeof provider.useFactory === 'function') {
       const dependencies = (provider.inject ?? []).map((entry): Dependency => {
-        const explicit = typeof entry === 'object' && entry !== null && 'token' in entry && 'optional' in entry;
+        const explicit = typeof entry === 'object' && entry !== null && 'token' in entry;
         const dep = explicit ? (entry as { token: DependencyToken }).token : (entry as DependencyToken);
-        return { token: dep, optional: explicit && (entry as { optional: boolean }).optional, forward: isForwardRef(dep) };
+        const optional = explicit && (entry as { optional?: boolean }).optional === true;
+        return { token: dep, optional, forward: isForwardRef(dep) };
       });
       return {
         token,

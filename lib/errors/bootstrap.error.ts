@@ -20,6 +20,8 @@ export const BootstrapErrorCode = {
   CircularDependency: 'CIRCULAR_DEPENDENCY',
   NotInjectable: 'NOT_INJECTABLE',
   DuplicateProvider: 'DUPLICATE_PROVIDER',
+  InvalidExport: 'INVALID_EXPORT',
+  UnknownOverride: 'UNKNOWN_OVERRIDE',
   InvalidModule: 'INVALID_MODULE',
   InvalidProvider: 'INVALID_PROVIDER',
   McpModuleMissing: 'MCP_MODULE_MISSING',

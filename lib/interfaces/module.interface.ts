@@ -25,12 +25,12 @@ export interface FactoryProvider {
   provide: InjectionToken;
   useFactory: (...args: any[]) => unknown;
   /** Tokens whose instances are passed to the factory; `{ token, optional: true }` passes undefined when missing. */
-  inject?: (DependencyToken | { token: DependencyToken; optional: boolean })[];
+  inject?: (DependencyToken | { token: DependencyToken; optional?: boolean })[];
   scope?: Scope;
 }
 export interface ExistingProvider {
   provide: InjectionToken;
-  useExisting: InjectionToken;
+  useExisting: DependencyToken;
 }
 export type Provider = Constructor | ClassProvider | ValueProvider | FactoryProvider | ExistingProvider;
 

@@ -51,15 +51,14 @@ export class McpApplication {
   get<T>(token: abstract new (...args: any[]) => T): T;
   get<T = unknown>(token: InjectionToken): T;
   get<T = unknown>(token: InjectionToken): T {
-    const instance = this.container.get<T>(token);
-    if (instance === undefined) {
+    if (!this.container.has(token)) {
       throw new McpReflectError(
         'PROVIDER_NOT_FOUND',
         `Cannot get ${describeToken(token)}: no module of the application provides it.\n` +
           `Fix: add it to the providers of a module in the application's module graph.`,
       );
     }
-    return instance;
+    return this.container.get<T>(token) as T;
   }
 
   /**

@@ -30,7 +30,6 @@ export class McpFactory {
         { provide: CONTEXT, useRequestValue: 'context' } as unknown as Provider,
       ],
     });
-    await container.callHook('onModuleInit');
     const settings = container.get<McpModuleOptions>(MCP_OPTIONS);
     if (!settings) {
       throw new BootstrapError(
@@ -39,6 +38,7 @@ export class McpFactory {
           `Fix: add McpModule.forRoot({ name: 'my-server', version: '1.0.0' }) to the imports of the root module.`,
       );
     }
+    await container.callHook('onModuleInit');
     const logger = settings.logger ?? stderrLogger;
     const compiler = new SchemaCompiler(!settings.strictInputValidation);
     const tools = ToolRegistry.discover(await collectToolHosts(container), compiler);
