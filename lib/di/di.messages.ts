@@ -59,7 +59,7 @@ export function duplicateProviderMessage(token: unknown, module: string): string
 export function outsideRequestMessage(token: unknown): string {
   return (
     `Cannot provide ${describeToken(token)} outside a request: it exists only while an MCP request is served.\n` +
-    `Fix: inject it into request-scoped providers only (@Injectable({ scope: Scope.REQUEST })), or read it with ModuleRef.resolve() during a call.`
+    `Fix: inject it only into request-scoped providers and tool classes (@Injectable({ scope: Scope.REQUEST })), which are built during a call.`
   );
 }
 

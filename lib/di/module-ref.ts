@@ -11,9 +11,12 @@ export interface ModuleRefGetOptions {
  * Inject it to look providers up at runtime.
  *
  * @example
- * constructor(private readonly moduleRef: ModuleRef) {}
- * async handle() {
- *   const repo = await this.moduleRef.resolve(RequestRepo); // request-scoped: this request's instance
+ * @Injectable({ scope: Scope.REQUEST })
+ * class ReportTools {
+ *   constructor(private readonly moduleRef: ModuleRef) {}
+ *   @Tool() async report() {
+ *     const repo = await this.moduleRef.resolve(RequestRepo); // this request's instance
+ *   }
  * }
  */
 export abstract class ModuleRef {

@@ -48,7 +48,7 @@ export class McpApplication {
   }
 
   /** A provider instance from the application's container. */
-  get<T>(token: abstract new (...args: any[]) => T): T;
+  get<T>(token: abstract new (...args: never[]) => T): T;
   get<T = unknown>(token: InjectionToken): T;
   get<T = unknown>(token: InjectionToken): T {
     if (!this.container.has(token)) {

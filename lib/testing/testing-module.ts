@@ -52,7 +52,7 @@ export interface OverrideBy {
 export class TestingModule {
   constructor(readonly app: McpApplication) {}
 
-  get<T>(token: abstract new (...args: any[]) => T): T;
+  get<T>(token: abstract new (...args: never[]) => T): T;
   get<T = unknown>(token: InjectionToken): T;
   get<T = unknown>(token: InjectionToken): T {
     return this.app.get<T>(token);

@@ -279,7 +279,7 @@ describe('ModuleRef', () => {
       expect((error as McpReflectError).code).toBe('OUTSIDE_REQUEST');
       expect((error as Error).message).toBe(
         `Cannot provide Symbol(mcp-reflect:context) outside a request: it exists only while an MCP request is served.\n` +
-          `Fix: inject it into request-scoped providers only (@Injectable({ scope: Scope.REQUEST })), or read it with ModuleRef.resolve() during a call.`,
+          `Fix: inject it only into request-scoped providers and tool classes (@Injectable({ scope: Scope.REQUEST })), which are built during a call.`,
       );
     });
   });
