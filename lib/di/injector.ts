@@ -16,9 +16,9 @@ export class Injector {
   /** Builds (once) the singleton behind `record`. Transient providers get a fresh instance per call. */
   async instantiate(record: ProviderRecord, path: ProviderRecord[] = []): Promise<unknown> {
     if (record.requestScoped) return undefined;
+    this.assertNoCycle(record, path);
     if (record.scope === Scope.TRANSIENT) return this.construct(record, path);
     if (record.built) return record.instance;
-    this.assertNoCycle(record, path);
     record.pending ??= this.construct(record, path).then((instance) => {
       record.instance = instance;
       record.built = true;

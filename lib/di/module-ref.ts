@@ -40,8 +40,8 @@ export function moduleRefError(token: InjectionToken, module: string, reason: 'm
   if (reason === 'scoped') {
     return new McpReflectError(
       'SCOPED_PROVIDER',
-      `Cannot get ${name} with ModuleRef.get(): it is request-scoped or transient, so there is no single instance.\n` +
-        `Fix: use await moduleRef.resolve(${name}) instead.`,
+      `Cannot get ${name}: it is request-scoped or transient, so there is no single instance to return.\n` +
+        `Fix: inject it into a provider of the same or a shorter-lived scope, or call await moduleRef.resolve(${name}) during a call.`,
     );
   }
   return new McpReflectError(

@@ -4,6 +4,7 @@ import {
   BootstrapErrorCode,
   Inject,
   Injectable,
+  Scope,
   MCP_OPTIONS,
   McpFactory,
   McpModule,
@@ -381,6 +382,30 @@ describe('Container', () => {
         `Cannot create Left: circular dependency Left -> 'RIGHT' -> Left.\n` +
           `Fix: break the cycle by moving the shared logic into a third provider, or inject one side lazily: ` +
           `@Inject(forwardRef(() => 'RIGHT')) in the constructor of Left.`,
+      );
+    });
+
+    it('detects a cycle between transient providers instead of recursing forever', async () => {
+      @Injectable({ scope: Scope.TRANSIENT })
+      class Ping {
+        constructor(@Inject('PONG') readonly pong: unknown) {}
+      }
+      @Injectable({ scope: Scope.TRANSIENT })
+      class Pong {
+        constructor(readonly ping: Ping) {}
+      }
+      @Injectable()
+      class Table {
+        constructor(readonly ping: Ping) {}
+      }
+
+      const error = await failureOf(appModule({ providers: [Table, Ping, { provide: 'PONG', useClass: Pong }] }));
+
+      expect(error.code).toBe('CIRCULAR_DEPENDENCY');
+      expect(error.message).toBe(
+        `Cannot create Ping: circular dependency Ping -> 'PONG' -> Ping.\n` +
+          `Fix: break the cycle by moving the shared logic into a third provider, or inject one side lazily: ` +
+          `@Inject(forwardRef(() => 'PONG')) in the constructor of Ping.`,
       );
     });
 

@@ -50,8 +50,8 @@ function thrownBy(fn: () => unknown): McpReflectError {
 
 function scopedMessage(name: string): string {
   return (
-    `Cannot get ${name} with ModuleRef.get(): it is request-scoped or transient, so there is no single instance.\n` +
-    `Fix: use await moduleRef.resolve(${name}) instead.`
+    `Cannot get ${name}: it is request-scoped or transient, so there is no single instance to return.\n` +
+    `Fix: inject it into a provider of the same or a shorter-lived scope, or call await moduleRef.resolve(${name}) during a call.`
   );
 }
 
