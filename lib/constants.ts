@@ -1,6 +1,9 @@
 /** Every metadata key mcp-reflect writes. Values are namespaced so they never collide with user metadata. */
 export const TOOL_METADATA = 'mcp-reflect:tool';
 export const TOOL_METHODS_METADATA = 'mcp-reflect:tool-methods';
+/** Kinds of decorated methods besides tools; each kind keeps `mcp-reflect:<kind>` and `mcp-reflect:<kind>-methods`. */
+export const COMPONENT_KINDS = ['resource', 'resource-template', 'resource-list', 'prompt', 'complete'] as const;
+export type ComponentKind = (typeof COMPONENT_KINDS)[number];
 export const PARAMS_METADATA = 'mcp-reflect:params';
 export const INJECTABLE_METADATA = 'mcp-reflect:injectable';
 export const MODULE_METADATA = 'mcp-reflect:module';

@@ -4,3 +4,10 @@ export type { ToolOptions, ToolAnnotations, ToolIcon } from './tool-options.inte
 export type { ParamOptions, FieldOptions } from './param-options.interface';
 export type * from './module.interface';
 export type { Constructor } from './class.interface';
+export type {
+  ResourceAnnotations,
+  ResourceOptions,
+  ResourceTemplateOptions,
+  PromptOptions,
+  CompleteOptions,
+} from './component-options.interface';

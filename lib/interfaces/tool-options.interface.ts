@@ -32,4 +32,11 @@ export interface ToolOptions {
   output?: TypeHint;
   /** Raw JSON Schema for the input, used verbatim; `@Args()` then receives the validated plain object. */
   inputSchema?: JsonSchema;
+  /**
+   * Milliseconds a call may take: at the deadline the Context's signal aborts and the caller gets an isError
+   * result, even if the method ignores the signal.
+   */
+  timeout?: number;
+  /** Labels for `forRoot({ includeTags, excludeTags })`. */
+  tags?: string[];
 }

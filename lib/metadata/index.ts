@@ -3,3 +3,4 @@ export * from './tool.metadata';
 export * from './param.metadata';
 export * from './field.metadata';
 export * from './injectable.metadata';
+export * from './component.metadata';

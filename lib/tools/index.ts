@@ -1,5 +1,5 @@
 export { ToolRegistry } from './tool-registry';
-export type { ToolHost, ScopedHost } from './tool-registry';
+export type { ToolHost } from './tool-registry';
 export { ToolInvoker } from './tool-invoker';
 export type { InvokerOptions, ServerLogger } from './tool-invoker';
 export type { ToolDefinition, ToolDescriptor } from './tool-definition';

@@ -1,29 +1,16 @@
-import type { Context } from '../context';
-import { BootstrapError, BootstrapErrorCode } from '../errors';
-import type { JsonSchema, ToolOptions } from '../interfaces';
-import {
-  argsInputSchema,
-  jsonValue,
-  outputSchema,
-  paramsInputSchema,
-  type Converter,
-  type RootSchema,
-  type SchemaSite,
-} from '../schema';
-import { ArgumentValidator, formatIssues, type SchemaCompiler, type ValidateFunction } from '../validation';
-import { parseToolMethod, type ParsedParameter } from './method-parser';
+import type { ToolOptions } from '../interfaces';
+import { compileMethod, compileOrExplain, type MethodHost } from '../invocation';
+import { outputSchema } from '../schema';
+import type { SchemaCompiler, ValidateFunction } from '../validation';
 import { compileResultConverter, type OutputCheck } from './result-converter';
 import type { ToolDefinition, ToolDescriptor } from './tool-definition';
-import type { ToolHost } from './tool-registry';
-import { argsNotClassMessage, invalidDefaultMessage, invalidSchemaMessage, toolOwner } from './tool.messages';
+import { toolOwner } from './tool.messages';
 
 /** Builds one tool from a provider instance and one `@Tool()` method: schema, validator, binder, converter. */
-export function buildTool(host: ToolHost, method: string, options: ToolOptions, compiler: SchemaCompiler): ToolDefinition {
-  const { target } = host;
+export function buildTool(host: MethodHost, method: string, options: ToolOptions, compiler: SchemaCompiler): ToolDefinition {
   const name = options.name ?? method;
-  const owner = toolOwner(name, target.name, method);
-  const parsed = parseToolMethod(target, method, owner);
-  const input = options.inputSchema ? rawRoot(options.inputSchema) : inputRoot(parsed, owner);
+  const owner = toolOwner(name, host.target.name, method);
+  const compiled = compileMethod(host, method, owner, compiler, options.inputSchema);
   const output = options.output
     ? outputSchema(options.output, {
         owner,
@@ -37,131 +24,20 @@ export function buildTool(host: ToolHost, method: string, options: ToolOptions, 
     name,
     title: options.title,
     description: options.description,
-    inputSchema: input.schema,
+    inputSchema: compiled.inputSchema,
     outputSchema: output?.schema,
     annotations: options.annotations,
     icons: options.icons,
     _meta: options._meta,
   });
 
-  const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(compiler, input.schema));
-  if (!options.inputSchema) checkDefaults(parsed, input, compiler, owner);
   const outputCheck: OutputCheck | undefined = output && {
     wrapped: output.wrapped,
     validate: compileOrExplain(owner, 'output schema', () => compiler.compile(output.schema, 'output')),
     reporting: lazy(() => compiler.compileReporting(output.schema, 'output')),
   };
 
-  const runtime = input.runtimeValidated.size > 0 && !options.inputSchema;
-  return {
-    name,
-    descriptor,
-    className: target.name,
-    methodName: method,
-    instance: host.instance,
-    scoped: host.scoped,
-    method: (target.prototype as Record<string, (...args: unknown[]) => unknown>)[method],
-    validator,
-    bind: compileBinder(parsed, input, options.inputSchema !== undefined),
-    needsContext: parsed.some((p) => p.kind === 'ctx') || host.scoped !== undefined,
-    runtimeChecked: runtime ? parsed.filter((p) => p.kind !== 'ctx').map((p) => p.index) : [],
-    convertResult: compileResultConverter(outputCheck),
-  };
-}
-
-function inputRoot(parsed: ParsedParameter[], owner: string): RootSchema {
-  const args = parsed.find((p) => p.kind === 'args');
-  if (args) {
-    const cls = args.reflected;
-    if (typeof cls !== 'function' || [Object, String, Number, Boolean, Array, Date, Promise].includes(cls as never)) {
-      throw new BootstrapError(BootstrapErrorCode.ArgsNotClass, argsNotClassMessage(owner, args.index, cls));
-    }
-    return argsInputSchema(cls, site(owner, `parameter #${args.index} (@Args())`, argsFix));
-  }
-  return paramsInputSchema(
-    parsed
-      .filter((p) => p.kind === 'param')
-      .map((p) => ({
-        name: p.name,
-        reflected: p.reflected,
-        options: p.options,
-        site: site(
-          owner,
-          `parameter #${p.index} '${p.name}'`,
-          `state the type with @Param('${p.name}', { type: ... }) (e.g. [String], [ItemDto], 'integer', a DTO class), ` +
-            `the allowed values with { enum: MyEnum }, or a JSON Schema with { schema: { ... } }.`,
-          `state the item type with @Param('${p.name}', { type: [String] }) (or [Number], [ItemDto], …), ` +
-            `the allowed values with { enum: MyEnum }, or a JSON Schema with { schema: { type: 'array', items: { ... } } }.`,
-        ),
-      })),
-  );
-}
-
-const argsFix = 'type the @Args() parameter with a DTO class whose properties carry class-validator decorators.';
-
-function rawRoot(schema: JsonSchema): RootSchema {
-  return { schema, convert: undefined, properties: new Map(), runtimeValidated: new Set() };
-}
-
-/** Precomputes, per parameter position, how to produce its value, so binding is one pass over an array. */
-function compileBinder(
-  parsed: ParsedParameter[],
-  input: RootSchema,
-  raw: boolean,
-): (validated: Record<string, unknown>, context: Context | undefined) => unknown[] {
-  type Slot = (validated: Record<string, unknown>, context: Context | undefined) => unknown;
-  const slots: Slot[] = parsed.map((p): Slot => {
-    if (p.kind === 'ctx') return (_v, context) => context;
-    if (p.kind === 'args') {
-      const convert = raw ? undefined : input.convert;
-      return convert ? (v) => convert(v) : (v) => v;
-    }
-    const key = p.name;
-    const convert: Converter | undefined = raw ? undefined : input.properties.get(key)?.convert;
-    const advertised = raw ? jsonValue(p.options.default) : input.properties.get(key)?.schema.default;
-    if (advertised === undefined) return convert ? (v) => (v[key] === undefined ? undefined : convert(v[key])) : (v) => v[key];
-    // An absent argument gets the advertised default as if the client had sent it: a fresh, converted value per call.
-    const fallback = advertised;
-    const fresh = typeof fallback === 'object' && fallback !== null ? () => structuredClone(fallback) : () => fallback;
-    const apply = convert ?? ((value: unknown) => value);
-    return (v) => apply(v[key] === undefined ? fresh() : v[key]);
-  });
-  const count = slots.length;
-  return (validated, context) => {
-    const values = new Array<unknown>(count);
-    for (let i = 0; i < count; i++) values[i] = slots[i](validated, context);
-    return values;
-  };
-}
-
-/** A default must be a value the schema accepts, or the advertised schema would contradict the server. */
-function checkDefaults(parsed: ParsedParameter[], input: RootSchema, compiler: SchemaCompiler, owner: string): void {
-  for (const p of parsed) {
-    if (p.kind !== 'param') continue;
-    const property = input.properties.get(p.name)!.schema;
-    if (property.default === undefined) continue;
-    const schema = input.schema.$defs ? { ...property, $defs: input.schema.$defs } : property;
-    const check = compiler.compileReporting(schema, 'output');
-    if (check(property.default)) continue;
-    const issues = formatIssues(check.errors ?? [], 'property').map((i) => i.replace(/^(must|is) /, 'it $1 '));
-    throw new BootstrapError(
-      BootstrapErrorCode.InvalidDefault,
-      invalidDefaultMessage(owner, p.index, p.name, JSON.stringify(property.default), issues),
-    );
-  }
-}
-
-function site(owner: string, position: string, explicitFix: string, arrayFix?: string): SchemaSite {
-  return { owner, position, explicitFix, arrayFix };
-}
-
-function compileOrExplain<T>(owner: string, which: string, compile: () => T): T {
-  try {
-    return compile();
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new BootstrapError(BootstrapErrorCode.InvalidSchema, invalidSchemaMessage(owner, which, reason), { cause: error });
-  }
+  return { ...compiled, name, descriptor, timeout: options.timeout, convertResult: compileResultConverter(outputCheck) };
 }
 
 function lazy(make: () => ValidateFunction): () => ValidateFunction {

@@ -1,6 +1,6 @@
-import { Context, type RequestChannel } from '../context';
+import type { RequestChannel } from '../context';
 import { ToolError } from '../errors';
-import { classValidatorIssues } from '../validation';
+import { runMethod, type MethodOutcome } from '../invocation';
 import type { CallOutcome, Conversion } from './result-converter';
 import type { ToolDefinition } from './tool-definition';
 
@@ -26,42 +26,48 @@ export class ToolInvoker {
   constructor(private readonly options: InvokerOptions) {}
 
   async call(tool: ToolDefinition, rawArgs: unknown, channel: RequestChannel): Promise<CallOutcome> {
-    const validation = tool.validator.validate(rawArgs);
-    if (!validation.ok) return errorResult(`Invalid arguments for tool ${tool.name}: ${validation.issues.join('; ')}`);
-
+    let outcome: MethodOutcome;
     let converted: Conversion;
     try {
-      const context = tool.needsContext ? new Context(channel) : undefined;
-      const args = tool.bind(validation.value, context);
-      if (tool.runtimeChecked.length > 0) {
-        const issues = await this.runtimeIssues(tool, args);
-        if (issues.length > 0) return errorResult(`Invalid arguments for tool ${tool.name}: ${issues.join('; ')}`);
-      }
-      if (tool.scoped) {
-        // A request-scoped class: this request's instance, and the call runs inside the request scope.
-        const request = tool.scoped(context!);
-        const instance = await request.instance;
-        converted = tool.convertResult(await request.run(() => tool.method.apply(instance, args)));
-      } else {
-        converted = tool.convertResult(await tool.method.apply(tool.instance, args));
-      }
+      outcome = tool.timeout === undefined ? await runMethod(tool, rawArgs, channel) : await this.withTimeout(tool, rawArgs, channel);
+      if (!outcome.ok) return errorResult(`Invalid arguments for tool ${tool.name}: ${outcome.issues.join('; ')}`);
+      converted = tool.convertResult(outcome.value);
     } catch (error) {
+      if (error instanceof TimedOut) return errorResult(error.message);
       return this.failure(tool, error);
     }
-
     if (converted.ok) return converted.outcome;
     const detail = converted.issues.join('; ');
     this.options.logger.error(`Tool '${tool.name}' (${tool.className}.${tool.methodName}) returned output that does not match its output schema: ${detail}`);
     return errorResult(`Tool '${tool.name}' returned output that does not match its output schema: ${detail}`);
   }
 
-  private async runtimeIssues(tool: ToolDefinition, args: unknown[]): Promise<string[]> {
-    const issues: string[] = [];
-    for (const index of tool.runtimeChecked) {
-      const value = args[index];
-      if (typeof value === 'object' && value !== null) issues.push(...(await classValidatorIssues(value)));
-    }
-    return issues;
+  /**
+   * `@Tool({ timeout })`: at the deadline the Context's signal aborts and the caller gets its answer at once,
+   * whether or not the method listens to the signal (its late result is dropped).
+   */
+  private withTimeout(tool: ToolDefinition, rawArgs: unknown, channel: RequestChannel): Promise<MethodOutcome> {
+    const ms = tool.timeout!;
+    const deadline = new AbortController();
+    const timed: RequestChannel = Object.create(channel, {
+      signal: { value: AbortSignal.any([channel.signal, deadline.signal]) },
+    });
+    return new Promise<MethodOutcome>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        deadline.abort(new TimedOut(tool.name, ms));
+        reject(new TimedOut(tool.name, ms));
+      }, ms);
+      runMethod(tool, rawArgs, timed).then(
+        (outcome) => {
+          clearTimeout(timer);
+          resolve(outcome);
+        },
+        (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
   }
 
   private failure(tool: ToolDefinition, error: unknown): CallOutcome {
@@ -76,4 +82,12 @@ export class ToolInvoker {
 
 function errorResult(text: string): CallOutcome {
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** The deadline of `@Tool({ timeout })` passed; also the reason the Context's signal carries. */
+class TimedOut extends Error {
+  constructor(tool: string, ms: number) {
+    super(`Tool '${tool}' timed out after ${ms} ms`);
+    this.name = 'TimeoutError';
+  }
 }

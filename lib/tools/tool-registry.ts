@@ -1,5 +1,5 @@
 import { TOOL_NAME_PATTERN } from '../constants';
-import type { Context } from '../context';
+import type { MethodHost } from '../invocation';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { ToolOptions } from '../interfaces';
 import { getToolMethods, getToolOptions } from '../metadata';
@@ -8,19 +8,8 @@ import { buildTool } from './tool-builder';
 import type { ToolDefinition, ToolDescriptor } from './tool-definition';
 import { duplicateToolNameMessage, invalidToolNameMessage } from './tool.messages';
 
-/** A class with `@Tool()` methods, as the container provides it: one instance, or one per request. */
-export interface ToolHost {
-  readonly target: Function;
-  /** The instance serving every call (singletons). */
-  readonly instance?: object;
-  /** For request-scoped classes: builds this request's instance and runs the call inside its scope. */
-  readonly scoped?: ScopedHost;
-}
-
-export type ScopedHost = (context: Context) => {
-  readonly instance: object | Promise<object>;
-  run<T>(fn: () => T): T;
-};
+/** A class with `@Tool()` methods, as the container provides it. */
+export type ToolHost = MethodHost;
 
 /**
  * Every tool of the application, built once at bootstrap. `tools/list` is answered from the precomputed

@@ -96,3 +96,52 @@ describe('Context (through an SDK client)', () => {
     }
   });
 });
+
+describe('@Tool({ timeout })', () => {
+  let sawAbort = false;
+
+  @Injectable()
+  class SlowTools {
+    @Tool({ timeout: 100 })
+    async ignoresSignal(): Promise<string> {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      return 'late';
+    }
+
+    @Tool({ timeout: 100 })
+    async listens(@Ctx() ctx: Context): Promise<string> {
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+      sawAbort = ctx.signal.aborted;
+      return 'stopped';
+    }
+
+    @Tool({ timeout: 1_000 })
+    quick(): string {
+      return 'fast';
+    }
+  }
+
+  @Module({ imports: [McpModule.forRoot({ name: 'timeouts', version: '1.0.0' })], providers: [SlowTools] })
+  class TimeoutModule {}
+
+  it('answers "timed out after N ms" within 50 ms of the deadline, even if the method ignores the signal', async () => {
+    const client = await createTestClient(TimeoutModule);
+    try {
+      const started = Date.now();
+      const result = await client.callTool({ name: 'ignoresSignal', arguments: {} });
+      const elapsed = Date.now() - started;
+      expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: "Tool 'ignoresSignal' timed out after 100 ms" }] });
+      expect(elapsed).toBeGreaterThanOrEqual(95);
+      expect(elapsed).toBeLessThan(150);
+
+      const listening = await client.callTool({ name: 'listens', arguments: {} });
+      expect(listening.content).toEqual([{ type: 'text', text: "Tool 'listens' timed out after 100 ms" }]);
+      await new Promise((r) => setTimeout(r, 10));
+      expect(sawAbort).toBe(true);
+
+      expect((await client.callTool({ name: 'quick', arguments: {} })).content).toEqual([{ type: 'text', text: 'fast' }]);
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -10,7 +10,7 @@ import {
   paramNameUnreadableMessage,
   restParameterMessage,
   undecoratedParameterMessage,
-} from './tool.messages';
+} from './method.messages';
 
 /** One parameter of a tool method, with its name resolved and its reflected type. */
 export type ParsedParameter =

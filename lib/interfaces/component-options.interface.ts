@@ -1,0 +1,50 @@
+import type { ToolAnnotations, ToolIcon } from './tool-options.interface';
+
+/** Annotations of resources and resource contents (MCP `Annotations`). */
+export interface ResourceAnnotations {
+  audience?: ('user' | 'assistant')[];
+  priority?: number;
+  lastModified?: string;
+}
+
+/** Options of `@Resource(uri, options)`. */
+export interface ResourceOptions {
+  /** Defaults to the method name. */
+  name?: string;
+  title?: string;
+  description?: string;
+  /** Defaults by return value: text/plain for strings, application/octet-stream for bytes, application/json for objects. */
+  mimeType?: string;
+  annotations?: ResourceAnnotations;
+  icons?: ToolIcon[];
+  size?: number;
+  _meta?: Record<string, unknown>;
+  /** Labels for `forRoot({ includeTags, excludeTags })`. */
+  tags?: string[];
+}
+
+/** Options of `@ResourceTemplate(uriTemplate, options)`. */
+export interface ResourceTemplateOptions extends Omit<ResourceOptions, 'size'> {
+  /** Static completion values per template variable, filtered by the typed prefix. */
+  complete?: Record<string, readonly string[]>;
+}
+
+/** Options of `@Prompt(options)`. */
+export interface PromptOptions {
+  /** Defaults to the method name. */
+  name?: string;
+  title?: string;
+  description?: string;
+  icons?: ToolIcon[];
+  _meta?: Record<string, unknown>;
+  /** Static completion values per argument, filtered by the typed prefix. */
+  complete?: Record<string, readonly string[]>;
+  tags?: string[];
+}
+
+/** Target of `@Complete()`: an argument of a prompt, or a variable of a resource template. */
+export type CompleteOptions =
+  | { prompt: string; argument: string }
+  | { resourceTemplate: string; argument: string };
+
+export type { ToolAnnotations };

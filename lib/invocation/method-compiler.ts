@@ -1,0 +1,155 @@
+import type { Context } from '../context';
+import { BootstrapError, BootstrapErrorCode } from '../errors';
+import type { JsonSchema } from '../interfaces';
+import { argsInputSchema, jsonValue, paramsInputSchema, type Converter, type RootSchema, type SchemaSite } from '../schema';
+import { ArgumentValidator, formatIssues, type SchemaCompiler } from '../validation';
+import type { MethodHost, ScopedHost } from './method-host';
+import { parseToolMethod, type ParsedParameter } from './method-parser';
+import { argsNotClassMessage, invalidDefaultMessage, invalidSchemaMessage } from './method.messages';
+
+/**
+ * A decorated method (tool, resource template, prompt) compiled once: its input schema, the validator built
+ * from that same schema, and the binder that turns validated arguments into the method's argument list.
+ */
+export interface CompiledMethod {
+  readonly className: string;
+  readonly methodName: string;
+  /** The instance serving every call, for singleton classes. */
+  readonly instance?: object;
+  /** For request-scoped classes: this request's instance and its scope. */
+  readonly scoped?: ScopedHost;
+  readonly method: (...args: unknown[]) => unknown;
+  readonly inputSchema: JsonSchema;
+  readonly parameters: readonly ParsedParameter[];
+  readonly validator: ArgumentValidator;
+  /** Builds the method's argument list from validated arguments and, when asked for, the Context. */
+  readonly bind: (validated: Record<string, unknown>, context: Context | undefined) => unknown[];
+  readonly needsContext: boolean;
+  /** DTO instances in the argument list that class-validator must still check (rules JSON Schema cannot say). */
+  readonly runtimeChecked: readonly number[];
+}
+
+/** Compiles `host`'s method `method`; `owner` names it in messages ("tool 'add' (Calc.add)"). */
+export function compileMethod(
+  host: MethodHost,
+  method: string,
+  owner: string,
+  compiler: SchemaCompiler,
+  rawInputSchema?: JsonSchema,
+): CompiledMethod {
+  const { target } = host;
+  const parsed = parseToolMethod(target, method, owner);
+  const input = rawInputSchema ? rawRoot(rawInputSchema) : inputRoot(parsed, owner);
+  const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(compiler, input.schema));
+  if (!rawInputSchema) checkDefaults(parsed, input, compiler, owner);
+  const runtime = input.runtimeValidated.size > 0 && !rawInputSchema;
+  return {
+    className: target.name,
+    methodName: method,
+    instance: host.instance,
+    scoped: host.scoped,
+    method: (target.prototype as Record<string, (...args: unknown[]) => unknown>)[method],
+    inputSchema: input.schema,
+    parameters: parsed,
+    validator,
+    bind: compileBinder(parsed, input, rawInputSchema !== undefined),
+    needsContext: parsed.some((p) => p.kind === 'ctx') || host.scoped !== undefined,
+    runtimeChecked: runtime ? parsed.filter((p) => p.kind !== 'ctx').map((p) => p.index) : [],
+  };
+}
+
+function inputRoot(parsed: ParsedParameter[], owner: string): RootSchema {
+  const args = parsed.find((p) => p.kind === 'args');
+  if (args) {
+    const cls = args.reflected;
+    if (typeof cls !== 'function' || [Object, String, Number, Boolean, Array, Date, Promise].includes(cls as never)) {
+      throw new BootstrapError(BootstrapErrorCode.ArgsNotClass, argsNotClassMessage(owner, args.index, cls));
+    }
+    return argsInputSchema(cls, site(owner, `parameter #${args.index} (@Args())`, argsFix));
+  }
+  return paramsInputSchema(
+    parsed
+      .filter((p) => p.kind === 'param')
+      .map((p) => ({
+        name: p.name,
+        reflected: p.reflected,
+        options: p.options,
+        site: site(
+          owner,
+          `parameter #${p.index} '${p.name}'`,
+          `state the type with @Param('${p.name}', { type: ... }) (e.g. [String], [ItemDto], 'integer', a DTO class), ` +
+            `the allowed values with { enum: MyEnum }, or a JSON Schema with { schema: { ... } }.`,
+          `state the item type with @Param('${p.name}', { type: [String] }) (or [Number], [ItemDto], …), ` +
+            `the allowed values with { enum: MyEnum }, or a JSON Schema with { schema: { type: 'array', items: { ... } } }.`,
+        ),
+      })),
+  );
+}
+
+const argsFix = 'type the @Args() parameter with a DTO class whose properties carry class-validator decorators.';
+
+function rawRoot(schema: JsonSchema): RootSchema {
+  return { schema, convert: undefined, properties: new Map(), runtimeValidated: new Set() };
+}
+
+/** Precomputes, per parameter position, how to produce its value, so binding is one pass over an array. */
+function compileBinder(
+  parsed: ParsedParameter[],
+  input: RootSchema,
+  raw: boolean,
+): (validated: Record<string, unknown>, context: Context | undefined) => unknown[] {
+  type Slot = (validated: Record<string, unknown>, context: Context | undefined) => unknown;
+  const slots: Slot[] = parsed.map((p): Slot => {
+    if (p.kind === 'ctx') return (_v, context) => context;
+    if (p.kind === 'args') {
+      const convert = raw ? undefined : input.convert;
+      return convert ? (v) => convert(v) : (v) => v;
+    }
+    const key = p.name;
+    const convert: Converter | undefined = raw ? undefined : input.properties.get(key)?.convert;
+    const advertised = raw ? jsonValue(p.options.default) : input.properties.get(key)?.schema.default;
+    if (advertised === undefined) return convert ? (v) => (v[key] === undefined ? undefined : convert(v[key])) : (v) => v[key];
+    // An absent argument gets the advertised default as if the client had sent it: a fresh, converted value per call.
+    const fallback = advertised;
+    const fresh = typeof fallback === 'object' && fallback !== null ? () => structuredClone(fallback) : () => fallback;
+    const apply = convert ?? ((value: unknown) => value);
+    return (v) => apply(v[key] === undefined ? fresh() : v[key]);
+  });
+  const count = slots.length;
+  return (validated, context) => {
+    const values = new Array<unknown>(count);
+    for (let i = 0; i < count; i++) values[i] = slots[i](validated, context);
+    return values;
+  };
+}
+
+/** A default must be a value the schema accepts, or the advertised schema would contradict the server. */
+function checkDefaults(parsed: ParsedParameter[], input: RootSchema, compiler: SchemaCompiler, owner: string): void {
+  for (const p of parsed) {
+    if (p.kind !== 'param') continue;
+    const property = input.properties.get(p.name)!.schema;
+    if (property.default === undefined) continue;
+    const schema = input.schema.$defs ? { ...property, $defs: input.schema.$defs } : property;
+    const check = compiler.compileReporting(schema, 'output');
+    if (check(property.default)) continue;
+    const issues = formatIssues(check.errors ?? [], 'property').map((i) => i.replace(/^(must|is) /, 'it $1 '));
+    throw new BootstrapError(
+      BootstrapErrorCode.InvalidDefault,
+      invalidDefaultMessage(owner, p.index, p.name, JSON.stringify(property.default), issues),
+    );
+  }
+}
+
+function site(owner: string, position: string, explicitFix: string, arrayFix?: string): SchemaSite {
+  return { owner, position, explicitFix, arrayFix };
+}
+
+export function compileOrExplain<T>(owner: string, which: string, compile: () => T): T {
+  try {
+    return compile();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new BootstrapError(BootstrapErrorCode.InvalidSchema, invalidSchemaMessage(owner, which, reason), { cause: error });
+  }
+}
+
