@@ -61,8 +61,8 @@ function median(values: number[]): number {
 async function perCall(): Promise<{ singletonUs: number; requestUs: number; addedUs: number }> {
   const app = await McpFactory.create(BenchModule);
   const invoker = new ToolInvoker({ maskErrorDetails: true, logger: { error() {}, warn() {} }, isProtocolError: () => false });
-  const singleton = app.tools.get('add')!;
-  const scoped = app.tools.get('addScoped')!;
+  const singleton = app.toolRegistry.get('add')!;
+  const scoped = app.toolRegistry.get('addScoped')!;
   const run = async (tool: typeof singleton): Promise<number> => {
     const start = performance.now();
     for (let i = 0; i < CALLS; i++) await invoker.call(tool, { a: i, b: 1 }, channel);

@@ -1,5 +1,28 @@
 // The public API of mcp-reflect: every export here is supported; anything else is internal.
-export { Tool, Param, Args, Ctx, Field, Description, Injectable, Inject, Optional, Global, Module } from './decorators';
+export {
+  Tool,
+  Param,
+  Args,
+  Ctx,
+  Field,
+  Description,
+  Injectable,
+  Inject,
+  Optional,
+  Global,
+  Module,
+  Resource,
+  ResourceTemplate,
+  ResourceList,
+  Prompt,
+  Complete,
+} from './decorators';
+export { ResourceResult } from './resources';
+export type { ResourceContents, ResourceDescriptor, TemplateDescriptor } from './resources';
+export { userMessage, assistantMessage } from './prompts';
+export type { PromptMessage, PromptResult, PromptDescriptor } from './prompts';
+export type { CompletionContext, CompletionResult } from './completions';
+export type { ComponentControl } from './module/component-control';
 export { forwardRef, ModuleRef } from './di';
 export type {
   ModuleRefGetOptions,
@@ -10,7 +33,7 @@ export type {
   OnApplicationShutdown,
 } from './di';
 export { Context } from './context';
-export type { ContextLogger, LogLevel } from './context';
+export type { ClientInfo, ContextLogger, LogLevel } from './context';
 export { McpModule, McpFactory, McpApplication } from './module';
 export type { ListenOptions, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, Transport } from './module';
 export { ToolResult, text, image, audio, embeddedResource, resourceLink } from './tools';
@@ -24,7 +47,7 @@ export type {
   ServerLogger,
   ToolDescriptor,
 } from './tools';
-export { McpReflectError, BootstrapError, BootstrapErrorCode, ToolError } from './errors';
+export { McpReflectError, BootstrapError, BootstrapErrorCode, ToolError, RequestError, RpcCode } from './errors';
 export { MCP_OPTIONS, CONTEXT, Scope } from './constants';
 export type {
   Constructor,
@@ -39,6 +62,11 @@ export type {
   ModuleImport,
   ModuleOptions,
   ParamOptions,
+  PromptOptions,
+  ResourceAnnotations,
+  ResourceOptions,
+  ResourceTemplateOptions,
+  CompleteOptions,
   Provider,
   ToolAnnotations,
   ToolIcon,

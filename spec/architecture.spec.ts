@@ -40,11 +40,18 @@ const ALLOWED: Record<string, string[]> = {
   validation: ['interfaces', 'errors'],
   context: [],
   invocation: ['context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
-  tools: ['invocation', 'context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
-  protocol: ['tools', 'context', 'interfaces', 'errors'],
-  module: ['protocol', 'tools', 'di', 'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants'],
+  catalogue: ['errors'],
+  tools: ['catalogue', 'invocation', 'context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
+  resources: ['catalogue', 'invocation', 'context', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
+  prompts: ['catalogue', 'invocation', 'tools', 'context', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
+  completions: ['invocation', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
+  protocol: ['tools', 'resources', 'prompts', 'completions', 'invocation', 'context', 'interfaces', 'errors'],
+  module: [
+    'protocol', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di', 'context',
+    'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants',
+  ],
   testing: ['module', 'interfaces'],
-  index: ['decorators', 'di', 'context', 'module', 'tools', 'errors', 'constants', 'interfaces'],
+  index: ['decorators', 'di', 'context', 'module', 'tools', 'resources', 'prompts', 'completions', 'errors', 'constants', 'interfaces'],
 };
 
 describe('architecture', () => {

@@ -10,8 +10,21 @@ export interface RequestChannel {
   readonly requestId: string | number;
   readonly sessionId: string | undefined;
   readonly progressToken: string | number | undefined;
+  /** The client as it introduced itself (initialize, or the 2026-07-28 per-request envelope). */
+  readonly client?: ClientInfo;
+  /** The protocol revision this request is served on. */
+  readonly protocolVersion?: string;
   notify(method: string, params: Record<string, unknown>): Promise<void>;
   log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
+  /** Tells subscribed sessions that a resource changed. */
+  resourceUpdated?(uri: string): Promise<void>;
+}
+
+/** Who is calling: the client's name, version and declared capabilities. */
+export interface ClientInfo {
+  readonly name?: string;
+  readonly version?: string;
+  readonly capabilities: Readonly<Record<string, unknown>>;
 }
 
 /** Sends log messages to the client (`notifications/message`), honouring the level the client asked for. */
@@ -69,6 +82,21 @@ export class Context {
   /** The transport session (HTTP), or undefined (stdio, in-memory). */
   get sessionId(): string | undefined {
     return this.channel.sessionId;
+  }
+
+  /** The client: name, version and the capabilities it declared. */
+  get client(): ClientInfo {
+    return this.channel.client ?? { capabilities: {} };
+  }
+
+  /** The protocol revision of this request, e.g. '2025-11-25' or '2026-07-28'. */
+  get protocolVersion(): string | undefined {
+    return this.channel.protocolVersion;
+  }
+
+  /** Sends `notifications/resources/updated` for `uri` to every session subscribed to it. */
+  async notifyResourceUpdated(uri: string): Promise<void> {
+    await this.channel.resourceUpdated?.(uri);
   }
 
   /**

@@ -1,2 +1,2 @@
 export { Context } from './context';
-export type { ContextLogger, LogLevel, RequestChannel } from './context';
+export type { ClientInfo, ContextLogger, LogLevel, RequestChannel } from './context';

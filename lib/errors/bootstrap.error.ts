@@ -25,6 +25,11 @@ export const BootstrapErrorCode = {
   InvalidModule: 'INVALID_MODULE',
   InvalidProvider: 'INVALID_PROVIDER',
   McpModuleMissing: 'MCP_MODULE_MISSING',
+  DuplicateResource: 'DUPLICATE_RESOURCE',
+  DuplicatePrompt: 'DUPLICATE_PROMPT',
+  TemplateParamMismatch: 'TEMPLATE_PARAM_MISMATCH',
+  InvalidResourceUri: 'INVALID_RESOURCE_URI',
+  UnknownCompletionTarget: 'UNKNOWN_COMPLETION_TARGET',
 } as const;
 export type BootstrapErrorCode = (typeof BootstrapErrorCode)[keyof typeof BootstrapErrorCode];
 

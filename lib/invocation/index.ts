@@ -5,3 +5,5 @@ export type { MethodOutcome } from './method-runner';
 export type { MethodHost, ScopedHost } from './method-host';
 export { parseToolMethod } from './method-parser';
 export type { ParsedParameter } from './method-parser';
+export { toRequestError } from './call-policy';
+export type { CallPolicy, ServerLogger } from './call-policy';

@@ -3,7 +3,21 @@ import { McpReflectError } from '../errors';
 import { describeToken } from '../errors/describe';
 import type { InjectionToken } from '../interfaces';
 import { serveConnection, type ConnectionHandle, type ServerFactory, type Transport } from '../protocol';
+import type { MethodHost } from '../invocation';
+import type { PromptRegistry } from '../prompts';
+import type { SessionHub } from '../protocol';
+import type { ResourceRegistry } from '../resources';
 import type { ServerLogger, ToolRegistry } from '../tools';
+import { ComponentControl } from './component-control';
+
+/** @internal What the factory hands the application. */
+export interface ApplicationRegistries {
+  readonly tools: ToolRegistry;
+  readonly resources: ResourceRegistry;
+  readonly prompts: PromptRegistry;
+  readonly hub: SessionHub;
+  readonly register: (hosts: readonly MethodHost[]) => void;
+}
 
 export type { Transport };
 
@@ -21,13 +35,40 @@ export class McpApplication {
   private readonly signalListeners = new Map<NodeJS.Signals, () => void>();
   private closed = false;
 
+  /** Runtime control of the tools: enable, disable, remove, add. */
+  readonly tools: ComponentControl;
+  /** Runtime control of the resources and resource templates. */
+  readonly resources: ComponentControl;
+  /** Runtime control of the prompts. */
+  readonly prompts: ComponentControl;
+
   /** @internal Built by `McpFactory.create()`. */
   constructor(
     private readonly container: Container,
     private readonly factory: ServerFactory,
-    readonly tools: ToolRegistry,
+    private readonly registries: ApplicationRegistries,
     private readonly logger: ServerLogger,
-  ) {}
+  ) {
+    const add = (instance: object) => registries.register([{ target: instance.constructor, instance }]);
+    this.tools = new ComponentControl([registries.tools as never], add);
+    this.resources = new ComponentControl([registries.resources.resources as never, registries.resources.templates as never], add);
+    this.prompts = new ComponentControl([registries.prompts as never], add);
+  }
+
+  /** The compiled tool definitions (for benchmarks and tooling); `tools` is the control surface. */
+  get toolRegistry(): ToolRegistry {
+    return this.registries.tools;
+  }
+
+  /**
+   * Sends `notifications/resources/updated` for `uri` to every session subscribed to it.
+   *
+   * @example
+   * await app.notifyResourceUpdated('config://app');
+   */
+  notifyResourceUpdated(uri: string): Promise<void> {
+    return this.registries.hub.resourceUpdated(uri);
+  }
 
   /**
    * Serves the application. On stdio, messages arrive on stdin and go to stdout; log with `console.error`.

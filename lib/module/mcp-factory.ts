@@ -3,13 +3,17 @@ import { Context } from '../context';
 import { Container } from '../di';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { InjectionToken, ModuleImport, Provider } from '../interfaces';
-import { createServerFactory, isProtocolError } from '../protocol';
+import { CompletionRegistry } from '../completions';
+import type { MethodHost } from '../invocation';
+import { PromptRegistry } from '../prompts';
+import { createServerFactory, isProtocolError, SessionHub, uriMatcher } from '../protocol';
+import { ResourceRegistry } from '../resources';
 import { ToolInvoker, ToolRegistry } from '../tools';
 import { SchemaCompiler } from '../validation';
 import { McpApplication } from './mcp-application';
 import type { McpModuleOptions } from './mcp-options';
 import { stderrLogger } from './stderr-logger';
-import { collectToolHosts } from './tool-hosts';
+import { collectHosts } from './component-hosts';
 
 /**
  * Bootstraps an application from its root module: scans the module graph once, builds every provider,
@@ -40,21 +44,48 @@ export class McpFactory {
     }
     await container.callHook('onModuleInit');
     const logger = settings.logger ?? stderrLogger;
-    const compiler = new SchemaCompiler(!settings.strictInputValidation);
-    const tools = ToolRegistry.discover(await collectToolHosts(container), compiler);
-    const invoker = new ToolInvoker({
-      maskErrorDetails: settings.maskErrorDetails ?? true,
-      logger,
-      isProtocolError,
-    });
+    const policy = { maskErrorDetails: settings.maskErrorDetails ?? true, logger, isProtocolError };
+    const filter = { includeTags: settings.includeTags, excludeTags: settings.excludeTags };
+    // Resource URIs and prompt arguments are strings on the wire: they are always coerced (lenient).
+    const lenient = new SchemaCompiler(true);
+    const tools = new ToolRegistry(new SchemaCompiler(!settings.strictInputValidation), filter, settings.pageSize);
+    const resources = new ResourceRegistry(lenient, uriMatcher, policy, filter, settings.pageSize);
+    const prompts = new PromptRegistry(lenient, policy, filter, settings.pageSize);
+    const completions = new CompletionRegistry(
+      {
+        promptArguments: (name) => prompts.find(name)?.descriptor.arguments.map((a) => a.name),
+        templateVariables: (uri) => resources.templates.values().find((t) => t.uriTemplate === uri)?.matcher.variableNames,
+      },
+      policy,
+    );
+    const register = (hosts: readonly MethodHost[]) => {
+      for (const host of hosts) {
+        tools.addHost(host);
+        resources.addHost(host);
+        prompts.addHost(host);
+      }
+      // Completers last: they name prompts and templates, which must exist by then.
+      for (const host of hosts) completions.addHost(host);
+      for (const prompt of prompts.values()) completions.addStatic({ type: 'ref/prompt', name: prompt.name }, prompt.complete);
+      for (const template of resources.templates.values()) {
+        completions.addStatic({ type: 'ref/resource', uri: template.uriTemplate }, template.complete);
+      }
+    };
+    register(await collectHosts(container));
+
+    const hub = new SessionHub(logger);
     const factory = createServerFactory({
       info: { name: settings.name, version: settings.version, title: settings.title },
       instructions: settings.instructions,
       tools,
-      invoker,
+      resources,
+      prompts,
+      completions,
+      invoker: new ToolInvoker(policy),
       logger,
+      hub,
     });
-    const app = new McpApplication(container, factory, tools, logger);
+    const app = new McpApplication(container, factory, { tools, resources, prompts, hub, register }, logger);
     await container.callHook('onApplicationBootstrap');
     return app;
   }

@@ -17,4 +17,10 @@ export interface McpModuleOptions {
   strictInputValidation?: boolean;
   /** Where server-side errors go (default: stderr; never stdout, which stdio reserves for the protocol). */
   logger?: ServerLogger;
+  /** Only expose components with at least one of these tags (`@Tool({ tags })`, `@Resource(uri, { tags })`, …). */
+  includeTags?: string[];
+  /** Never expose components with any of these tags (wins over includeTags). */
+  excludeTags?: string[];
+  /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list (default: all in one page). */
+  pageSize?: number;
 }

@@ -1,13 +1,16 @@
-import type { ServerContext } from '@modelcontextprotocol/server';
-import type { LogLevel, RequestChannel } from '../context';
-import type { ServerLogger } from '../tools';
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import type { ClientInfo, LogLevel, RequestChannel } from '../context';
+import type { ServerLogger } from '../invocation';
+import type { SessionHub } from './session-hub';
 
-/** The Context's view of one SDK request: cancellation, ids, and the two ways of talking back. */
+/** The Context's view of one SDK request: cancellation, ids, the client, and the ways of talking back. */
 export class SdkRequestChannel implements RequestChannel {
   constructor(
     private readonly ctx: ServerContext,
+    private readonly server: Server,
     readonly progressToken: string | number | undefined,
     private readonly logger: ServerLogger,
+    private readonly hub: SessionHub,
   ) {}
 
   get signal(): AbortSignal {
@@ -22,13 +25,30 @@ export class SdkRequestChannel implements RequestChannel {
     return this.ctx.sessionId;
   }
 
-  // A notification that cannot be delivered (client gone) must not fail the tool: report it and go on.
+  /** 2026-07-28 requests carry the client in their envelope; 2025-era sessions declared it at initialize. */
+  get client(): ClientInfo {
+    const envelope = this.ctx.mcpReq.envelope as Record<string, any> | undefined;
+    const info = envelope?.['io.modelcontextprotocol/clientInfo'] ?? this.server.getClientVersion();
+    const capabilities = envelope?.['io.modelcontextprotocol/clientCapabilities'] ?? this.server.getClientCapabilities() ?? {};
+    return { name: info?.name, version: info?.version, capabilities };
+  }
+
+  get protocolVersion(): string | undefined {
+    const envelope = this.ctx.mcpReq.envelope as Record<string, any> | undefined;
+    return envelope?.['io.modelcontextprotocol/protocolVersion'] ?? this.server.getNegotiatedProtocolVersion();
+  }
+
+  // A notification that cannot be delivered (client gone) must not fail the call: report it and go on.
   notify(method: string, params: Record<string, unknown>): Promise<void> {
     return this.ctx.mcpReq.notify({ method, params } as never).catch((error: unknown) => this.dropped(method, error));
   }
 
   log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
     return this.ctx.mcpReq.log(level, data, logger).catch((error: unknown) => this.dropped('notifications/message', error));
+  }
+
+  resourceUpdated(uri: string): Promise<void> {
+    return this.hub.resourceUpdated(uri);
   }
 
   private dropped(method: string, error: unknown): void {

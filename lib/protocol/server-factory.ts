@@ -1,24 +1,37 @@
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  Server,
-  type CallToolResult,
-  type ServerContext,
-  type Tool,
-} from '@modelcontextprotocol/server';
-import type { ServerLogger, ToolInvoker, ToolRegistry } from '../tools';
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
+import type { CompletionRegistry, CompletionRef } from '../completions';
+import type { ServerLogger } from '../invocation';
+import type { PromptRegistry } from '../prompts';
+import type { ResourceRegistry } from '../resources';
+import type { ToolInvoker, ToolRegistry } from '../tools';
+import { toWireError } from './error-mapping';
 import { SdkRequestChannel } from './request-channel';
+import type { SessionHub } from './session-hub';
 
-/** What the protocol layer needs from the application: identity and the compiled tool registry. */
+/** What the protocol layer needs from the application: identity and the compiled registries. */
 export interface ProtocolApplication {
   readonly info: { readonly name: string; readonly version: string; readonly title?: string };
   readonly instructions?: string;
   readonly tools: ToolRegistry;
+  readonly resources: ResourceRegistry;
+  readonly prompts: PromptRegistry;
+  readonly completions: CompletionRegistry;
   readonly invoker: ToolInvoker;
   readonly logger: ServerLogger;
+  readonly hub: SessionHub;
 }
 
 export type ServerFactory = () => Server;
+
+// Every capability is declared, so the catalogue can change at runtime (spec: a declared capability must be
+// answered, possibly with an empty list).
+const CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  completions: {},
+  logging: {},
+};
 
 /**
  * Returns the cheap per-connection factory: a low-level SDK `Server` whose handlers only read what
@@ -26,34 +39,97 @@ export type ServerFactory = () => Server;
  * for a `server/discover` probe).
  */
 export function createServerFactory(app: ProtocolApplication): ServerFactory {
-  const tools = app.tools.list() as unknown as Tool[];
-  const capabilities = { tools: { listChanged: false }, logging: {} };
+  app.tools.onChange(() => app.hub.listChanged('tools'));
+  app.prompts.onChange(() => app.hub.listChanged('prompts'));
+  app.resources.resources.onChange(() => app.hub.listChanged('resources'));
+  app.resources.templates.onChange(() => app.hub.listChanged('resources'));
 
   return () => {
     const server = new Server(
       { name: app.info.name, version: app.info.version, ...(app.info.title ? { title: app.info.title } : {}) },
-      { capabilities, ...(app.instructions ? { instructions: app.instructions } : {}) },
+      { capabilities: CAPABILITIES, ...(app.instructions ? { instructions: app.instructions } : {}) },
+    );
+    const session = app.hub.open(server);
+    const channel = (ctx: ServerContext, progressToken?: unknown) =>
+      new SdkRequestChannel(ctx, server, progressToken as string | number | undefined, app.logger, app.hub);
+    const wire = <T>(work: () => Promise<T>): Promise<T> =>
+      work().catch((error: unknown) => {
+        throw toWireError(error);
+      });
+
+    server.setRequestHandler('tools/list', (request) =>
+      wire(async () => {
+        const page = app.tools.page(request.params?.cursor);
+        return { tools: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      }),
     );
 
-    server.setRequestHandler('tools/list', () => ({ tools }));
-
-    server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
+    server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args, _meta } = request.params;
       const tool = app.tools.get(name);
       if (!tool) {
         // Spec 2025-11-25 server/tools#error-handling: unknown tools are a protocol error (-32602).
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
       }
-      const channel = new SdkRequestChannel(ctx, _meta?.progressToken as string | number | undefined, app.logger);
-      const outcome = await app.invoker.call(tool, args, channel);
+      const outcome = await app.invoker.call(tool, args, channel(ctx, _meta?.progressToken));
       return server.projectCallToolResult(outcome as CallToolResult, tool.descriptor.outputSchema);
     });
 
+    server.setRequestHandler('resources/list', (request, ctx) =>
+      wire(async () => {
+        const page = await app.resources.list(request.params?.cursor, channel(ctx));
+        return { resources: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      }),
+    );
+
+    server.setRequestHandler('resources/templates/list', (request) =>
+      wire(async () => {
+        const page = app.resources.templates.page(request.params?.cursor);
+        return { resourceTemplates: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      }),
+    );
+
+    server.setRequestHandler('resources/read', (request, ctx) =>
+      wire(async () => ({ contents: await app.resources.read(request.params.uri, channel(ctx)) })),
+    );
+
+    server.setRequestHandler('resources/subscribe', async (request) => {
+      session.subscriptions.add(request.params.uri);
+      return {};
+    });
+
+    server.setRequestHandler('resources/unsubscribe', async (request) => {
+      session.subscriptions.delete(request.params.uri);
+      return {};
+    });
+
+    server.setRequestHandler('prompts/list', (request) =>
+      wire(async () => {
+        const page = app.prompts.page(request.params?.cursor);
+        return { prompts: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      }),
+    );
+
+    server.setRequestHandler('prompts/get', (request, ctx) =>
+      wire(async () => (await app.prompts.render(request.params.name, request.params.arguments, channel(ctx))) as never),
+    );
+
+    server.setRequestHandler('completion/complete', (request, ctx) =>
+      wire(async () => {
+        const { ref, argument, context } = request.params;
+        const target: CompletionRef =
+          ref.type === 'ref/prompt' ? { type: 'ref/prompt', name: ref.name } : { type: 'ref/resource', uri: ref.uri };
+        const completion = await app.completions.complete(
+          target,
+          argument.name,
+          argument.value,
+          { arguments: context?.arguments ?? {} },
+          channel(ctx),
+        );
+        return { completion: { ...completion } };
+      }),
+    );
+
     return server;
   };
-}
-
-/** Errors thrown by user code that must reach the client as JSON-RPC errors, not `isError` results. */
-export function isProtocolError(error: unknown): boolean {
-  return error instanceof ProtocolError;
 }

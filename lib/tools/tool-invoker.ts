@@ -1,22 +1,13 @@
 import type { RequestChannel } from '../context';
 import { ToolError } from '../errors';
-import { runMethod, type MethodOutcome } from '../invocation';
+import { runMethod, type CallPolicy, type MethodOutcome, type ServerLogger } from '../invocation';
 import type { CallOutcome, Conversion } from './result-converter';
 import type { ToolDefinition } from './tool-definition';
 
-/** Receives the full detail of failures that clients only see masked. Defaults to stderr. */
-export interface ServerLogger {
-  error(message: string, error?: unknown): void;
-  warn(message: string): void;
-}
+export type { ServerLogger };
 
-export interface InvokerOptions {
-  /** Hide the message of unexpected errors from clients (default true). */
-  readonly maskErrorDetails: boolean;
-  readonly logger: ServerLogger;
-  /** Errors that must reach the client as JSON-RPC errors (the SDK's protocol errors); rethrown untouched. */
-  readonly isProtocolError: (error: unknown) => boolean;
-}
+/** How tool failures are reported (see CallPolicy). */
+export type InvokerOptions = CallPolicy;
 
 /**
  * The per-call path: validate (compiled), bind, invoke, convert. Every failure the client or the tool can

@@ -1,7 +1,8 @@
+import { Catalogue, passesTags, type TagFilter } from '../catalogue';
 import { TOOL_NAME_PATTERN } from '../constants';
-import type { MethodHost } from '../invocation';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { ToolOptions } from '../interfaces';
+import type { MethodHost } from '../invocation';
 import { getToolMethods, getToolOptions } from '../metadata';
 import type { SchemaCompiler } from '../validation';
 import { buildTool } from './tool-builder';
@@ -12,49 +13,40 @@ import { duplicateToolNameMessage, invalidToolNameMessage } from './tool.message
 export type ToolHost = MethodHost;
 
 /**
- * Every tool of the application, built once at bootstrap. `tools/list` is answered from the precomputed
- * descriptor list; `tools/call` looks the tool up by name.
+ * Every tool of the application, built at bootstrap (or when added at runtime). `tools/list` is answered
+ * from the catalogue's precomputed pages; `tools/call` looks the tool up by name.
  */
-export class ToolRegistry {
-  private readonly byName = new Map<string, ToolDefinition>();
-  private listCache?: readonly ToolDescriptor[];
+export class ToolRegistry extends Catalogue<ToolDefinition & { tags?: readonly string[] }, ToolDescriptor> {
+  constructor(
+    private readonly compiler: SchemaCompiler,
+    private readonly filter: TagFilter = {},
+    pageSize?: number,
+  ) {
+    super('tool', (tool) => tool.descriptor, pageSize);
+  }
 
-  static discover(hosts: Iterable<ToolHost>, compiler: SchemaCompiler): ToolRegistry {
-    const registry = new ToolRegistry();
-    const seenTargets = new Set<Function>();
-    for (const host of hosts) {
-      const { target } = host;
-      if (seenTargets.has(target)) continue;
-      seenTargets.add(target);
-      for (const method of getToolMethods(target)) {
-        const options: ToolOptions = getToolOptions(target, method) ?? {};
-        const name = options.name ?? method;
-        if (!TOOL_NAME_PATTERN.test(name)) {
-          throw new BootstrapError(BootstrapErrorCode.InvalidToolName, invalidToolNameMessage(name, target.name, method));
-        }
-        const existing = registry.byName.get(name);
-        if (existing) {
-          throw new BootstrapError(
-            BootstrapErrorCode.DuplicateToolName,
-            duplicateToolNameMessage(name, `${existing.className}.${existing.methodName}`, `${target.name}.${method}`),
-          );
-        }
-        registry.byName.set(name, buildTool(host, method, options, compiler));
+  /** Builds every `@Tool()` method of `host`; returns the names of the tools it exposes. */
+  addHost(host: MethodHost): string[] {
+    const added: string[] = [];
+    for (const method of getToolMethods(host.target)) {
+      const options: ToolOptions = getToolOptions(host.target, method) ?? {};
+      const name = options.name ?? method;
+      if (!TOOL_NAME_PATTERN.test(name)) {
+        throw new BootstrapError(BootstrapErrorCode.InvalidToolName, invalidToolNameMessage(name, host.target.name, method));
       }
+      const existing = this.find(name);
+      if (existing) {
+        throw new BootstrapError(
+          BootstrapErrorCode.DuplicateToolName,
+          duplicateToolNameMessage(name, `${existing.className}.${existing.methodName}`, `${host.target.name}.${method}`),
+        );
+      }
+      const tool = { ...buildTool(host, method, options, this.compiler), tags: options.tags };
+      if (!passesTags(options.tags, this.filter)) continue;
+      this.add(tool);
+      added.push(name);
     }
-    return registry;
+    return added;
   }
 
-  get(name: string): ToolDefinition | undefined {
-    return this.byName.get(name);
-  }
-
-  get size(): number {
-    return this.byName.size;
-  }
-
-  /** The `tools/list` entries, in discovery order; computed once. */
-  list(): readonly ToolDescriptor[] {
-    return (this.listCache ??= Object.freeze([...this.byName.values()].map((t) => t.descriptor)));
-  }
 }

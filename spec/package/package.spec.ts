@@ -71,7 +71,7 @@ async function main() {
   const tools = (await client.listTools()).tools.map((t) => t.name).join(',');
   const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
   const twice = await client.callTool({ name: 'twice', arguments: { n: 21 } });
-  console.log(JSON.stringify({ tools, sum: sum.content, twice: twice.content, size: app.tools.size }));
+  console.log(JSON.stringify({ tools, sum: sum.content, twice: twice.content, size: app.tools.names().length }));
   await client.close();
 }
 main().catch((e) => { console.error(e); process.exit(1); });

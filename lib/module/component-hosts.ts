@@ -1,15 +1,22 @@
 import { Scope } from '../constants';
 import type { Context } from '../context';
 import { RequestScope, type Container } from '../di';
-import { getToolMethods } from '../metadata';
-import type { ToolHost } from '../tools';
+import { COMPONENT_KINDS } from '../constants';
+import { getComponentMethods, getToolMethods } from '../metadata';
+import type { MethodHost } from '../invocation';
+
+/** True when the class has any decorated method: a tool, resource, template, resource list, prompt or completer. */
+export function hasComponents(target: Function): boolean {
+  return getToolMethods(target).length > 0 || COMPONENT_KINDS.some((kind) => getComponentMethods(kind, target).length > 0);
+}
 
 /**
- * The providers whose class has `@Tool()` methods, as tool hosts: singletons serve every call with one
+ * The providers whose class has decorated methods, as method hosts: singletons serve every call with one
  * instance; request-scoped classes get a fresh scope per call, seeded with that call's Context.
  */
-export async function collectToolHosts(container: Container): Promise<ToolHost[]> {
-  const hosts: ToolHost[] = [];
+export async function collectHosts(container: Container): Promise<MethodHost[]> {
+  const hosts: MethodHost[] = [];
+  const seen = new Set<Function>();
   for (const record of container.providers()) {
     const target =
       record.recipe.kind === 'class'
@@ -17,7 +24,8 @@ export async function collectToolHosts(container: Container): Promise<ToolHost[]
         : record.built && typeof record.instance === 'object' && record.instance !== null
           ? record.instance.constructor
           : undefined;
-    if (!target || getToolMethods(target).length === 0) continue;
+    if (!target || seen.has(target) || !hasComponents(target)) continue;
+    seen.add(target);
 
     if (record.requestScoped) {
       hosts.push({

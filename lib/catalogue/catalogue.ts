@@ -1,0 +1,166 @@
+import { McpReflectError, RequestError, RpcCode } from '../errors';
+
+/** Anything a catalogue lists: named, optionally tagged. */
+export interface CatalogueItem {
+  readonly name: string;
+  readonly tags?: readonly string[];
+}
+
+export interface Page<D> {
+  readonly items: readonly D[];
+  readonly nextCursor?: string;
+}
+
+/**
+ * The live set of one kind of component (tools, resources, templates, prompts): lookups by name, runtime
+ * enable/disable/add/remove, and list pages computed once per change (never per request). Every change
+ * notifies the listeners, which send the matching `list_changed` notification to connected sessions.
+ */
+export class Catalogue<T extends CatalogueItem, D> {
+  private readonly items = new Map<string, { item: T; enabled: boolean }>();
+  private readonly listeners = new Set<() => void>();
+  private listCache?: readonly D[];
+  private pageCache = new Map<string, Page<D>>();
+
+  constructor(
+    readonly kind: string,
+    private readonly describe: (item: T) => D,
+    private readonly pageSize?: number,
+  ) {}
+
+  /** Adds an item; the caller has checked that the name is free. */
+  add(item: T): void {
+    this.items.set(item.name, { item, enabled: true });
+    this.changed();
+  }
+
+  has(name: string): boolean {
+    return this.items.has(name);
+  }
+
+  /** The enabled item called `name`. */
+  get(name: string): T | undefined {
+    const entry = this.items.get(name);
+    return entry?.enabled ? entry.item : undefined;
+  }
+
+  /** The item called `name`, enabled or not. */
+  find(name: string): T | undefined {
+    return this.items.get(name)?.item;
+  }
+
+  /** Every enabled item, in registration order. */
+  values(): T[] {
+    return [...this.items.values()].filter((e) => e.enabled).map((e) => e.item);
+  }
+
+  /** Every name, enabled or not. */
+  names(): string[] {
+    return [...this.items.keys()];
+  }
+
+  get size(): number {
+    return this.values().length;
+  }
+
+  isEnabled(name: string): boolean {
+    return this.entry(name).enabled;
+  }
+
+  enable(name: string): void {
+    const entry = this.entry(name);
+    if (entry.enabled) return;
+    entry.enabled = true;
+    this.changed();
+  }
+
+  disable(name: string): void {
+    const entry = this.entry(name);
+    if (!entry.enabled) return;
+    entry.enabled = false;
+    this.changed();
+  }
+
+  remove(name: string): void {
+    this.entry(name);
+    this.items.delete(name);
+    this.changed();
+  }
+
+  /** The wire descriptors of the enabled items, computed once per change. */
+  list(): readonly D[] {
+    return (this.listCache ??= Object.freeze(this.values().map(this.describe)));
+  }
+
+  /**
+   * One page of the list. Cursors are opaque to clients (spec: server/utilities/pagination); a cursor this
+   * server did not issue is answered with -32602.
+   */
+  page(cursor: string | undefined): Page<D> {
+    const key = cursor ?? '';
+    let page = this.pageCache.get(key);
+    if (!page) {
+      page = paginate(this.list(), cursor, this.pageSize);
+      this.pageCache.set(key, page);
+    }
+    return page;
+  }
+
+  /** The page size this catalogue was built with (undefined: one page). */
+  get pageLimit(): number | undefined {
+    return this.pageSize;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private entry(name: string): { item: T; enabled: boolean } {
+    const entry = this.items.get(name);
+    if (!entry) {
+      const known = this.names();
+      throw new McpReflectError(
+        'UNKNOWN_COMPONENT',
+        `Cannot change ${this.kind} '${name}': there is no ${this.kind} with that name.\n` +
+          `Fix: use one of: ${known.length > 0 ? known.map((n) => `'${n}'`).join(', ') : `(no ${this.kind}s registered)`}.`,
+      );
+    }
+    return entry;
+  }
+
+  private changed(): void {
+    this.listCache = undefined;
+    this.pageCache = new Map();
+    for (const listener of this.listeners) listener();
+  }
+}
+
+/** One page of `all`, starting where `cursor` says (opaque, issued by this function). */
+export function paginate<D>(all: readonly D[], cursor: string | undefined, pageSize: number | undefined): Page<D> {
+  if (!pageSize) {
+    if (cursor !== undefined) throw invalidCursor(cursor);
+    return { items: all };
+  }
+  const offset = cursor === undefined ? 0 : decodeCursor(cursor, all.length);
+  const end = offset + pageSize;
+  return { items: all.slice(offset, end), ...(end < all.length ? { nextCursor: encodeCursor(end) } : {}) };
+}
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(`mcp-reflect:${offset}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string, length: number): number {
+  const match = /^mcp-reflect:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const offset = match ? Number(match[1]) : NaN;
+  if (!Number.isSafeInteger(offset) || offset <= 0 || offset > length) throw invalidCursor(cursor);
+  return offset;
+}
+
+function invalidCursor(cursor: string): RequestError {
+  return new RequestError(
+    RpcCode.InvalidParams,
+    `Invalid cursor '${cursor.slice(0, 64)}': pass back a nextCursor this server returned, or omit the cursor to start from the first page.`,
+  );
+}

@@ -1,0 +1,33 @@
+import { RequestError, RpcCode, ToolError } from '../errors';
+
+/** Receives the full detail of failures that clients only see masked. Defaults to stderr. */
+export interface ServerLogger {
+  error(message: string, error?: unknown): void;
+  warn(message: string): void;
+}
+
+/** How calls report failures: shared by tools, resources, prompts and completions. */
+export interface CallPolicy {
+  /** Hide the message of unexpected errors from clients (default true). */
+  readonly maskErrorDetails: boolean;
+  readonly logger: ServerLogger;
+  /** Errors that must reach the client as JSON-RPC errors (the SDK's protocol errors); rethrown untouched. */
+  readonly isProtocolError: (error: unknown) => boolean;
+}
+
+/**
+ * Maps what a resource, prompt or completion method threw to the JSON-RPC error the client gets:
+ * `ToolError` keeps its message, protocol and request errors pass through, anything else is logged and
+ * masked (unless `maskErrorDetails` is off).
+ */
+export function toRequestError(error: unknown, what: string, where: string, policy: CallPolicy): unknown {
+  if (error instanceof RequestError || policy.isProtocolError(error)) return error;
+  if (error instanceof ToolError) return new RequestError(RpcCode.InternalError, error.message);
+  policy.logger.error(`${capitalize(what)} (${where}) threw:`, error);
+  const detail = policy.maskErrorDetails ? '' : `: ${error instanceof Error ? error.message : String(error)}`;
+  return new RequestError(RpcCode.InternalError, `Error ${what}${detail}`);
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

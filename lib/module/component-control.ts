@@ -1,0 +1,46 @@
+import type { Catalogue, CatalogueItem } from '../catalogue';
+
+/**
+ * Runtime control over one kind of component (`app.tools`, `app.resources`, `app.prompts`). Every change
+ * sends the matching `list_changed` notification to connected sessions.
+ *
+ * @example
+ * app.tools.disable('deleteEverything');
+ * app.tools.add(new ReportTools(db)); // every @Tool() method of the instance
+ */
+export class ComponentControl {
+  constructor(
+    private readonly catalogues: readonly Catalogue<CatalogueItem, unknown>[],
+    private readonly addInstance: (instance: object) => void,
+  ) {}
+
+  /** Names of every component of this kind, enabled or not. */
+  names(): string[] {
+    return this.catalogues.flatMap((c) => c.names());
+  }
+
+  isEnabled(name: string): boolean {
+    return this.owner(name).isEnabled(name);
+  }
+
+  enable(name: string): void {
+    this.owner(name).enable(name);
+  }
+
+  disable(name: string): void {
+    this.owner(name).disable(name);
+  }
+
+  remove(name: string): void {
+    this.owner(name).remove(name);
+  }
+
+  /** Registers the decorated methods of an object (its class's `@Tool()`, `@Resource()`, `@Prompt()` …). */
+  add(instance: object): void {
+    this.addInstance(instance);
+  }
+
+  private owner(name: string): Catalogue<CatalogueItem, unknown> {
+    return this.catalogues.find((c) => c.has(name)) ?? this.catalogues[0];
+  }
+}

@@ -1,0 +1,105 @@
+import { Catalogue, passesTags, type TagFilter } from '../catalogue';
+import type { RequestChannel } from '../context';
+import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
+import type { JsonSchema, PromptOptions, ToolIcon } from '../interfaces';
+import { compileMethod, runMethod, toRequestError, type CallPolicy, type CompiledMethod, type MethodHost } from '../invocation';
+import { getComponentMethods, getComponentOptions } from '../metadata';
+import type { SchemaCompiler } from '../validation';
+import { toPromptResult, type PromptResult } from './prompt-result';
+
+/** A prompt as `prompts/list` shows it. */
+export interface PromptDescriptor {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly arguments: { name: string; description?: string; required: boolean }[];
+  readonly icons?: ToolIcon[];
+  readonly _meta?: Record<string, unknown>;
+}
+
+export interface PromptDefinition {
+  readonly name: string;
+  readonly tags?: readonly string[];
+  readonly descriptor: PromptDescriptor;
+  readonly compiled: CompiledMethod;
+  readonly complete?: Record<string, readonly string[]>;
+}
+
+/**
+ * The prompts of the application. Arguments come from the method's `@Param()`s (or `@Args()` DTO) and are
+ * validated like tool arguments, with lenient coercion since the wire carries strings.
+ */
+export class PromptRegistry extends Catalogue<PromptDefinition, PromptDescriptor> {
+  constructor(
+    private readonly compiler: SchemaCompiler,
+    private readonly policy: CallPolicy,
+    private readonly filter: TagFilter = {},
+    pageSize?: number,
+  ) {
+    super('prompt', (p) => p.descriptor, pageSize);
+  }
+
+  addHost(host: MethodHost): void {
+    const { target } = host;
+    for (const method of getComponentMethods('prompt', target)) {
+      const options = getComponentOptions<PromptOptions>('prompt', target, method) ?? {};
+      const name = options.name ?? method;
+      const clash = this.find(name);
+      if (clash) {
+        throw new BootstrapError(
+          BootstrapErrorCode.DuplicatePrompt,
+          `Cannot register prompt '${name}': both ${clash.compiled.className}.${clash.compiled.methodName} and ` +
+            `${target.name}.${method} use that name, and prompt names must be unique in a server.\n` +
+            `Fix: name one of them explicitly, e.g. @Prompt({ name: '${name}_2' }).`,
+        );
+      }
+      const compiled = compileMethod(host, method, `prompt '${name}' (${target.name}.${method})`, this.compiler);
+      const descriptor = prune({
+        name,
+        title: options.title,
+        description: options.description,
+        arguments: promptArguments(compiled.inputSchema),
+        icons: options.icons,
+        _meta: options._meta,
+      });
+      if (!passesTags(options.tags, this.filter)) continue;
+      this.add({ name, tags: options.tags, descriptor, compiled, complete: options.complete });
+    }
+  }
+
+
+  /** `prompts/get`. */
+  async render(name: string, args: Record<string, string> | undefined, channel: RequestChannel): Promise<PromptResult> {
+    const prompt = this.get(name);
+    if (!prompt) {
+      throw new RequestError(RpcCode.InvalidParams, `Unknown prompt: ${name}. Available prompts: ${this.names().join(', ') || '(none)'}`);
+    }
+    const where = `${prompt.compiled.className}.${prompt.compiled.methodName}`;
+    let value: unknown;
+    try {
+      const outcome = await runMethod(prompt.compiled, args ?? {}, channel);
+      if (!outcome.ok) {
+        throw new RequestError(RpcCode.InvalidParams, `Invalid arguments for prompt ${name}: ${outcome.issues.join('; ')}`);
+      }
+      value = outcome.value;
+    } catch (error) {
+      throw toRequestError(error, `getting prompt '${name}'`, where, this.policy);
+    }
+    const result = toPromptResult(value, prompt.descriptor.description);
+    if (result) return result;
+    this.policy.logger.error(`Prompt '${name}' (${where}) returned a value that is not a string, messages, or { messages }.`);
+    throw new RequestError(RpcCode.InternalError, `Error getting prompt '${name}'`);
+  }
+}
+
+function promptArguments(schema: JsonSchema): PromptDescriptor['arguments'] {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) =>
+    prune({ name, description: property.description as string | undefined, required: required.has(name) }),
+  );
+}
+
+function prune<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,4 @@
+export { ResourceRegistry } from './resource-registry';
+export { ResourceResult } from './resource-result';
+export type { ResourceContents } from './resource-result';
+export type { ResourceDescriptor, TemplateDescriptor, TemplateDefinition, UriMatcher } from './resource-definition';

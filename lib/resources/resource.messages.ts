@@ -1,0 +1,25 @@
+export function resourceOwner(kind: 'resource' | 'resource template', name: string, className: string, method: string): string {
+  return `${kind} '${name}' (${className}.${method})`;
+}
+
+export function duplicateResourceMessage(what: string, value: string, first: string, second: string): string {
+  return (
+    `Cannot register ${what} '${value}': both ${first} and ${second} declare it, and it must be unique in a server.\n` +
+    `Fix: give one of them another ${what === 'resource URI' ? 'URI' : 'name'} (${what === 'resource URI' ? '@Resource(uri)' : '{ name }'}).`
+  );
+}
+
+export function invalidResourceUriMessage(owner: string, uri: string): string {
+  return (
+    `Cannot register ${owner}: '${uri}' is not an absolute URI (RFC 3986), e.g. 'config://app' or 'file:///notes.txt'.\n` +
+    `Fix: give @Resource() a URI with a scheme.`
+  );
+}
+
+export function templateParamMismatchMessage(owner: string, name: string, variables: readonly string[]): string {
+  const known = variables.length > 0 ? variables.map((v) => `{${v}}`).join(', ') : 'no variables';
+  return (
+    `Cannot build ${owner}: parameter '${name}' is not a variable of the URI template, which has ${known}.\n` +
+    `Fix: name the parameter after a template variable (@Param('${variables[0] ?? 'id'}')), or add {${name}} to the template.`
+  );
+}
