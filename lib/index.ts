@@ -32,8 +32,8 @@ export type {
   BeforeApplicationShutdown,
   OnApplicationShutdown,
 } from './di';
-export { Context } from './context';
-export type { ClientInfo, ContextLogger, LogLevel } from './context';
+export { Context, InvalidAnswerError } from './context';
+export type { ClientInfo, ContextLogger, ElicitResult, LogLevel, SampleOptions, SamplingMessage, SamplingResult } from './context';
 export { McpModule, McpFactory, McpApplication } from './module';
 export type { ListenOptions, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, Transport } from './module';
 export { ToolResult, text, image, audio, embeddedResource, resourceLink } from './tools';

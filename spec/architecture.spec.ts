@@ -38,7 +38,7 @@ const ALLOWED: Record<string, string[]> = {
   di: ['metadata', 'interfaces', 'errors', 'constants'],
   schema: ['metadata', 'interfaces', 'errors', 'constants'],
   validation: ['interfaces', 'errors'],
-  context: [],
+  context: ['errors'],
   invocation: ['context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
   catalogue: ['errors'],
   tools: ['catalogue', 'invocation', 'context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],

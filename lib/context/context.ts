@@ -1,3 +1,6 @@
+import { ToolError } from '../errors';
+import { InputRequiredSignal, type InteractionChannel } from './interaction';
+
 /** MCP log levels (RFC 5424 severities), lowest first. */
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
@@ -18,6 +21,8 @@ export interface RequestChannel {
   log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
   /** Tells subscribed sessions that a resource changed. */
   resourceUpdated?(uri: string): Promise<void>;
+  /** Elicitation, sampling, roots and own-resource reads (absent where no request can carry them). */
+  readonly interaction?: InteractionChannel;
 }
 
 /** Who is calling: the client's name, version and declared capabilities. */
@@ -54,6 +59,8 @@ export class Context {
   /** Log messages for the client. */
   readonly log: ContextLogger;
   private lastProgress = Number.NEGATIVE_INFINITY;
+  /** Counts the inputs asked for in this run, so a re-entered call asks again under the same keys. */
+  private inputs = 0;
 
   constructor(private readonly channel: RequestChannel) {
     const send = (level: LogLevel) => (data: unknown, logger?: string) => channel.log(level, data, logger);
@@ -94,6 +101,89 @@ export class Context {
     return this.channel.protocolVersion;
   }
 
+  /**
+   * Asks the user to fill in a form built from a DTO class (flat primitives, enums, defaults from property
+   * initialisers). Resolves with a validated instance when the user accepts.
+   *
+   * A tool that elicits may be re-entered: on 2026-07-28 the answer arrives with a retried request, and on
+   * 2025 eras the SDK asks the client and runs the method again. Everything before the `await` runs once per
+   * round, so keep side effects after the last elicitation.
+   *
+   * @example
+   * const answer = await ctx.elicit('Who should we invite?', Invitee);
+   * if (answer.action === 'accept') invite(answer.content.email);
+   */
+  async elicit<T extends object>(message: string, dto: new () => T): Promise<ElicitResult<T>> {
+    const interaction = this.interaction('elicitation', 'elicitation');
+    const form = interaction.form(dto);
+    const key = `elicit-${this.inputs++}`;
+    const answer = interaction.response(key) as { action?: string; content?: unknown } | undefined;
+    if (!answer) throw new InputRequiredSignal(key, { kind: 'elicit', message, requestedSchema: form.requestedSchema });
+    if (answer.action !== 'accept') return { action: answer.action === 'decline' ? 'decline' : 'cancel' };
+    const parsed = form.parse(answer.content ?? {});
+    if (!parsed.ok) throw new InvalidAnswerError(`The answer to "${message}" is not valid: ${parsed.issues.join('; ')}`);
+    return { action: 'accept', content: parsed.value as T };
+  }
+
+  /** Asks the user to complete an interaction at a URL (URL-mode elicitation: sign-in, payment). */
+  async elicitUrl(message: string, url: string): Promise<{ action: 'accept' | 'decline' | 'cancel' }> {
+    const interaction = this.interaction('elicitation', 'URL elicitation', (caps) => typeof caps.url === 'object');
+    const key = `elicit-url-${this.inputs++}`;
+    const answer = interaction.response(key) as { action?: string } | undefined;
+    if (!answer) throw new InputRequiredSignal(key, { kind: 'elicitUrl', message, url });
+    return { action: answer.action === 'accept' ? 'accept' : answer.action === 'decline' ? 'decline' : 'cancel' };
+  }
+
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`); resolves with the client's result.
+   *
+   * @example
+   * const reply = await ctx.sample('Summarise in one line: ' + text, { maxTokens: 100 });
+   */
+  async sample(input: string | SamplingMessage[], options: SampleOptions = {}): Promise<SamplingResult> {
+    const interaction = this.interaction('sampling', 'sampling');
+    const key = `sample-${this.inputs++}`;
+    const answer = interaction.response(key);
+    if (answer) return answer as SamplingResult;
+    const messages: SamplingMessage[] =
+      typeof input === 'string' ? [{ role: 'user', content: { type: 'text', text: input } }] : input;
+    const { maxTokens = 1000, ...rest } = options;
+    throw new InputRequiredSignal(key, { kind: 'sample', params: { messages, maxTokens, ...rest } });
+  }
+
+  /** The client's roots (directories or files it exposes). */
+  async listRoots(): Promise<{ uri: string; name?: string }[]> {
+    const interaction = this.interaction('roots', 'roots');
+    const key = `roots-${this.inputs++}`;
+    const answer = interaction.response(key) as { roots?: { uri: string; name?: string }[] } | undefined;
+    if (!answer) throw new InputRequiredSignal(key, { kind: 'roots' });
+    return answer.roots ?? [];
+  }
+
+  /** Reads one of this server's own resources, as a client would. */
+  async readResource(uri: string): Promise<unknown[]> {
+    const interaction = this.channel.interaction;
+    if (!interaction) throw new InvalidAnswerError('Resources cannot be read from this context.');
+    return interaction.readResource(uri);
+  }
+
+  private interaction(
+    capability: string,
+    what: string,
+    check: (declared: Record<string, unknown>) => boolean = () => true,
+  ): InteractionChannel {
+    const declared = this.client.capabilities[capability] as Record<string, unknown> | undefined;
+    const interaction = this.channel.interaction;
+    if (!interaction || !declared || !check(declared)) {
+      throw new InvalidAnswerError(
+        `This tool needs ${what}, but the client did not declare the '${capability}' capability${
+          capability === 'elicitation' && declared ? ' for this mode' : ''
+        }. Use a client that supports ${what}, or call a tool that does not need it.`,
+      );
+    }
+    return interaction;
+  }
+
   /** Sends `notifications/resources/updated` for `uri` to every session subscribed to it. */
   async notifyResourceUpdated(uri: string): Promise<void> {
     await this.channel.resourceUpdated?.(uri);
@@ -113,3 +203,35 @@ export class Context {
     await this.channel.notify('notifications/progress', params);
   }
 }
+
+/** The outcome of `ctx.elicit()`. */
+export type ElicitResult<T> = { action: 'accept'; content: T } | { action: 'decline' } | { action: 'cancel' };
+
+/** A message of a sampling request (MCP `SamplingMessage`). */
+export interface SamplingMessage {
+  role: 'user' | 'assistant';
+  content: { type: 'text'; text: string } | { type: 'image' | 'audio'; data: string; mimeType: string };
+}
+
+/** Options of `ctx.sample()`, as in `sampling/createMessage` (maxTokens defaults to 1000). */
+export interface SampleOptions {
+  maxTokens?: number;
+  systemPrompt?: string;
+  temperature?: number;
+  stopSequences?: string[];
+  includeContext?: 'none' | 'thisServer' | 'allServers';
+  modelPreferences?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+}
+
+/** The client's `CreateMessageResult`. */
+export interface SamplingResult {
+  role: 'user' | 'assistant';
+  content: unknown;
+  model: string;
+  stopReason?: string;
+  [key: string]: unknown;
+}
+
+/** The client cannot do what the tool asked, or its answer is unusable: reported to the model as an isError. */
+export class InvalidAnswerError extends ToolError {}

@@ -1,2 +1,5 @@
-export { Context } from './context';
+export { Context, InvalidAnswerError } from './context';
+export type { ElicitResult, SampleOptions, SamplingMessage, SamplingResult } from './context';
+export { InputRequiredSignal } from './interaction';
+export type { ElicitationForm, InputSpec, InteractionChannel } from './interaction';
 export type { ClientInfo, ContextLogger, LogLevel, RequestChannel } from './context';

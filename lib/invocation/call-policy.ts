@@ -1,3 +1,4 @@
+import { InputRequiredSignal } from '../context';
 import { RequestError, RpcCode, ToolError } from '../errors';
 
 /** Receives the full detail of failures that clients only see masked. Defaults to stderr. */
@@ -21,7 +22,7 @@ export interface CallPolicy {
  * masked (unless `maskErrorDetails` is off).
  */
 export function toRequestError(error: unknown, what: string, where: string, policy: CallPolicy): unknown {
-  if (error instanceof RequestError || policy.isProtocolError(error)) return error;
+  if (error instanceof RequestError || error instanceof InputRequiredSignal || policy.isProtocolError(error)) return error;
   if (error instanceof ToolError) return new RequestError(RpcCode.InternalError, error.message);
   policy.logger.error(`${capitalize(what)} (${where}) threw:`, error);
   const detail = policy.maskErrorDetails ? '' : `: ${error instanceof Error ? error.message : String(error)}`;

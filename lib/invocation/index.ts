@@ -7,3 +7,4 @@ export { parseToolMethod } from './method-parser';
 export type { ParsedParameter } from './method-parser';
 export { toRequestError } from './call-policy';
 export type { CallPolicy, ServerLogger } from './call-policy';
+export { ElicitationForms } from './elicitation-forms';

@@ -1,10 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { CONTEXT, MCP_OPTIONS } from '../constants';
 import { Context } from '../context';
 import { Container } from '../di';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { InjectionToken, ModuleImport, Provider } from '../interfaces';
 import { CompletionRegistry } from '../completions';
-import type { MethodHost } from '../invocation';
+import { ElicitationForms, type MethodHost } from '../invocation';
 import { PromptRegistry } from '../prompts';
 import { createServerFactory, isProtocolError, SessionHub, uriMatcher } from '../protocol';
 import { ResourceRegistry } from '../resources';
@@ -84,6 +85,8 @@ export class McpFactory {
       invoker: new ToolInvoker(policy),
       logger,
       hub,
+      forms: new ElicitationForms(lenient),
+      stateSecret: settings.requestStateSecret ?? randomBytes(32),
     });
     const app = new McpApplication(container, factory, { tools, resources, prompts, hub, register }, logger);
     await container.callHook('onApplicationBootstrap');

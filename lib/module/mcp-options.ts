@@ -21,6 +21,11 @@ export interface McpModuleOptions {
   includeTags?: string[];
   /** Never expose components with any of these tags (wins over includeTags). */
   excludeTags?: string[];
+  /**
+   * HMAC secret (at least 32 bytes) sealing the state of multi-round-trip calls (elicitation, sampling,
+   * roots). Default: random per process; set it when several instances serve one client (scale-out).
+   */
+  requestStateSecret?: string;
   /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list (default: all in one page). */
   pageSize?: number;
 }

@@ -1,17 +1,36 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
-import type { ClientInfo, LogLevel, RequestChannel } from '../context';
-import type { ServerLogger } from '../invocation';
+import type { ClientInfo, InteractionChannel, LogLevel, RequestChannel } from '../context';
+import type { ElicitationForms, ServerLogger } from '../invocation';
+import type { Answers, InputRounds } from './input-required';
 import type { SessionHub } from './session-hub';
+
+/** What every request channel of the application shares. */
+export interface ChannelServices {
+  readonly logger: ServerLogger;
+  readonly hub: SessionHub;
+  readonly rounds: InputRounds;
+  readonly forms: ElicitationForms;
+  readonly readResource: (uri: string, channel: RequestChannel) => Promise<unknown[]>;
+}
 
 /** The Context's view of one SDK request: cancellation, ids, the client, and the ways of talking back. */
 export class SdkRequestChannel implements RequestChannel {
+  private answers?: Answers;
+
   constructor(
     private readonly ctx: ServerContext,
     private readonly server: Server,
     readonly progressToken: string | number | undefined,
-    private readonly logger: ServerLogger,
-    private readonly hub: SessionHub,
+    private readonly services: ChannelServices,
   ) {}
+
+  get interaction(): InteractionChannel {
+    return {
+      response: (key) => (this.answers ??= this.services.rounds.answers(this.ctx))[key],
+      form: (dto) => this.services.forms.form(dto),
+      readResource: (uri) => this.services.readResource(uri, this),
+    };
+  }
 
   get signal(): AbortSignal {
     return this.ctx.mcpReq.signal;
@@ -48,10 +67,10 @@ export class SdkRequestChannel implements RequestChannel {
   }
 
   resourceUpdated(uri: string): Promise<void> {
-    return this.hub.resourceUpdated(uri);
+    return this.services.hub.resourceUpdated(uri);
   }
 
   private dropped(method: string, error: unknown): void {
-    this.logger.warn(`Could not send ${method}: ${error instanceof Error ? error.message : String(error)}`);
+    this.services.logger.warn(`Could not send ${method}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

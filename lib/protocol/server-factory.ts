@@ -1,11 +1,12 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import type { CompletionRegistry, CompletionRef } from '../completions';
-import type { ServerLogger } from '../invocation';
+import type { ElicitationForms, ServerLogger } from '../invocation';
+import { InputRounds } from './input-required';
 import type { PromptRegistry } from '../prompts';
 import type { ResourceRegistry } from '../resources';
 import type { ToolInvoker, ToolRegistry } from '../tools';
 import { toWireError } from './error-mapping';
-import { SdkRequestChannel } from './request-channel';
+import { SdkRequestChannel, type ChannelServices } from './request-channel';
 import type { SessionHub } from './session-hub';
 
 /** What the protocol layer needs from the application: identity and the compiled registries. */
@@ -19,6 +20,9 @@ export interface ProtocolApplication {
   readonly invoker: ToolInvoker;
   readonly logger: ServerLogger;
   readonly hub: SessionHub;
+  readonly forms: ElicitationForms;
+  /** HMAC key for multi-round-trip state; the same on every instance that may see a retry. */
+  readonly stateSecret: string | Uint8Array;
 }
 
 export type ServerFactory = () => Server;
@@ -44,14 +48,27 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
   app.resources.resources.onChange(() => app.hub.listChanged('resources'));
   app.resources.templates.onChange(() => app.hub.listChanged('resources'));
 
+  const rounds = new InputRounds(app.stateSecret);
+  const services: ChannelServices = {
+    logger: app.logger,
+    hub: app.hub,
+    rounds,
+    forms: app.forms,
+    readResource: (uri, channel) => app.resources.read(uri, channel),
+  };
+
   return () => {
     const server = new Server(
       { name: app.info.name, version: app.info.version, ...(app.info.title ? { title: app.info.title } : {}) },
-      { capabilities: CAPABILITIES, ...(app.instructions ? { instructions: app.instructions } : {}) },
+      {
+        capabilities: CAPABILITIES,
+        requestState: { verify: rounds.verify },
+        ...(app.instructions ? { instructions: app.instructions } : {}),
+      },
     );
     const session = app.hub.open(server);
     const channel = (ctx: ServerContext, progressToken?: unknown) =>
-      new SdkRequestChannel(ctx, server, progressToken as string | number | undefined, app.logger, app.hub);
+      new SdkRequestChannel(ctx, server, progressToken as string | number | undefined, services);
     const wire = <T>(work: () => Promise<T>): Promise<T> =>
       work().catch((error: unknown) => {
         throw toWireError(error);
@@ -71,8 +88,10 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
         // Spec 2025-11-25 server/tools#error-handling: unknown tools are a protocol error (-32602).
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
       }
-      const outcome = await app.invoker.call(tool, args, channel(ctx, _meta?.progressToken));
-      return server.projectCallToolResult(outcome as CallToolResult, tool.descriptor.outputSchema);
+      return rounds.run(ctx, async () => {
+        const outcome = await app.invoker.call(tool, args, channel(ctx, _meta?.progressToken));
+        return server.projectCallToolResult(outcome as CallToolResult, tool.descriptor.outputSchema);
+      }) as never;
     });
 
     server.setRequestHandler('resources/list', (request, ctx) =>
@@ -90,7 +109,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     );
 
     server.setRequestHandler('resources/read', (request, ctx) =>
-      wire(async () => ({ contents: await app.resources.read(request.params.uri, channel(ctx)) })),
+      wire(() => rounds.run(ctx, async () => ({ contents: await app.resources.read(request.params.uri, channel(ctx)) }))) as never,
     );
 
     server.setRequestHandler('resources/subscribe', async (request) => {
@@ -111,7 +130,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     );
 
     server.setRequestHandler('prompts/get', (request, ctx) =>
-      wire(async () => (await app.prompts.render(request.params.name, request.params.arguments, channel(ctx))) as never),
+      wire(() => rounds.run(ctx, () => app.prompts.render(request.params.name, request.params.arguments, channel(ctx)))) as never,
     );
 
     server.setRequestHandler('completion/complete', (request, ctx) =>

@@ -1,4 +1,4 @@
-import type { RequestChannel } from '../context';
+import { InputRequiredSignal, type RequestChannel } from '../context';
 import { ToolError } from '../errors';
 import { runMethod, type CallPolicy, type MethodOutcome, type ServerLogger } from '../invocation';
 import type { CallOutcome, Conversion } from './result-converter';
@@ -62,6 +62,7 @@ export class ToolInvoker {
   }
 
   private failure(tool: ToolDefinition, error: unknown): CallOutcome {
+    if (error instanceof InputRequiredSignal) throw error; // answered by the protocol layer (input required)
     if (error instanceof ToolError) return errorResult(error.message);
     if (this.options.isProtocolError(error)) throw error;
     this.options.logger.error(`Tool '${tool.name}' (${tool.className}.${tool.methodName}) threw:`, error);

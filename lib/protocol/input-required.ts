@@ -1,0 +1,59 @@
+import {
+  createRequestStateCodec,
+  inputRequired,
+  type InputRequiredResult,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { InputRequiredSignal, type InputSpec } from '../context';
+
+/** The answers collected so far in a multi-round-trip call, keyed like the Context asks for them. */
+export type Answers = Record<string, unknown>;
+
+/**
+ * Multi-round-trip input (spec 2026-07-28 basic/patterns/mrtr): when a Context method needs an answer the
+ * call does not carry yet, the handler returns `input_required` with the request and every answer so far
+ * sealed (HMAC) in `requestState`. On 2025-era connections the SDK's shim asks the client directly and
+ * re-enters the handler the same way, so user code is identical in both eras.
+ */
+export class InputRounds {
+  private readonly codec;
+
+  constructor(secret: string | Uint8Array) {
+    this.codec = createRequestStateCodec<Answers>({ key: secret, bind: (ctx) => ctx.mcpReq.method });
+  }
+
+  /** The SDK's `requestState.verify` hook: refuses state this server did not mint (answered -32602). */
+  readonly verify = (state: string, ctx: ServerContext): Promise<Answers> => this.codec.verify(state, ctx);
+
+  /** Answers from earlier rounds (verified state) plus the ones this retry carries. */
+  answers(ctx: ServerContext): Answers {
+    const earlier = ctx.mcpReq.requestState<Answers>();
+    return { ...(typeof earlier === 'object' && earlier ? earlier : {}), ...(ctx.mcpReq.inputResponses ?? {}) };
+  }
+
+  /** Runs a handler; a pending input becomes the input-required result instead of an error. */
+  async run<T>(ctx: ServerContext, work: () => Promise<T>): Promise<T | InputRequiredResult> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof InputRequiredSignal)) throw error;
+      return inputRequired({
+        inputRequests: { [error.key]: toInputRequest(error.spec) },
+        requestState: await this.codec.mint(this.answers(ctx), ctx),
+      });
+    }
+  }
+}
+
+function toInputRequest(spec: InputSpec) {
+  switch (spec.kind) {
+    case 'elicit':
+      return inputRequired.elicit({ message: spec.message, requestedSchema: spec.requestedSchema as never });
+    case 'elicitUrl':
+      return inputRequired.elicitUrl({ message: spec.message, url: spec.url } as never);
+    case 'sample':
+      return inputRequired.createMessage(spec.params as never);
+    case 'roots':
+      return inputRequired.listRoots();
+  }
+}
