@@ -70,10 +70,10 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('elicitation, sampling and 
     const asked: unknown[] = [];
     client.setRequestHandler('elicitation/create', async (request) => {
       asked.push(request.params);
-      if (request.params.message.startsWith('Who')) {
-        return { action: 'accept', content: { name: 'Ada', email: 'ada@example.com', plan: 'pro', newsletter: false } };
-      }
-      return { action: 'accept', content: { confirm: true } };
+      const content: Record<string, string | boolean> = request.params.message.startsWith('Who')
+        ? { name: 'Ada', email: 'ada@example.com', plan: 'pro', newsletter: false }
+        : { confirm: true };
+      return { action: 'accept' as const, content };
     });
     try {
       sideEffects = 0;
