@@ -23,6 +23,10 @@ export interface RequestChannel {
   resourceUpdated?(uri: string): Promise<void>;
   /** Elicitation, sampling, roots and own-resource reads (absent where no request can carry them). */
   readonly interaction?: InteractionChannel;
+  /** The verified auth info, when the request came over authenticated HTTP. */
+  readonly auth?: Readonly<Record<string, unknown>>;
+  /** The HTTP request headers (lower-case names), when the request came over HTTP. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Who is calling: the client's name, version and declared capabilities. */
@@ -94,6 +98,16 @@ export class Context {
   /** The client: name, version and the capabilities it declared. */
   get client(): ClientInfo {
     return this.channel.client ?? { capabilities: {} };
+  }
+
+  /** The verified auth info (token, client id, scopes) when the request came over authenticated HTTP. */
+  get auth(): Readonly<Record<string, unknown>> | undefined {
+    return this.channel.auth;
+  }
+
+  /** The HTTP request headers (lower-case names), when the request came over HTTP; undefined on stdio. */
+  get headers(): Readonly<Record<string, string>> | undefined {
+    return this.channel.headers;
   }
 
   /** The protocol revision of this request, e.g. '2025-11-25' or '2026-07-28'. */

@@ -52,6 +52,15 @@ export class SdkRequestChannel implements RequestChannel {
     return { name: info?.name, version: info?.version, capabilities };
   }
 
+  get auth(): Readonly<Record<string, unknown>> | undefined {
+    return this.ctx.http?.authInfo as Readonly<Record<string, unknown>> | undefined;
+  }
+
+  get headers(): Readonly<Record<string, string>> | undefined {
+    const request = this.ctx.http?.req;
+    return request ? Object.fromEntries(request.headers.entries()) : undefined;
+  }
+
   get protocolVersion(): string | undefined {
     const envelope = this.ctx.mcpReq.envelope as Record<string, any> | undefined;
     return envelope?.['io.modelcontextprotocol/protocolVersion'] ?? this.server.getNegotiatedProtocolVersion();
