@@ -34,7 +34,8 @@ export type {
 } from './di';
 export { Context, InvalidAnswerError } from './context';
 export type { ClientInfo, ContextLogger, ElicitResult, LogLevel, SampleOptions, SamplingMessage, SamplingResult } from './context';
-export { McpModule, McpFactory, McpApplication } from './module';
+export { McpModule, McpFactory, McpApplication, InMemoryEventStore } from './module';
+export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore } from './module';
 export type { ListenOptions, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, Transport } from './module';
 export { ToolResult, text, image, audio, embeddedResource, resourceLink } from './tools';
 export type {

@@ -2,7 +2,18 @@ import type { Container } from '../di';
 import { McpReflectError } from '../errors';
 import { describeToken } from '../errors/describe';
 import type { InjectionToken } from '../interfaces';
-import { serveConnection, type ConnectionHandle, type ServerFactory, type Transport } from '../protocol';
+import {
+  createNodeHandler,
+  listenHttp,
+  serveConnection,
+  type ConnectionHandle,
+  type HttpListener,
+  type HttpListenOptions,
+  type HttpOptions,
+  type NodeHttpHandler,
+  type ServerFactory,
+  type Transport,
+} from '../protocol';
 import type { MethodHost } from '../invocation';
 import type { PromptRegistry } from '../prompts';
 import type { SessionHub } from '../protocol';
@@ -21,10 +32,8 @@ export interface ApplicationRegistries {
 
 export type { Transport };
 
-/** How `app.listen()` serves the application. */
-export interface ListenOptions {
-  transport: 'stdio';
-}
+/** How `app.listen()` serves the application: stdio, or Streamable HTTP. */
+export type ListenOptions = { transport: 'stdio' } | HttpListenOptions;
 
 /**
  * A bootstrapped MCP server: every schema, validator and list is built. Serve it with `listen()`, attach a
@@ -32,6 +41,7 @@ export interface ListenOptions {
  */
 export class McpApplication {
   private readonly connections = new Set<ConnectionHandle>();
+  private readonly http: HttpListener[] = [];
   private readonly signalListeners = new Map<NodeJS.Signals, () => void>();
   private closed = false;
 
@@ -71,16 +81,44 @@ export class McpApplication {
   }
 
   /**
-   * Serves the application. On stdio, messages arrive on stdin and go to stdout; log with `console.error`.
+   * Serves the application. On stdio, messages arrive on stdin and go to stdout (log with `console.error`).
+   * Over HTTP it resolves once the port is bound and rejects if it cannot be (EADDRINUSE).
    *
    * @example
    * await app.listen({ transport: 'stdio' });
+   * await app.listen({ transport: 'http', host: '127.0.0.1', port: 3000, path: '/mcp' });
    */
   async listen(options: ListenOptions): Promise<void> {
-    if (options.transport !== 'stdio') {
-      throw new TypeError(`Unknown transport '${String(options.transport)}': use { transport: 'stdio' }.`);
+    if (options.transport === 'stdio') {
+      this.track(serveConnection(this.factory, (error) => this.logger.warn(`stdio: ${error.message}`)));
+      return;
     }
-    this.track(serveConnection(this.factory, (error) => this.logger.warn(`stdio: ${error.message}`)));
+    if (options.transport !== 'http') {
+      throw new TypeError(`Unknown transport '${String((options as { transport: unknown }).transport)}': use 'stdio' or 'http'.`);
+    }
+    const listener = await listenHttp(this.factory, options, this.logger);
+    this.http.push(listener);
+    this.track({ close: () => listener.close() });
+  }
+
+  /** The URL of the HTTP endpoint `listen()` bound, e.g. `http://127.0.0.1:54321/mcp`. */
+  async getUrl(): Promise<string> {
+    const listener = this.http[0];
+    if (!listener) throw new Error("Cannot give a URL: the application is not listening over HTTP. Call app.listen({ transport: 'http' }) first.");
+    return listener.url;
+  }
+
+  /**
+   * A `(req, res)` handler serving the MCP endpoint, to mount in your own node:http or Express server.
+   *
+   * @example
+   * const handler = app.createHttpHandler({ allowedHosts: ['mcp.example.com'] });
+   * express().all('/mcp', handler).listen(3000);
+   */
+  createHttpHandler(options: HttpOptions = {}): NodeHttpHandler {
+    const handler = createNodeHandler(this.factory, options, this.logger);
+    this.track({ close: () => handler.close() });
+    return handler;
   }
 
   /** Serves one connection over a transport you provide (an SDK `Transport`), e.g. an in-memory pair. */

@@ -5,3 +5,4 @@ export { uriMatcher } from './uri-matcher';
 export type { ProtocolApplication, ServerFactory } from './server-factory';
 export { serveConnection } from './transports';
 export type { ConnectionHandle, Transport } from './transports';
+export * from './http';

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isLegacyRequest,
+  originValidationResponse,
+  WebStandardStreamableHTTPServerTransport,
+  type McpHttpHandler,
+  type Server,
+} from '@modelcontextprotocol/server';
+import type { ServerLogger } from '../../invocation';
+import type { ServerFactory } from '../server-factory';
+import { InMemoryEventStore } from './event-store';
+import type { HttpOptions } from './http-options';
+
+const DEFAULTS = { maxSessions: 10_000, sessionIdleTimeoutMs: 30 * 60_000, maxRequestBodySize: 4 * 1024 * 1024 };
+
+interface LegacySession {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly server: Server;
+  lastSeen: number;
+}
+
+/**
+ * One Streamable HTTP endpoint serving both protocol eras (spec 2025-11-25 basic/transports#streamable-http
+ * and 2026-07-28): requests carrying the 2026-07-28 envelope go to the SDK's per-request handler; 2025-era
+ * traffic is served with sessions (`Mcp-Session-Id`, SSE, resumable streams), or per request when stateless.
+ */
+export class HttpEndpoint {
+  private readonly sessions = new Map<string, LegacySession>();
+  private readonly modern: McpHttpHandler;
+  private readonly eventStore;
+  private readonly sweeper?: NodeJS.Timeout;
+  private inFlight = 0;
+  private closed = false;
+
+  constructor(
+    private readonly factory: ServerFactory,
+    private readonly options: HttpOptions,
+    private readonly logger: ServerLogger,
+  ) {
+    const maxRequestBodySize = options.maxRequestBodySize ?? DEFAULTS.maxRequestBodySize;
+    this.modern = createMcpHandler(() => factory(), {
+      legacy: options.stateless ? 'stateless' : 'reject',
+      responseMode: options.jsonResponse ? 'json' : 'auto',
+      maxRequestBodySize,
+      onerror: (error) => this.logger.warn(`HTTP: ${error.message}`),
+    });
+    this.eventStore = options.eventStore ?? new InMemoryEventStore();
+    if (!options.stateless) {
+      const ttl = options.sessionIdleTimeoutMs ?? DEFAULTS.sessionIdleTimeoutMs;
+      this.sweeper = setInterval(() => void this.evictIdle(ttl), Math.max(250, Math.min(ttl / 4, 60_000)));
+      this.sweeper.unref();
+    }
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Web-standard face: one HTTP request in, one response out (SSE responses stream). */
+  readonly fetch = async (request: Request): Promise<Response> => {
+    if (this.closed) return jsonRpcError(503, -32000, 'Server is shutting down.');
+    const refused = this.refuseOrigin(request);
+    if (refused) return refused;
+    const limit = this.options.maxConcurrentRequests;
+    if (limit !== undefined && this.inFlight >= limit) {
+      return jsonRpcError(503, -32000, `Server busy: more than ${limit} requests in progress. Retry shortly.`, { 'retry-after': '1' });
+    }
+    this.inFlight++;
+    try {
+      if (this.options.stateless || !(await isLegacyRequest(request.clone()))) return await this.modern.fetch(request);
+      return await this.legacy(request);
+    } catch (error) {
+      this.logger.error('HTTP request failed:', error);
+      return jsonRpcError(500, -32603, 'Internal server error.');
+    } finally {
+      this.inFlight--;
+    }
+  };
+
+  /** Closes every session (aborting its in-flight calls) and the per-request handler. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    const open = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.allSettled([...open.map((s) => this.end(s)), this.modern.close()]);
+  }
+
+  // 2025-era sessions (spec 2025-11-25 basic/transports#session-management).
+  private async legacy(request: Request): Promise<Response> {
+    const id = request.headers.get('mcp-session-id');
+    if (id) {
+      const session = this.sessions.get(id);
+      if (!session) return jsonRpcError(404, -32001, 'Session not found: it expired or was terminated. Start a new session with initialize.');
+      session.lastSeen = Date.now();
+      return session.transport.handleRequest(request);
+    }
+    if (request.method !== 'POST') {
+      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (start a session with initialize).');
+    }
+    if (this.sessions.size >= (this.options.maxSessions ?? DEFAULTS.maxSessions)) {
+      return jsonRpcError(503, -32000, 'Too many sessions: try again later.', { 'retry-after': '5' });
+    }
+    return this.open(request);
+  }
+
+  private async open(request: Request): Promise<Response> {
+    const server = this.factory();
+    let session: LegacySession | undefined;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(), // cryptographically random (spec: session IDs SHOULD be secure)
+      onsessioninitialized: (id) => {
+        if (session) this.sessions.set(id, session);
+      },
+      onsessionclosed: (id) => void this.drop(id),
+      enableJsonResponse: this.options.jsonResponse ?? false,
+      eventStore: this.eventStore,
+      maxRequestBodySize: this.options.maxRequestBodySize ?? DEFAULTS.maxRequestBodySize,
+    });
+    session = { transport, server, lastSeen: Date.now() };
+    await server.connect(transport);
+    const response = await transport.handleRequest(request);
+    // Not an initialize (or a failed one): the transport answered 400 and no session exists.
+    if (!transport.sessionId) await this.end(session);
+    return response;
+  }
+
+  private async drop(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    this.sessions.delete(id);
+    if (session) await this.end(session);
+  }
+
+  private async end(session: LegacySession): Promise<void> {
+    await session.transport.close().catch(() => undefined);
+    await session.server.close().catch(() => undefined);
+  }
+
+  private async evictIdle(ttl: number): Promise<void> {
+    const now = Date.now();
+    for (const [id, session] of this.sessions) {
+      if (now - session.lastSeen > ttl) await this.drop(id);
+    }
+  }
+
+  // DNS-rebinding protection (spec 2025-11-25 basic/transports#security-warning): Host, then Origin.
+  private refuseOrigin(request: Request): Response | undefined {
+    const hosts = this.options.allowedHosts;
+    if (hosts && hosts.length > 0) {
+      const refused = hostHeaderValidationResponse(request, hosts);
+      if (refused) return refused;
+    }
+    const origins = this.options.allowedOrigins;
+    if (origins && origins.length > 0 && request.headers.get('origin')) return originValidationResponse(request, origins);
+    return undefined;
+  }
+}
+
+/** A JSON-RPC error body with an HTTP status; never a stack trace. */
+export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}

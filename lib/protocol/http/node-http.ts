@@ -1,0 +1,83 @@
+import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
+import type { ServerLogger } from '../../invocation';
+import type { ServerFactory } from '../server-factory';
+import { HttpEndpoint } from './http-endpoint';
+import type { HttpListenOptions, HttpOptions } from './http-options';
+
+export type NodeHttpHandler = ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & {
+  /** Closes the endpoint's sessions and per-request handler. */
+  close(): Promise<void>;
+};
+
+/** A `(req, res)` handler for node:http and Express, serving the MCP endpoint at whatever path it is mounted. */
+export function createNodeHandler(factory: ServerFactory, options: HttpOptions, logger: ServerLogger): NodeHttpHandler {
+  const endpoint = new HttpEndpoint(factory, options, logger);
+  const handle = toNodeHandler(endpoint, {
+    maxRequestBodySize: options.maxRequestBodySize,
+    onerror: (error) => logger.warn(`HTTP: ${error.message}`),
+  });
+  return Object.assign((req: IncomingMessage, res: ServerResponse) => handle(req, res), { close: () => endpoint.close() });
+}
+
+/** A bound HTTP server: its URL, and how to stop it. */
+export interface HttpListener {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/**
+ * Binds the endpoint to host:port (port 0 picks a free one) and resolves once the port is bound; rejects on
+ * EADDRINUSE and other listen errors. On a loopback bind, Host and Origin are checked against loopback
+ * names unless allowedHosts / allowedOrigins say otherwise. `GET /healthz` answers 200 while serving.
+ */
+export async function listenHttp(factory: ServerFactory, options: HttpListenOptions, logger: ServerLogger): Promise<HttpListener> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const loopback = LOOPBACK.has(host);
+  const handler = createNodeHandler(
+    factory,
+    {
+      ...options,
+      allowedHosts: options.allowedHosts ?? (loopback ? localhostAllowedHostnames() : undefined),
+      allowedOrigins: options.allowedOrigins ?? (loopback ? localhostAllowedOrigins() : undefined),
+    },
+    logger,
+  );
+  let closing = false;
+  const server: NodeServer = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === path) return void handler(req, res);
+    if (url.pathname === '/healthz' && req.method === 'GET') {
+      res.writeHead(closing ? 503 : 200, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify({ status: closing ? 'closing' : 'ok' }));
+    }
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Not found: the MCP endpoint is ${path}` }, id: null }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}${path}`,
+    close: async () => {
+      closing = true;
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      await handler.close(); // ends sessions: open SSE streams close, in-flight calls are aborted
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), 2_000);
+      await stopped;
+      clearTimeout(timer);
+    },
+  };
+}
