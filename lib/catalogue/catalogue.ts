@@ -97,7 +97,7 @@ export class Catalogue<T extends CatalogueItem, D> {
    * server did not issue is answered with -32602.
    */
   page(cursor: string | undefined): Page<D> {
-    const key = cursor ?? '';
+    const key = cursor ?? '\u0000first';
     let page = this.pageCache.get(key);
     if (!page) {
       page = paginate(this.list(), cursor, this.pageSize);

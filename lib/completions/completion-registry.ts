@@ -24,6 +24,8 @@ type Completer = (value: string, context: CompletionContext, channel: RequestCha
 export interface CompletionTargets {
   promptArguments(name: string): readonly string[] | undefined;
   templateVariables(uriTemplate: string): readonly string[] | undefined;
+  /** True for a prompt or template left out by includeTags/excludeTags: its completers are dropped too. */
+  isExcluded(ref: CompletionRef): boolean;
 }
 
 /** The spec caps a completion at 100 values (server/utilities/completion). */
@@ -44,6 +46,8 @@ export class CompletionRegistry {
   /** Static lists from decorator options. */
   addStatic(ref: CompletionRef, lists: Record<string, readonly string[]> | undefined): void {
     for (const [argument, values] of Object.entries(lists ?? {})) {
+      // A @Complete() method for the same argument wins over the static list.
+      if (this.completers.has(key(ref, argument))) continue;
       this.completers.set(key(ref, argument), async (value) => values.filter((v) => v.startsWith(value)));
     }
   }
@@ -54,6 +58,7 @@ export class CompletionRegistry {
       const options = getComponentOptions<CompleteOptions>('complete', target, method)!;
       const ref: CompletionRef =
         'prompt' in options ? { type: 'ref/prompt', name: options.prompt } : { type: 'ref/resource', uri: options.resourceTemplate };
+      if (this.targets.isExcluded(ref)) continue;
       this.checkTarget(ref, options.argument, `${target.name}.${method}`);
       const fn = (target.prototype as Record<string, (...args: unknown[]) => unknown>)[method];
       const where = `${target.name}.${method}`;

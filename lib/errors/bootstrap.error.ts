@@ -25,6 +25,7 @@ export const BootstrapErrorCode = {
   InvalidModule: 'INVALID_MODULE',
   InvalidProvider: 'INVALID_PROVIDER',
   McpModuleMissing: 'MCP_MODULE_MISSING',
+  InvalidOption: 'INVALID_OPTION',
   DuplicateResource: 'DUPLICATE_RESOURCE',
   DuplicatePrompt: 'DUPLICATE_PROMPT',
   TemplateParamMismatch: 'TEMPLATE_PARAM_MISMATCH',

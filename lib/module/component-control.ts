@@ -1,4 +1,5 @@
 import type { Catalogue, CatalogueItem } from '../catalogue';
+import { McpReflectError } from '../errors';
 
 /**
  * Runtime control over one kind of component (`app.tools`, `app.resources`, `app.prompts`). Every change
@@ -41,6 +42,14 @@ export class ComponentControl {
   }
 
   private owner(name: string): Catalogue<CatalogueItem, unknown> {
-    return this.catalogues.find((c) => c.has(name)) ?? this.catalogues[0];
+    const owner = this.catalogues.find((c) => c.has(name));
+    if (owner) return owner;
+    const kind = this.catalogues[0].kind;
+    const known = this.names();
+    throw new McpReflectError(
+      'UNKNOWN_COMPONENT',
+      `Cannot change ${kind} '${name}': there is no ${kind} with that name.\n` +
+        `Fix: use one of: ${known.length > 0 ? known.map((n) => `'${n}'`).join(', ') : `(no ${kind}s registered)`}.`,
+    );
   }
 }

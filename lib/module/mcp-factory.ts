@@ -56,6 +56,8 @@ export class McpFactory {
       {
         promptArguments: (name) => prompts.find(name)?.descriptor.arguments.map((a) => a.name),
         templateVariables: (uri) => resources.templates.values().find((t) => t.uriTemplate === uri)?.matcher.variableNames,
+        isExcluded: (ref) =>
+          ref.type === 'ref/prompt' ? prompts.excluded.has(ref.name) : resources.excludedTemplates.has(ref.uri),
       },
       policy,
     );
@@ -86,12 +88,23 @@ export class McpFactory {
       logger,
       hub,
       forms: new ElicitationForms(lenient),
-      stateSecret: settings.requestStateSecret ?? randomBytes(32),
+      stateSecret: stateSecret(settings.requestStateSecret),
     });
     const app = new McpApplication(container, factory, { tools, resources, prompts, hub, register }, logger);
     await container.callHook('onApplicationBootstrap');
     return app;
   }
+}
+
+/** The HMAC key of multi-round-trip state: the configured one (≥ 32 bytes), or a random one per process. */
+function stateSecret(configured: string | undefined): string | Uint8Array {
+  if (configured === undefined) return randomBytes(32);
+  if (Buffer.byteLength(configured) >= 32) return configured;
+  throw new BootstrapError(
+    BootstrapErrorCode.InvalidOption,
+    `Cannot use requestStateSecret: it is ${Buffer.byteLength(configured)} bytes long, and an HMAC-SHA256 key must be at least 32 bytes.\n` +
+      `Fix: use a random secret of 32 bytes or more, e.g. the output of \`openssl rand -base64 48\`, shared by every instance.`,
+  );
 }
 
 /** Options of `McpFactory.create()`. */

@@ -30,6 +30,9 @@ export interface PromptDefinition {
  * validated like tool arguments, with lenient coercion since the wire carries strings.
  */
 export class PromptRegistry extends Catalogue<PromptDefinition, PromptDescriptor> {
+  /** Prompts left out by includeTags/excludeTags. */
+  readonly excluded = new Set<string>();
+
   constructor(
     private readonly compiler: SchemaCompiler,
     private readonly policy: CallPolicy,
@@ -62,7 +65,10 @@ export class PromptRegistry extends Catalogue<PromptDefinition, PromptDescriptor
         icons: options.icons,
         _meta: options._meta,
       });
-      if (!passesTags(options.tags, this.filter)) continue;
+      if (!passesTags(options.tags, this.filter)) {
+        this.excluded.add(name);
+        continue;
+      }
       this.add({ name, tags: options.tags, descriptor, compiled, complete: options.complete });
     }
   }
@@ -72,7 +78,7 @@ export class PromptRegistry extends Catalogue<PromptDefinition, PromptDescriptor
   async render(name: string, args: Record<string, string> | undefined, channel: RequestChannel): Promise<PromptResult> {
     const prompt = this.get(name);
     if (!prompt) {
-      throw new RequestError(RpcCode.InvalidParams, `Unknown prompt: ${name}. Available prompts: ${this.names().join(', ') || '(none)'}`);
+      throw new RequestError(RpcCode.InvalidParams, `Unknown prompt: ${name}. Available prompts: ${this.values().map((p) => p.name).join(', ') || '(none)'}`);
     }
     const where = `${prompt.compiled.className}.${prompt.compiled.methodName}`;
     let value: unknown;

@@ -9,6 +9,9 @@ import { InputRequiredSignal, type InputSpec } from '../context';
 /** The answers collected so far in a multi-round-trip call, keyed like the Context asks for them. */
 export type Answers = Record<string, unknown>;
 
+/** Key of the sealed state that names what the answers belong to. */
+const TARGET = '@target';
+
 /**
  * Multi-round-trip input (spec 2026-07-28 basic/patterns/mrtr): when a Context method needs an answer the
  * call does not carry yet, the handler returns `input_required` with the request and every answer so far
@@ -25,21 +28,26 @@ export class InputRounds {
   /** The SDK's `requestState.verify` hook: refuses state this server did not mint (answered -32602). */
   readonly verify = (state: string, ctx: ServerContext): Promise<Answers> => this.codec.verify(state, ctx);
 
-  /** Answers from earlier rounds (verified state) plus the ones this retry carries. */
-  answers(ctx: ServerContext): Answers {
+  /**
+   * Answers from earlier rounds (verified state) plus the ones this retry carries. State minted for another
+   * target (another tool, prompt or resource) is ignored, so answers cannot be replayed across calls.
+   */
+  answers(ctx: ServerContext, target: string): Answers {
     const earlier = ctx.mcpReq.requestState<Answers>();
-    return { ...(typeof earlier === 'object' && earlier ? earlier : {}), ...(ctx.mcpReq.inputResponses ?? {}) };
+    const own = typeof earlier === 'object' && earlier !== null && earlier[TARGET] === target ? earlier : {};
+    const { [TARGET]: _target, ...collected } = own;
+    return { ...collected, ...(ctx.mcpReq.inputResponses ?? {}) };
   }
 
-  /** Runs a handler; a pending input becomes the input-required result instead of an error. */
-  async run<T>(ctx: ServerContext, work: () => Promise<T>): Promise<T | InputRequiredResult> {
+  /** Runs a handler for `target` ('tool:add'); a pending input becomes the input-required result. */
+  async run<T>(ctx: ServerContext, target: string, work: () => Promise<T>): Promise<T | InputRequiredResult> {
     try {
       return await work();
     } catch (error) {
       if (!(error instanceof InputRequiredSignal)) throw error;
       return inputRequired({
         inputRequests: { [error.key]: toInputRequest(error.spec) },
-        requestState: await this.codec.mint(this.answers(ctx), ctx),
+        requestState: await this.codec.mint({ ...this.answers(ctx, target), [TARGET]: target }, ctx),
       });
     }
   }

@@ -22,11 +22,12 @@ export class SdkRequestChannel implements RequestChannel {
     private readonly server: Server,
     readonly progressToken: string | number | undefined,
     private readonly services: ChannelServices,
+    private readonly target = '',
   ) {}
 
   get interaction(): InteractionChannel {
     return {
-      response: (key) => (this.answers ??= this.services.rounds.answers(this.ctx))[key],
+      response: (key) => (this.answers ??= this.services.rounds.answers(this.ctx, this.target))[key],
       form: (dto) => this.services.forms.form(dto),
       readResource: (uri) => this.services.readResource(uri, this),
     };

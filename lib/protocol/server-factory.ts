@@ -1,5 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import type { CompletionRegistry, CompletionRef } from '../completions';
+import { RequestError, ToolError } from '../errors';
 import type { ElicitationForms, ServerLogger } from '../invocation';
 import { InputRounds } from './input-required';
 import type { PromptRegistry } from '../prompts';
@@ -54,7 +55,11 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     hub: app.hub,
     rounds,
     forms: app.forms,
-    readResource: (uri, channel) => app.resources.read(uri, channel),
+    // A failed read inside a tool is the tool's answer to the model, not an unexpected error.
+    readResource: (uri, channel) =>
+      app.resources.read(uri, channel).catch((error: unknown) => {
+        throw error instanceof RequestError ? new ToolError(error.message) : error;
+      }),
   };
 
   return () => {
@@ -67,8 +72,8 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       },
     );
     const session = app.hub.open(server);
-    const channel = (ctx: ServerContext, progressToken?: unknown) =>
-      new SdkRequestChannel(ctx, server, progressToken as string | number | undefined, services);
+    const channel = (ctx: ServerContext, progressToken?: unknown, target?: string) =>
+      new SdkRequestChannel(ctx, server, progressToken as string | number | undefined, services, target);
     const wire = <T>(work: () => Promise<T>): Promise<T> =>
       work().catch((error: unknown) => {
         throw toWireError(error);
@@ -88,8 +93,9 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
         // Spec 2025-11-25 server/tools#error-handling: unknown tools are a protocol error (-32602).
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
       }
-      return rounds.run(ctx, async () => {
-        const outcome = await app.invoker.call(tool, args, channel(ctx, _meta?.progressToken));
+      const target = `tool:${name}`;
+      return rounds.run(ctx, target, async () => {
+        const outcome = await app.invoker.call(tool, args, channel(ctx, _meta?.progressToken, target));
         return server.projectCallToolResult(outcome as CallToolResult, tool.descriptor.outputSchema);
       }) as never;
     });
@@ -109,7 +115,10 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     );
 
     server.setRequestHandler('resources/read', (request, ctx) =>
-      wire(() => rounds.run(ctx, async () => ({ contents: await app.resources.read(request.params.uri, channel(ctx)) }))) as never,
+      wire(() => {
+        const target = `resource:${request.params.uri}`;
+        return rounds.run(ctx, target, async () => ({ contents: await app.resources.read(request.params.uri, channel(ctx, undefined, target)) }));
+      }) as never,
     );
 
     server.setRequestHandler('resources/subscribe', async (request) => {
@@ -130,7 +139,10 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     );
 
     server.setRequestHandler('prompts/get', (request, ctx) =>
-      wire(() => rounds.run(ctx, () => app.prompts.render(request.params.name, request.params.arguments, channel(ctx)))) as never,
+      wire(() => {
+        const target = `prompt:${request.params.name}`;
+        return rounds.run(ctx, target, () => app.prompts.render(request.params.name, request.params.arguments, channel(ctx, undefined, target)));
+      }) as never,
     );
 
     server.setRequestHandler('completion/complete', (request, ctx) =>

@@ -41,8 +41,10 @@ export class SessionHub {
   }
 
   async resourceUpdated(uri: string): Promise<void> {
+    // 2025 eras subscribe with resources/subscribe (tracked here); on 2026-07-28 the client's
+    // subscriptions/listen filter decides, and the SDK delivers only to streams that asked for the URI.
     const sends = [...this.sessions]
-      .filter((session) => session.subscriptions.has(uri))
+      .filter((session) => session.subscriptions.has(uri) || isModern(session.server))
       .map((session) => session.server.sendResourceUpdated({ uri }).catch((error: unknown) => this.dropped('notifications/resources/updated', error)));
     await Promise.all(sends);
   }
@@ -50,4 +52,8 @@ export class SessionHub {
   private dropped(method: string, error: unknown): void {
     this.logger.warn(`Could not send ${method}: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+function isModern(server: Server): boolean {
+  return (server.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28';
 }

@@ -32,11 +32,13 @@ export class ResourceRegistry {
   readonly resources: Catalogue<ResourceDefinition, ResourceDescriptor>;
   readonly templates: Catalogue<TemplateDefinition, TemplateDescriptor>;
   private readonly byUri = new Map<string, ResourceDefinition>();
+  /** URI templates left out by includeTags/excludeTags. */
+  readonly excludedTemplates = new Set<string>();
   private readonly lists: ResourceListDefinition[] = [];
 
   constructor(
     private readonly compiler: SchemaCompiler,
-    private readonly matcher: (template: string) => UriMatcher,
+    private readonly matcher: (template: string, owner: string) => UriMatcher,
     private readonly policy: CallPolicy,
     private readonly filter: TagFilter = {},
     pageSize?: number,
@@ -55,7 +57,7 @@ export class ResourceRegistry {
       if (!URL.canParse(uri)) throw new BootstrapError(BootstrapErrorCode.InvalidResourceUri, invalidResourceUriMessage(owner, uri));
       this.checkFree(name, `${target.name}.${method}`);
       const clash = this.byUri.get(uri);
-      if (clash) {
+      if (clash && this.resources.find(clash.name) === clash) {
         throw new BootstrapError(
           BootstrapErrorCode.DuplicateResource,
           duplicateResourceMessage('resource URI', uri, `${clash.compiled.className}.${clash.compiled.methodName}`, `${target.name}.${method}`),
@@ -73,7 +75,7 @@ export class ResourceRegistry {
       const name = options.name ?? method;
       const owner = resourceOwner('resource template', name, target.name, method);
       this.checkFree(name, `${target.name}.${method}`);
-      const matcher = this.matcher(options.uriTemplate!);
+      const matcher = this.matcher(options.uriTemplate!, owner);
       const compiled = compileMethod(host, method, owner, this.compiler);
       for (const property of Object.keys((compiled.inputSchema.properties ?? {}) as object)) {
         if (!matcher.variableNames.includes(property)) {
@@ -84,7 +86,10 @@ export class ResourceRegistry {
         }
       }
       const descriptor = prune({ uriTemplate: options.uriTemplate!, name, title: options.title, description: options.description, mimeType: options.mimeType, annotations: options.annotations, icons: options.icons, _meta: options._meta });
-      if (!passesTags(options.tags, this.filter)) continue;
+      if (!passesTags(options.tags, this.filter)) {
+        this.excludedTemplates.add(options.uriTemplate!);
+        continue;
+      }
       this.templates.add({ name, uriTemplate: options.uriTemplate!, tags: options.tags, descriptor, matcher, compiled, complete: options.complete });
     }
     for (const method of getComponentMethods('resource-list', target)) {

@@ -55,7 +55,7 @@ export function typedSchema(inputs: TypeInputs, ctx: SchemaContext, site: Schema
   const ref: TypeRef | undefined =
     (inputs.explicit as TypeRef | undefined) ??
     (inputs.classHint && !UNUSABLE.has(inputs.classHint) ? inputs.classHint : undefined) ??
-    (UNUSABLE.has(inputs.reflected) ? undefined : (inputs.reflected as TypeRef)) ??
+    (UNUSABLE.has(inputs.reflected) || typeof inputs.reflected !== 'function' ? undefined : (inputs.reflected as TypeRef)) ??
     constraintRef(inputs.constraintType);
   if (ref === undefined) {
     const stated =
