@@ -6,7 +6,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
  * Spawns a sample server over stdio with the SDK client, lists its tools, calls some, and prints the
  * results: what an MCP client such as Claude Desktop does with the server.
  */
-async function demo(sample: 'weather' | 'calculator', calls: { name: string; arguments: Record<string, unknown> }[]) {
+async function demo(
+  sample: 'weather' | 'calculator' | 'library',
+  calls: { name: string; arguments: Record<string, unknown> }[],
+  more?: (client: Client) => Promise<void>,
+) {
   // Built: dist-samples/<sample>/main.js. From sources (tests): main.ts through the swc register hook.
   const compiled = __filename.endsWith('.js');
   const main = path.join(__dirname, sample, compiled ? 'main.js' : 'main.ts');
@@ -22,6 +26,7 @@ async function demo(sample: 'weather' | 'calculator', calls: { name: string; arg
     const text = (result.content as { type: string; text?: string }[]).map((c) => c.text ?? `[${c.type}]`).join(' ');
     console.log(`tools/call ${call.name} ${JSON.stringify(call.arguments)}\n  → ${result.isError ? 'isError: ' : ''}${text}`);
   }
+  await more?.(client);
   await client.close();
 }
 
@@ -40,6 +45,17 @@ async function main(): Promise<void> {
     },
     { name: 'packingList', arguments: { city: 'Reykjavik', nights: 9 } },
   ]);
+  await demo('library', [], async (client) => {
+    const { resources } = await client.listResources();
+    console.log(`resources/list → ${resources.map((r) => r.uri).join(', ')}`);
+    const book = await client.readResource({ uri: 'books://12' });
+    console.log(`resources/read books://12\n  → ${(book.contents[0] as { text: string }).text}`);
+    const prompt = await client.getPrompt({ name: 'discuss_book', arguments: { id: '12' } });
+    const first = prompt.messages[0].content as { type: string; text?: string };
+    console.log(`prompts/get discuss_book {"id":"12"}\n  → ${prompt.messages.length} message(s), first: ${first.text ?? `[${first.type}]`}`);
+    const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'books://{id}' }, argument: { name: 'id', value: '1' } });
+    console.log(`completion/complete books://{id} id="1"\n  → ${ids.completion.values.join(', ')}`);
+  });
 }
 
 main().catch((error) => {

@@ -70,4 +70,23 @@ describe('samples over stdio (spawned processes)', () => {
     }
     expect(stderr.join('')).toContain('weather MCP server ready on stdio');
   });
+
+  it.each([undefined, '2026-07-28'] as const)('serves the library sample (era %s)', async (era) => {
+    const { client } = await spawnSample('library', era);
+    try {
+      const { resources } = await client.listResources();
+      expect(resources.map((r) => r.uri)).toEqual(
+        expect.arrayContaining(['library://rules', 'library://logo.png', 'library://loans', 'books://1', 'books://12']),
+      );
+      const book = await client.readResource({ uri: 'books://2' });
+      expect(JSON.parse((book.contents[0] as { text: string }).text)).toMatchObject({ id: 2, title: 'A Brief History of Time' });
+      await expect(client.readResource({ uri: 'books://abc' })).rejects.toMatchObject({ code: -32602 });
+      const { prompts } = await client.listPrompts();
+      expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(['recommend', 'discuss_book']));
+      const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'books://{id}' }, argument: { name: 'id', value: '1' } });
+      expect(ids.completion.values).toEqual(['1', '12']);
+    } finally {
+      await client.close();
+    }
+  });
 });
