@@ -68,15 +68,16 @@ export class HttpEndpoint {
       return jsonRpcError(503, -32000, `Server busy: more than ${limit} requests in progress. Retry shortly.`, { 'retry-after': '1' });
     }
     this.inFlight++;
+    let response: Response;
     try {
-      if (this.options.stateless || !(await isLegacyRequest(request.clone()))) return await this.modern.fetch(request);
-      return await this.legacy(request);
+      response =
+        this.options.stateless || !(await isLegacyRequest(request.clone())) ? await this.modern.fetch(request) : await this.legacy(request);
     } catch (error) {
       this.logger.error('HTTP request failed:', error);
-      return jsonRpcError(500, -32603, 'Internal server error.');
-    } finally {
-      this.inFlight--;
+      response = jsonRpcError(500, -32603, 'Internal server error.');
     }
+    // A streamed (SSE) answer is in progress until its body ends, not when its headers are ready.
+    return whenBodyEnds(response, () => this.inFlight--);
   };
 
   /** Closes every session (aborting its in-flight calls) and the per-request handler. */
@@ -156,6 +157,35 @@ export class HttpEndpoint {
     if (origins && origins.length > 0 && request.headers.get('origin')) return originValidationResponse(request, origins);
     return undefined;
   }
+}
+
+function whenBodyEnds(response: Response, done: () => void): Response {
+  if (!response.body) {
+    done();
+    return response;
+  }
+  let finished = false;
+  const finish = () => {
+    if (!finished) {
+      finished = true;
+      done();
+    }
+  };
+  const reader = response.body.getReader();
+  const stream = new ReadableStream({
+    pull: async (controller) => {
+      const { done: ended, value } = await reader.read();
+      if (ended) {
+        finish();
+        controller.close();
+      } else controller.enqueue(value);
+    },
+    cancel: async (reason) => {
+      finish();
+      await reader.cancel(reason);
+    },
+  });
+  return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** A JSON-RPC error body with an HTTP status; never a stack trace. */

@@ -1,0 +1,165 @@
+import 'reflect-metadata';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Context, Ctx, Injectable, McpFactory, McpModule, Module, Param, Tool } from 'mcp-reflect';
+import { JSON_AND_SSE, initializeBody, messagesOf, openSession, rawRequest } from '../../support/http-helpers';
+
+let aborted = 0;
+
+@Injectable()
+class LimitTools {
+  @Tool()
+  echo(@Param() text: string): string {
+    return text;
+  }
+
+  @Tool()
+  async hang(@Ctx() ctx: Context): Promise<string> {
+    await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+    aborted++;
+    return 'aborted';
+  }
+}
+
+@Module({ imports: [McpModule.forRoot({ name: 'limits', version: '1.0.0' })], providers: [LimitTools] })
+class LimitsModule {}
+
+const callBody = (id: number, name: string, args: object = {}) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+describe('HTTP limits', () => {
+  it('answers 503 past maxSessions and 413 past maxRequestBodySize', async () => {
+    const app = await McpFactory.create(LimitsModule);
+    await app.listen({ transport: 'http', port: 0, maxSessions: 2, maxRequestBodySize: 2048 });
+    const url = await app.getUrl();
+    try {
+      await openSession(url);
+      await openSession(url);
+      const third = await rawRequest(url, { headers: JSON_AND_SSE, body: initializeBody() });
+      expect(third.status).toBe(503);
+      expect(JSON.parse(third.body).error.message).toBe('Too many sessions: try again later.');
+      const big = await rawRequest(url, { headers: JSON_AND_SSE, body: JSON.stringify({ pad: 'x'.repeat(5000) }) });
+      expect(big.status).toBe(413);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('evicts an idle session, aborting its in-flight call; the id then answers 404', async () => {
+    const app = await McpFactory.create(LimitsModule);
+    await app.listen({ transport: 'http', port: 0, sessionIdleTimeoutMs: 300 });
+    const url = await app.getUrl();
+    try {
+      aborted = 0;
+      const session = await openSession(url);
+      const headers = { ...JSON_AND_SSE, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+      const hanging = rawRequest(url, { headers, body: callBody(7, 'hang') }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 1_200));
+      expect(aborted).toBe(1);
+      await hanging;
+      expect((await rawRequest(url, { headers, body: callBody(8, 'echo', { text: 'x' }) })).status).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers 503 past maxConcurrentRequests', async () => {
+    const app = await McpFactory.create(LimitsModule);
+    await app.listen({ transport: 'http', port: 0, maxConcurrentRequests: 1, stateless: true });
+    const url = await app.getUrl();
+    try {
+      const first = rawRequest(url, { headers: JSON_AND_SSE, body: callBody(1, 'hang') }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 100));
+      const second = await rawRequest(url, { headers: JSON_AND_SSE, body: callBody(2, 'echo', { text: 'x' }) });
+      expect(second.status).toBe(503);
+      expect(second.headers['retry-after']).toBe('1');
+      await app.close();
+      await first;
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('stateless HTTP', () => {
+  it.each([undefined, '2026-07-28'] as const)('serves an SDK client without sessions (era %s)', async (era) => {
+    const app = await McpFactory.create(LimitsModule);
+    await app.listen({ transport: 'http', port: 0, stateless: true });
+    const url = await app.getUrl();
+    const client = new Client({ name: 's', version: '1' }, era ? { versionNegotiation: { mode: { pin: era } } } : {});
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    try {
+      await client.connect(transport);
+      expect(transport.sessionId).toBeUndefined();
+      expect((await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).content).toEqual([{ type: 'text', text: 'hi' }]);
+      expect((await rawRequest(url, { method: 'GET', headers: { accept: 'text/event-stream' } })).status).toBe(405);
+    } finally {
+      await client.close();
+      await app.close();
+    }
+  });
+});
+
+describe('load and lifecycle', () => {
+  it('serves 200 concurrent sessions × 10 calls with no lost or mixed-up responses', async () => {
+    const app = await McpFactory.create(LimitsModule);
+    await app.listen({ transport: 'http', port: 0 });
+    const url = await app.getUrl();
+    try {
+      const sessions = await Promise.all(
+        Array.from({ length: 200 }, async (_, s) => {
+          const client = new Client({ name: `c${s}`, version: '1' });
+          await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+          const texts = await Promise.all(
+            Array.from({ length: 10 }, async (_, c) => {
+              const result = await client.callTool({ name: 'echo', arguments: { text: `${s}:${c}` } });
+              return (result.content as { text: string }[])[0].text;
+            }),
+          );
+          await client.close();
+          return texts;
+        }),
+      );
+      sessions.forEach((texts, s) => expect(texts).toEqual(Array.from({ length: 10 }, (_, c) => `${s}:${c}`)));
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+
+  it('shuts down gracefully: in-flight calls are aborted, the port is released', async () => {
+    const app = await McpFactory.create(LimitsModule);
+    await app.listen({ transport: 'http', port: 0 });
+    const url = await app.getUrl();
+    aborted = 0;
+    const session = await openSession(url);
+    const headers = { ...JSON_AND_SSE, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    const hanging = rawRequest(url, { headers, body: callBody(9, 'hang') }).catch((error: Error) => error);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await app.close();
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await hanging;
+    expect(aborted).toBe(1);
+    await expect(rawRequest(url, { method: 'GET' })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('mounts in a node:http server of your own with createHttpHandler()', async () => {
+    const app = await McpFactory.create(LimitsModule);
+    const handler = app.createHttpHandler();
+    const server = createServer((req, res) => (req.url?.startsWith('/api/mcp') ? void handler(req, res) : res.writeHead(404).end()));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/mcp`;
+    const client = new Client({ name: 'm', version: '1' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      expect((await client.callTool({ name: 'echo', arguments: { text: 'mounted' } })).content).toEqual([{ type: 'text', text: 'mounted' }]);
+      const list = await rawRequest(url, { headers: JSON_AND_SSE, body: initializeBody(4) });
+      expect(messagesOf(list.body)[0].result.serverInfo.name).toBe('limits');
+    } finally {
+      await client.close();
+      await app.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

@@ -1,0 +1,60 @@
+import { request as httpRequest } from 'node:http';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One raw HTTP request (node:http, so Host and other headers are sent exactly as given). */
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<RawResponse> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: target.hostname, port: target.port, path: target.pathname, method: options.method ?? 'POST', headers: options.headers, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+export const JSON_AND_SSE = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+export function initializeBody(id = 1): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } },
+  });
+}
+
+/** Opens a 2025 session with raw requests; returns its id. */
+export async function openSession(url: string): Promise<string> {
+  const init = await rawRequest(url, { headers: JSON_AND_SSE, body: initializeBody() });
+  const id = init.headers['mcp-session-id'] as string;
+  await rawRequest(url, {
+    headers: { ...JSON_AND_SSE, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
+  return id;
+}
+
+/** The JSON-RPC messages of an SSE body (or the JSON body itself). */
+export function messagesOf(body: string): any[] {
+  const trimmed = body.trim();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) return [JSON.parse(trimmed)].flat();
+  return trimmed
+    .split('\n')
+    .filter((line) => line.startsWith('data: ') && line.length > 6)
+    .map((line) => JSON.parse(line.slice(6)));
+}
