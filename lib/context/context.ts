@@ -188,6 +188,13 @@ export class Context {
   ): InteractionChannel {
     const declared = this.client.capabilities[capability] as Record<string, unknown> | undefined;
     const interaction = this.channel.interaction;
+    if (interaction && this.protocolVersion === undefined) {
+      // Stateless HTTP serving a 2025-era client: no handshake, no session to carry the client's answer.
+      throw new InvalidAnswerError(
+        `This tool needs ${what}, which a stateless server cannot ask a 2025-era client for (the answer needs a session). ` +
+          `Serve over stateful HTTP or stdio, or connect with a 2026-07-28 client.`,
+      );
+    }
     if (!interaction || !declared || !check(declared)) {
       throw new InvalidAnswerError(
         `This tool needs ${what}, but the client did not declare the '${capability}' capability${

@@ -163,3 +163,46 @@ describe('load and lifecycle', () => {
     }
   });
 });
+
+describe('stateless HTTP and features that need a session', () => {
+  @Injectable()
+  class AskTools {
+    @Tool()
+    async ask(@Ctx() ctx: Context): Promise<string> {
+      return JSON.stringify(await ctx.listRoots());
+    }
+  }
+  @Module({ imports: [McpModule.forRoot({ name: 'ask', version: '1.0.0' })], providers: [AskTools] })
+  class AskModule {}
+
+  it('refuses them clearly for 2025-era clients and serves them for 2026-07-28 clients', async () => {
+    const app = await McpFactory.create(AskModule);
+    await app.listen({ transport: 'http', port: 0, stateless: true });
+    const url = await app.getUrl();
+    try {
+      for (const era of [undefined, '2026-07-28'] as const) {
+        const client = new Client({ name: 's', version: '1' }, { capabilities: { roots: {} }, ...(era ? { versionNegotiation: { mode: { pin: era } } } : {}) });
+        client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///srv' }] }));
+        await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+        const result = await client.callTool({ name: 'ask', arguments: {} });
+        if (era) expect(result.content).toEqual([{ type: 'text', text: '[{"uri":"file:///srv"}]' }]);
+        else {
+          expect(result).toMatchObject({
+            isError: true,
+            content: [
+              {
+                type: 'text',
+                text:
+                  'This tool needs roots, which a stateless server cannot ask a 2025-era client for (the answer needs a session). ' +
+                  'Serve over stateful HTTP or stdio, or connect with a 2026-07-28 client.',
+              },
+            ],
+          });
+        }
+        await client.close();
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});
