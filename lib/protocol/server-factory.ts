@@ -26,7 +26,8 @@ export interface ProtocolApplication {
   readonly stateSecret: string | Uint8Array;
 }
 
-export type ServerFactory = () => Server;
+/** Builds one SDK server per connection; `hub` reaches every live session. */
+export type ServerFactory = (() => Server) & { readonly hub: SessionHub };
 
 // Every capability is declared, so the catalogue can change at runtime (spec: a declared capability must be
 // answered, possibly with an empty list).
@@ -62,7 +63,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       }),
   };
 
-  return () => {
+  const factory = () => {
     const server = new Server(
       { name: app.info.name, version: app.info.version, ...(app.info.title ? { title: app.info.title } : {}) },
       {
@@ -163,4 +164,5 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
 
     return server;
   };
+  return Object.assign(factory, { hub: app.hub });
 }

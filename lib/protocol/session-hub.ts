@@ -12,8 +12,23 @@ export interface Session {
  * every session, `resources/updated` only to the sessions subscribed to that URI (spec: server/resources
  * #subscriptions).
  */
+/** Publishes changes to streams the hub does not hold itself (the HTTP endpoint's subscriptions/listen bus). */
+export interface ChangePublisher {
+  toolsChanged(): void;
+  promptsChanged(): void;
+  resourcesChanged(): void;
+  resourceUpdated(uri: string): void;
+}
+
 export class SessionHub {
   private readonly sessions = new Set<Session>();
+  private readonly publishers = new Set<ChangePublisher>();
+
+  /** Adds a publisher (2026-07-28 HTTP listeners); returns how to remove it. */
+  addPublisher(publisher: ChangePublisher): () => void {
+    this.publishers.add(publisher);
+    return () => this.publishers.delete(publisher);
+  }
 
   constructor(private readonly logger: ServerLogger) {}
 
@@ -33,6 +48,11 @@ export class SessionHub {
   }
 
   listChanged(kind: 'tools' | 'resources' | 'prompts'): void {
+    for (const publisher of this.publishers) {
+      if (kind === 'tools') publisher.toolsChanged();
+      else if (kind === 'prompts') publisher.promptsChanged();
+      else publisher.resourcesChanged();
+    }
     for (const { server } of this.sessions) {
       const send =
         kind === 'tools' ? server.sendToolListChanged() : kind === 'prompts' ? server.sendPromptListChanged() : server.sendResourceListChanged();
@@ -41,6 +61,7 @@ export class SessionHub {
   }
 
   async resourceUpdated(uri: string): Promise<void> {
+    for (const publisher of this.publishers) publisher.resourceUpdated(uri);
     // 2025 eras subscribe with resources/subscribe (tracked here); on 2026-07-28 the client's
     // subscriptions/listen filter decides, and the SDK delivers only to streams that asked for the URI.
     const sends = [...this.sessions]

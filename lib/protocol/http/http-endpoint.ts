@@ -33,6 +33,7 @@ export class HttpEndpoint {
   private readonly sweeper?: NodeJS.Timeout;
   private inFlight = 0;
   private closed = false;
+  private readonly unpublish: () => void;
 
   constructor(
     private readonly factory: ServerFactory,
@@ -46,6 +47,8 @@ export class HttpEndpoint {
       maxRequestBodySize,
       onerror: (error) => this.logger.warn(`HTTP: ${error.message}`),
     });
+    // 2026-07-28 clients hear about changes on their subscriptions/listen streams, which this handler holds.
+    this.unpublish = factory.hub.addPublisher(this.modern.notify);
     this.eventStore = options.eventStore ?? new InMemoryEventStore();
     if (!options.stateless) {
       const ttl = options.sessionIdleTimeoutMs ?? DEFAULTS.sessionIdleTimeoutMs;
@@ -83,6 +86,7 @@ export class HttpEndpoint {
   /** Closes every session (aborting its in-flight calls) and the per-request handler. */
   async close(): Promise<void> {
     this.closed = true;
+    this.unpublish();
     if (this.sweeper) clearInterval(this.sweeper);
     const open = [...this.sessions.values()];
     this.sessions.clear();

@@ -141,3 +141,25 @@ describe('Streamable HTTP (stateful, real sockets on 127.0.0.1)', () => {
     expect((await rawRequest(url.replace('/mcp', '/other'), { method: 'GET' })).status).toBe(404);
   });
 });
+
+describe('change notifications over HTTP', () => {
+  it.each([undefined, '2026-07-28'] as const)('tell listening clients about catalogue and resource changes (era %s)', async (era) => {
+    const app = await McpFactory.create(HttpModule);
+    await app.listen({ transport: 'http', port: 0 });
+    const { client } = await connect(await app.getUrl(), era);
+    const seen: string[] = [];
+    client.setNotificationHandler('notifications/tools/list_changed', () => void seen.push('tools'));
+    client.setNotificationHandler('notifications/resources/updated', (n) => void seen.push(`updated ${n.params.uri}`));
+    try {
+      if (era) await client.listen({ toolsListChanged: true, resourceSubscriptions: ['config://app'] });
+      else await client.subscribeResource({ uri: 'config://app' });
+      app.tools.disable('greet');
+      await app.notifyResourceUpdated('config://app');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(seen).toEqual(['tools', 'updated config://app']);
+    } finally {
+      await client.close();
+      await app.close();
+    }
+  });
+});
