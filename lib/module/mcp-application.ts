@@ -89,6 +89,7 @@ export class McpApplication {
    * await app.listen({ transport: 'http', host: '127.0.0.1', port: 3000, path: '/mcp' });
    */
   async listen(options: ListenOptions): Promise<void> {
+    if (this.closed) throw new Error('Cannot listen: the application is closed.');
     if (options.transport === 'stdio') {
       this.track(serveConnection(this.factory, (error) => this.logger.warn(`stdio: ${error.message}`)));
       return;

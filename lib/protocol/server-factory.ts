@@ -123,6 +123,14 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     );
 
     server.setRequestHandler('resources/subscribe', async (request) => {
+      if (!server.getNegotiatedProtocolVersion()) {
+        // Stateless HTTP, 2025 era: no session to remember the subscription nor a stream to send updates on.
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          'resources/subscribe needs a session, and this stateless server keeps none: poll resources/read, ' +
+            'or connect to a stateful endpoint (or with a 2026-07-28 client, which subscribes with subscriptions/listen).',
+        );
+      }
       session.subscriptions.add(request.params.uri);
       return {};
     });

@@ -5,6 +5,7 @@ import {
   isLegacyRequest,
   originValidationResponse,
   WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
   type McpHttpHandler,
   type Server,
 } from '@modelcontextprotocol/server';
@@ -12,6 +13,12 @@ import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../server-factory';
 import { InMemoryEventStore } from './event-store';
 import type { HttpOptions } from './http-options';
+
+/** What a framework adapter passes along: a body it already parsed, the verified auth of the request. */
+interface RequestOptions {
+  parsedBody?: unknown;
+  authInfo?: AuthInfo;
+}
 
 const DEFAULTS = { maxSessions: 10_000, sessionIdleTimeoutMs: 30 * 60_000, maxRequestBodySize: 4 * 1024 * 1024 };
 
@@ -62,7 +69,7 @@ export class HttpEndpoint {
   }
 
   /** Web-standard face: one HTTP request in, one response out (SSE responses stream). */
-  readonly fetch = async (request: Request): Promise<Response> => {
+  readonly fetch = async (request: Request, options: RequestOptions = {}): Promise<Response> => {
     if (this.closed) return jsonRpcError(503, -32000, 'Server is shutting down.');
     const refused = this.refuseOrigin(request);
     if (refused) return refused;
@@ -73,8 +80,8 @@ export class HttpEndpoint {
     this.inFlight++;
     let response: Response;
     try {
-      response =
-        this.options.stateless || !(await isLegacyRequest(request.clone())) ? await this.modern.fetch(request) : await this.legacy(request);
+      const legacy = !this.options.stateless && (await isLegacyRequest(request.clone(), options.parsedBody));
+      response = legacy ? await this.legacy(request, options) : await this.modern.fetch(request, options);
     } catch (error) {
       this.logger.error('HTTP request failed:', error);
       response = jsonRpcError(500, -32603, 'Internal server error.');
@@ -94,24 +101,24 @@ export class HttpEndpoint {
   }
 
   // 2025-era sessions (spec 2025-11-25 basic/transports#session-management).
-  private async legacy(request: Request): Promise<Response> {
+  private async legacy(request: Request, options: RequestOptions): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
     if (id) {
       const session = this.sessions.get(id);
       if (!session) return jsonRpcError(404, -32001, 'Session not found: it expired or was terminated. Start a new session with initialize.');
       session.lastSeen = Date.now();
-      return session.transport.handleRequest(request);
+      return session.transport.handleRequest(request, options);
     }
-    if (request.method !== 'POST') {
+    if (request.method !== 'POST' || !(await isInitialize(request, options.parsedBody))) {
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (start a session with initialize).');
     }
     if (this.sessions.size >= (this.options.maxSessions ?? DEFAULTS.maxSessions)) {
       return jsonRpcError(503, -32000, 'Too many sessions: try again later.', { 'retry-after': '5' });
     }
-    return this.open(request);
+    return this.open(request, options);
   }
 
-  private async open(request: Request): Promise<Response> {
+  private async open(request: Request, options: RequestOptions): Promise<Response> {
     const server = this.factory();
     let session: LegacySession | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -126,7 +133,7 @@ export class HttpEndpoint {
     });
     session = { transport, server, lastSeen: Date.now() };
     await server.connect(transport);
-    const response = await transport.handleRequest(request);
+    const response = await transport.handleRequest(request, options);
     // Not an initialize (or a failed one): the transport answered 400 and no session exists.
     if (!transport.sessionId) await this.end(session);
     return response;
@@ -160,6 +167,16 @@ export class HttpEndpoint {
     const origins = this.options.allowedOrigins;
     if (origins && origins.length > 0 && request.headers.get('origin')) return originValidationResponse(request, origins);
     return undefined;
+  }
+}
+
+async function isInitialize(request: Request, parsedBody: unknown): Promise<boolean> {
+  try {
+    const body: unknown = parsedBody !== undefined ? parsedBody : await request.clone().json();
+    const messages = Array.isArray(body) ? body : [body];
+    return messages.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
+  } catch {
+    return true; // not JSON: let the transport answer with its parse error (-32700)
   }
 }
 

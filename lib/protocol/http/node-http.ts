@@ -7,7 +7,7 @@ import type { ServerFactory } from '../server-factory';
 import { HttpEndpoint } from './http-endpoint';
 import type { HttpListenOptions, HttpOptions } from './http-options';
 
-export type NodeHttpHandler = ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & {
+export type NodeHttpHandler = ((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>) & {
   /** Closes the endpoint's sessions and per-request handler. */
   close(): Promise<void>;
 };
@@ -19,7 +19,11 @@ export function createNodeHandler(factory: ServerFactory, options: HttpOptions, 
     maxRequestBodySize: options.maxRequestBodySize,
     onerror: (error) => logger.warn(`HTTP: ${error.message}`),
   });
-  return Object.assign((req: IncomingMessage, res: ServerResponse) => handle(req, res), { close: () => endpoint.close() });
+  // A body parsed by a framework before us (Express's express.json() sets req.body) is used as is.
+  // Express passes `next` as the third argument: only a non-function is a parsed body.
+  const serve = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) =>
+    handle(req, res, (typeof parsedBody === 'function' ? undefined : parsedBody) ?? (req as IncomingMessage & { body?: unknown }).body);
+  return Object.assign(serve, { close: () => endpoint.close() });
 }
 
 /** A bound HTTP server: its URL, and how to stop it. */
@@ -61,7 +65,7 @@ export async function listenHttp(factory: ServerFactory, options: HttpListenOpti
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 3000, host, () => {
+    server.listen(options.port ?? 3000, host.replace(/^\[(.*)\]$/, '$1'), () => {
       server.off('error', reject);
       resolve();
     });

@@ -206,3 +206,42 @@ describe('stateless HTTP and features that need a session', () => {
     }
   });
 });
+
+describe('mounting behind a body parser, and stateless subscriptions', () => {
+  it('uses the body Express already parsed (express.json())', async () => {
+    const express = (await import('express')).default;
+    const app = await McpFactory.create(LimitsModule);
+    const web = express();
+    web.use(express.json());
+    web.all('/mcp', app.createHttpHandler());
+    const server = await new Promise<import('node:http').Server>((resolve) => {
+      const s = web.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const client = new Client({ name: 'x', version: '1' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      expect((await client.callTool({ name: 'echo', arguments: { text: 'parsed' } })).content).toEqual([{ type: 'text', text: 'parsed' }]);
+    } finally {
+      await client.close();
+      await app.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('refuses resources/subscribe from a 2025-era client on a stateless endpoint', async () => {
+    const app = await McpFactory.create(LimitsModule);
+    await app.listen({ transport: 'http', port: 0, stateless: true });
+    const client = new Client({ name: 'x', version: '1' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(await app.getUrl())));
+      await expect(client.subscribeResource({ uri: 'config://app' })).rejects.toMatchObject({
+        code: -32600,
+        message: expect.stringContaining('resources/subscribe needs a session, and this stateless server keeps none'),
+      });
+    } finally {
+      await client.close();
+      await app.close();
+    }
+  });
+});
