@@ -1,0 +1,9 @@
+import { McpModule, Module } from 'mcp-reflect';
+import { EverythingResources } from './everything.resources';
+import { EverythingTools } from './everything.tools';
+
+@Module({
+  imports: [McpModule.forRoot({ name: 'mcp-reflect-everything', version: '1.0.0', instructions: 'Every MCP conformance scenario.' })],
+  providers: [EverythingTools, EverythingResources],
+})
+export class EverythingModule {}
