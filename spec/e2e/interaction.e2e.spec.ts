@@ -46,6 +46,12 @@ class InteractiveTools {
   }
 
   @Tool()
+  async signIn(@Ctx() ctx: Context): Promise<string> {
+    const answer = await ctx.elicitUrl('Sign in to continue', 'https://auth.example.com/login?state=abc');
+    return `sign-in ${answer.action}`;
+  }
+
+  @Tool()
   async roots(@Ctx() ctx: Context): Promise<string> {
     return (await ctx.listRoots()).map((r) => r.uri).join(',');
   }
@@ -138,6 +144,21 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('elicitation, sampling and 
         { type: 'text', text: 'LLM response: echo(Summarise: long text, 100) (test-model)' },
       ]);
       expect((await client.callTool({ name: 'roots', arguments: {} })).content).toEqual([{ type: 'text', text: 'file:///work' }]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('asks for a URL-mode elicitation when the client supports it', async () => {
+    const client = await createTestClient(InteractiveModule, { protocolVersion, capabilities: { elicitation: { form: {}, url: {} } } });
+    const asked: { mode?: string; url?: string; message: string }[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params as never);
+      return { action: 'accept' as const };
+    });
+    try {
+      expect((await client.callTool({ name: 'signIn', arguments: {} })).content).toEqual([{ type: 'text', text: 'sign-in accept' }]);
+      expect(asked[0]).toMatchObject({ mode: 'url', url: 'https://auth.example.com/login?state=abc', message: 'Sign in to continue' });
     } finally {
       await client.close();
     }
