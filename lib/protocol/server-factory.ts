@@ -39,6 +39,18 @@ const CAPABILITIES = {
   logging: {},
 };
 
+// One wire result per page, built once: pages are recomputed only when the catalogue changes.
+const LIST_RESULTS = new WeakMap<object, Record<string, unknown>>();
+
+function listResult(page: { items: readonly unknown[]; nextCursor?: string }, key: string): Record<string, unknown> {
+  let result = LIST_RESULTS.get(page);
+  if (!result) {
+    result = { [key]: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    LIST_RESULTS.set(page, result);
+  }
+  return result;
+}
+
 /**
  * Returns the cheap per-connection factory: a low-level SDK `Server` whose handlers only read what
  * bootstrap compiled. stdio and the in-memory transport call it once per connection (and the SDK once more
@@ -81,10 +93,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       });
 
     server.setRequestHandler('tools/list', (request) =>
-      wire(async () => {
-        const page = app.tools.page(request.params?.cursor);
-        return { tools: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-      }),
+      wire(async () => listResult(app.tools.page(request.params?.cursor), 'tools') as never),
     );
 
     server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -96,8 +105,9 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       }
       const target = `tool:${name}`;
       return rounds.run(ctx, target, async () => {
-        const outcome = await app.invoker.call(tool, args, channel(ctx, _meta?.progressToken, target));
-        return server.projectCallToolResult(outcome as CallToolResult, tool.descriptor.outputSchema);
+        const outcome = (await app.invoker.call(tool, args, channel(ctx, _meta?.progressToken, target))) as CallToolResult;
+        // The codec's projection only matters for structured results (the 2025-era {result} wrap).
+        return outcome.structuredContent === undefined ? outcome : server.projectCallToolResult(outcome, tool.descriptor.outputSchema);
       }) as never;
     });
 

@@ -1,4 +1,4 @@
-import type { ToolOptions } from '../interfaces';
+import type { JsonSchema, ToolOptions } from '../interfaces';
 import { compileMethod, compileOrExplain, type MethodHost } from '../invocation';
 import { outputSchema } from '../schema';
 import type { SchemaCompiler, ValidateFunction } from '../validation';
@@ -7,7 +7,13 @@ import type { ToolDefinition, ToolDescriptor } from './tool-definition';
 import { toolOwner } from './tool.messages';
 
 /** Builds one tool from a provider instance and one `@Tool()` method: schema, validator, binder, converter. */
-export function buildTool(host: MethodHost, method: string, options: ToolOptions, compiler: SchemaCompiler): ToolDefinition {
+export function buildTool(
+  host: MethodHost,
+  method: string,
+  options: ToolOptions,
+  compiler: SchemaCompiler,
+  intern: (schema: JsonSchema) => JsonSchema = (schema) => schema,
+): ToolDefinition {
   const name = options.name ?? method;
   const owner = toolOwner(name, host.target.name, method);
   const compiled = compileMethod(host, method, owner, compiler, options.inputSchema);
@@ -24,8 +30,8 @@ export function buildTool(host: MethodHost, method: string, options: ToolOptions
     name,
     title: options.title,
     description: options.description,
-    inputSchema: compiled.inputSchema,
-    outputSchema: output?.schema,
+    inputSchema: intern(compiled.inputSchema),
+    outputSchema: output && intern(output.schema),
     annotations: options.annotations,
     icons: options.icons,
     _meta: options._meta,

@@ -1,7 +1,7 @@
 import { Catalogue, passesTags, type TagFilter } from '../catalogue';
 import { TOOL_NAME_PATTERN } from '../constants';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import type { ToolOptions } from '../interfaces';
+import type { JsonSchema, ToolOptions } from '../interfaces';
 import type { MethodHost } from '../invocation';
 import { getToolMethods, getToolOptions } from '../metadata';
 import type { SchemaCompiler } from '../validation';
@@ -17,6 +17,19 @@ export type ToolHost = MethodHost;
  * from the catalogue's precomputed pages; `tools/call` looks the tool up by name.
  */
 export class ToolRegistry extends Catalogue<ToolDefinition & { tags?: readonly string[] }, ToolDescriptor> {
+  /**
+   * Identical schemas share one object: tools/list results are validated by the SDK on every request, and
+   * its validator short-cuts objects it has already seen in the same parse.
+   */
+  private readonly schemas = new Map<string, JsonSchema>();
+  private readonly intern = (schema: JsonSchema): JsonSchema => {
+    const key = JSON.stringify(schema);
+    const known = this.schemas.get(key);
+    if (known) return known;
+    this.schemas.set(key, schema);
+    return schema;
+  };
+
   constructor(
     private readonly compiler: SchemaCompiler,
     private readonly filter: TagFilter = {},
@@ -41,7 +54,7 @@ export class ToolRegistry extends Catalogue<ToolDefinition & { tags?: readonly s
           duplicateToolNameMessage(name, `${existing.className}.${existing.methodName}`, `${host.target.name}.${method}`),
         );
       }
-      const tool = { ...buildTool(host, method, options, this.compiler), tags: options.tags };
+      const tool = { ...buildTool(host, method, options, this.compiler, this.intern), tags: options.tags };
       if (!passesTags(options.tags, this.filter)) continue;
       this.add(tool);
       added.push(name);

@@ -21,17 +21,29 @@ export type SchemaUse = 'input' | 'output';
  */
 export class SchemaCompiler {
   private readonly engines = new Map<string, Ajv>();
+  /** Identical schemas (many tools share one shape) compile once. */
+  private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(readonly lenient: boolean) {}
 
   /** The validator used on every call: stops at the first error. Throws on an invalid schema. */
   compile(schema: JsonSchema, use: SchemaUse = 'input'): ValidateFunction {
-    return this.engine(dialect(schema), use, false).compile(schema) as ValidateFunction;
+    return this.cached(schema, use, false);
   }
 
   /** The validator that names every failed field; only failing calls use it. */
   compileReporting(schema: JsonSchema, use: SchemaUse = 'input'): ValidateFunction {
-    return this.engine(dialect(schema), use, true).compile(schema) as ValidateFunction;
+    return this.cached(schema, use, true);
+  }
+
+  private cached(schema: JsonSchema, use: SchemaUse, allErrors: boolean): ValidateFunction {
+    const key = `${use}:${allErrors}:${JSON.stringify(schema)}`;
+    let validate = this.compiled.get(key);
+    if (!validate) {
+      validate = this.engine(dialect(schema), use, allErrors).compile(schema) as ValidateFunction;
+      this.compiled.set(key, validate);
+    }
+    return validate;
   }
 
   private engine(version: '2020' | '07', use: SchemaUse, allErrors: boolean): Ajv {

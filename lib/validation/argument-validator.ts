@@ -27,8 +27,12 @@ export class ArgumentValidator {
 
   validate(input: unknown): ValidationOutcome {
     let args: unknown = input === undefined || input === null ? {} : input;
-    if (this.coerce) args = this.coerce(args);
+    // Valid input (the common case) needs no coercion: coercion only rewrites values that do not match.
     if (this.check(args)) return { ok: true, value: args as Record<string, unknown> };
+    if (this.coerce) {
+      args = this.coerce(args);
+      if (this.check(args)) return { ok: true, value: args as Record<string, unknown> };
+    }
     this.reporting ??= this.compiler.compileReporting(this.schema);
     this.reporting(args);
     const issues = formatIssues(this.reporting.errors ?? this.check.errors ?? []);

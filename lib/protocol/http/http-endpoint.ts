@@ -86,7 +86,12 @@ export class HttpEndpoint {
       this.logger.error('HTTP request failed:', error);
       response = jsonRpcError(500, -32603, 'Internal server error.');
     }
-    // A streamed (SSE) answer is in progress until its body ends, not when its headers are ready.
+    // A streamed (SSE) answer is in progress until its body ends, not when its headers are ready; the body
+    // is only watched when a concurrency limit needs the count.
+    if (limit === undefined) {
+      this.inFlight--;
+      return response;
+    }
     return whenBodyEnds(response, () => this.inFlight--);
   };
 

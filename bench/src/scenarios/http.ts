@@ -1,0 +1,116 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { request } from 'node:http';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import type { BenchSystem } from '../system';
+import { alternate } from '../stats';
+import type { Settings } from './in-memory';
+
+const SERVER = path.join(__dirname, '..', 'servers', 'http.server.js');
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+interface Child {
+  readonly url: string;
+  readonly process: ChildProcessByStdio<Writable, Readable, null>;
+  next(prefix: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+async function startChild(system: string, mode: 'stateless' | 'stateful'): Promise<Child> {
+  const child = spawn(process.execPath, ['--expose-gc', SERVER, system, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let buffered = '';
+  const waiters: { prefix: string; resolve: (line: string) => void }[] = [];
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    buffered += chunk;
+    let newline: number;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      const index = waiters.findIndex((w) => line.startsWith(w.prefix));
+      if (index >= 0) waiters.splice(index, 1)[0].resolve(line);
+    }
+  });
+  const next = (prefix: string) =>
+    new Promise<string>((resolve) => waiters.push({ prefix, resolve: (line) => resolve(line.slice(prefix.length)) }));
+  const url = await next('URL=');
+  return {
+    url,
+    process: child,
+    next,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin.end();
+        setTimeout(() => child.kill('SIGKILL'), 3_000).unref();
+      }),
+  };
+}
+
+/** (d) stateless HTTP: tools/call `add` per second at 32 connections (autocannon, loopback). */
+export async function httpThroughput(systems: readonly BenchSystem[], settings: Settings & { seconds: number }) {
+  const withHttp = systems.filter((s) => s.httpStateless);
+  const medians = await alternate(withHttp, settings.reps, async (system) => {
+    const child = await startChild(system.name, 'stateless');
+    try {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } });
+      const result = await autocannon({ url: child.url, method: 'POST', headers: HEADERS, body, connections: 32, duration: settings.seconds });
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${system.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      return result.requests.average;
+    } finally {
+      await child.stop();
+    }
+  });
+  return { 'HTTP stateless tools/call, 32 connections (req/s)': Object.fromEntries(medians) };
+}
+
+/** (e) resident memory per idle stateful HTTP session, over `sessions` sessions (KiB per session). */
+export async function memoryPerSession(systems: readonly BenchSystem[], settings: { sessions: number; reps: number }) {
+  const withSessions = systems.filter((s) => s.httpStateful);
+  const medians = await alternate(withSessions, settings.reps, async (system) => {
+    const child = await startChild(system.name, 'stateful');
+    try {
+      const before = await memory(child);
+      for (let i = 0; i < settings.sessions; i += 100) {
+        await Promise.all(Array.from({ length: Math.min(100, settings.sessions - i) }, () => openSession(child.url)));
+      }
+      const after = await memory(child);
+      return (after.rss - before.rss) / 1024 / settings.sessions;
+    } finally {
+      await child.stop();
+    }
+  });
+  return { [`memory per idle stateful session, ${settings.sessions} sessions (KiB)`]: Object.fromEntries(medians) };
+}
+
+async function memory(child: Child): Promise<{ rss: number; heapUsed: number }> {
+  const reply = child.next('MEM=');
+  child.process.stdin.write('mem\n');
+  return JSON.parse(await reply);
+}
+
+function post(url: string, headers: Record<string, string>, body: string): Promise<{ headers: Record<string, unknown> }> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function openSession(url: string): Promise<void> {
+  const init = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  });
+  const { headers } = await post(url, HEADERS, init);
+  const session = headers['mcp-session-id'] as string;
+  if (!session) throw new Error('no session id');
+  await post(url, { ...HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+}

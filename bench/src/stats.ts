@@ -1,0 +1,22 @@
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Runs `measure` for every system, alternating A/B/A/B within each repetition (so drift and warm-up hit all
+ * systems alike), and returns the median per system.
+ */
+export async function alternate<S extends { name: string }>(
+  systems: readonly S[],
+  reps: number,
+  measure: (system: S) => Promise<number>,
+): Promise<Map<string, number>> {
+  const samples = new Map<string, number[]>(systems.map((s) => [s.name, []]));
+  for (let rep = 0; rep < reps; rep++) {
+    const order = rep % 2 === 0 ? systems : [...systems].reverse();
+    for (const system of order) samples.get(system.name)!.push(await measure(system));
+  }
+  return new Map([...samples].map(([name, values]) => [name, median(values)]));
+}

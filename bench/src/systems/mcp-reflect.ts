@@ -1,0 +1,93 @@
+import 'reflect-metadata';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { Args, Injectable, McpFactory, McpModule, Module, Param, Scope, Tool } from 'mcp-reflect';
+import { bookText, type BenchSystem } from '../system';
+
+class Author {
+  @IsString() first!: string;
+  @IsString() last!: string;
+  @IsInt() born!: number;
+}
+
+class BookInput {
+  @IsString() @Length(1, 100) title!: string;
+  @IsInt() @Min(1) @Max(10) copies!: number;
+  @IsIn(['fiction', 'science', 'history']) genre!: string;
+  @IsOptional() @IsString() note?: string;
+  @ValidateNested({ each: true }) @Type(() => Author) authors!: Author[];
+}
+
+@Injectable()
+class BenchTools {
+  @Tool({ description: 'Add two numbers' })
+  add(@Param() a: number, @Param() b: number): string {
+    return String(a + b);
+  }
+
+  @Tool({ description: 'Register a book' })
+  book(@Args() input: BookInput): string {
+    return bookText(input);
+  }
+}
+
+@Injectable({ scope: Scope.REQUEST })
+class ScopedTools {
+  @Tool({ description: 'Add two numbers, on a request-scoped class' })
+  addScoped(@Param() a: number, @Param() b: number): string {
+    return String(a + b);
+  }
+}
+
+/** A provider class with `count` trivial tools `tool_i(n: number)`, decorated as TypeScript would. */
+function extraTools(count: number): Function {
+  class ExtraTools {}
+  for (let i = 0; i < count; i++) {
+    const name = `tool_${i}`;
+    Object.defineProperty(ExtraTools.prototype, name, { value: (n: number) => String(n), writable: true, configurable: true });
+    Reflect.defineMetadata('design:paramtypes', [Number], ExtraTools.prototype, name);
+    Param('n')(ExtraTools.prototype, name, 0);
+    Tool({ description: `Trivial tool ${i}` })(ExtraTools.prototype, name, Object.getOwnPropertyDescriptor(ExtraTools.prototype, name)!);
+  }
+  Injectable()(ExtraTools);
+  return ExtraTools;
+}
+
+export function reflectModule(extra: number, scoped = false): Function {
+  const providers = [BenchTools, extraTools(extra), ...(scoped ? [ScopedTools] : [])];
+  @Module({ imports: [McpModule.forRoot({ name: 'mcp-reflect', version: '1.0.0' })], providers: providers as never })
+  class BenchModule {}
+  return BenchModule;
+}
+
+export const mcpReflect: BenchSystem = {
+  name: 'mcp-reflect',
+  async inMemory(extra) {
+    const app = await McpFactory.create(reflectModule(extra, true));
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await app.connect(serverTransport);
+    const client = new Client({ name: 'bench', version: '1.0.0' });
+    await client.connect(clientTransport);
+    return { client, close: async () => (await client.close(), await app.close()) };
+  },
+  stdio: (extra) => ({ command: process.execPath, args: [require.resolve('../servers/mcp-reflect.server'), String(extra)] }),
+  async httpStateless() {
+    const app = await McpFactory.create(reflectModule(0));
+    await app.listen({ transport: 'http', port: 0, stateless: true });
+    return { url: await app.getUrl(), close: () => app.close() };
+  },
+  async httpStateful() {
+    const app = await McpFactory.create(reflectModule(0));
+    await app.listen({ transport: 'http', port: 0, maxSessions: 100_000 });
+    return { url: await app.getUrl(), close: () => app.close() };
+  },
+  async bootstrap(tools) {
+    const module = reflectModule(tools);
+    const started = performance.now();
+    const app = await McpFactory.create(module);
+    const elapsed = performance.now() - started;
+    await app.close();
+    return elapsed;
+  },
+};
