@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bootstrapTimes, requestScope } from './scenarios/bootstrap';
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
   const settings = quick
     ? { reps: 1, calls: 200, seconds: 1, sessions: 20 }
-    : { reps: 5, calls: 2_000, seconds: 2, sessions: 1_000 };
+    : { reps: 5, calls: 3_000, seconds: 1.5, sessions: 1_000 };
   const systems = loadSystems();
   const started = Date.now();
   const step = async (name: string, run: () => Promise<Table>): Promise<Table> => {
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   writeFileSync(path.join(root, 'results', quick ? 'bench.quick.json' : 'bench.json'), JSON.stringify(result, null, 2) + '\n');
   const markdown = render(tables, systems.map((s) => s.name), machine, settings);
   console.log(markdown);
-  if (!quick) writeFileSync(path.resolve(root, '..', 'docs', 'performance-results.md'), markdown);
+  if (!quick) writeResults(path.resolve(root, '..', 'docs', 'performance.md'), markdown);
   console.error(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
@@ -76,6 +76,16 @@ function render(tables: Table, systems: string[], machine: string, settings: obj
   lines.push('', '↑ higher is better, ↓ lower is better; ratios are against the limit (raw SDK v2 low-level Server + ajv).');
   lines.push(...extra);
   return lines.join('\n') + '\n';
+}
+
+/** Replaces the generated part of docs/performance.md (between the results markers), keeping the prose. */
+function writeResults(file: string, markdown: string): void {
+  const start = '<!-- results:start -->';
+  const end = '<!-- results:end -->';
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : `${start}\n${end}\n`;
+  const before = current.includes(start) ? current.slice(0, current.indexOf(start)) : `${current}\n`;
+  const after = current.includes(end) ? current.slice(current.indexOf(end) + end.length) : '\n';
+  writeFileSync(file, `${before}${start}\n${markdown}${end}${after}`);
 }
 
 function format(value: number): string {

@@ -12,8 +12,11 @@ export async function alternate<S extends { name: string }>(
   systems: readonly S[],
   reps: number,
   measure: (system: S) => Promise<number>,
+  warmUp = true,
 ): Promise<Map<string, number>> {
   const samples = new Map<string, number[]>(systems.map((s) => [s.name, []]));
+  // Warm-up (JIT, caches), not counted; measurements in fresh processes skip it.
+  if (warmUp) for (const system of systems) await measure(system);
   for (let rep = 0; rep < reps; rep++) {
     const order = rep % 2 === 0 ? systems : [...systems].reverse();
     for (const system of order) samples.get(system.name)!.push(await measure(system));

@@ -17,6 +17,6 @@ export async function coldStart(systems: readonly BenchSystem[], settings: Setti
     await client.close();
     if (tools.length !== 50) throw new Error(`${system.name} listed ${tools.length} tools over stdio, not 50`);
     return elapsed;
-  });
+  }, false);
   return { 'stdio cold start, 50 tools (ms)': Object.fromEntries(medians) };
 }

@@ -61,7 +61,7 @@ export async function httpThroughput(systems: readonly BenchSystem[], settings: 
     } finally {
       await child.stop();
     }
-  });
+  }, false);
   return { 'HTTP stateless tools/call, 32 connections (req/s)': Object.fromEntries(medians) };
 }
 
@@ -80,7 +80,7 @@ export async function memoryPerSession(systems: readonly BenchSystem[], settings
     } finally {
       await child.stop();
     }
-  });
+  }, false);
   return { [`memory per idle stateful session, ${settings.sessions} sessions (KiB)`]: Object.fromEntries(medians) };
 }
 
