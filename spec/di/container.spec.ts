@@ -14,27 +14,13 @@ import {
   type ModuleOptions,
   type Provider,
 } from 'mcp-reflect';
+import { testModule, failureOf } from '../support/bootstrap';
+
+const appModule = (options: ModuleOptions = {}): Function => testModule('di', options);
+
 
 /** A root module that imports McpModule plus whatever the test adds. */
-function appModule(options: ModuleOptions = {}): Function {
-  @Module({
-    imports: [McpModule.forRoot({ name: 'di', version: '1.0.0' }), ...(options.imports ?? [])],
-    providers: options.providers,
-    exports: options.exports,
-  })
-  class AppModule {}
-  return AppModule;
-}
 
-async function failureOf(root: ModuleImport): Promise<BootstrapError> {
-  const error: unknown = await McpFactory.create(root).then(
-    () => new Error('expected McpFactory.create() to fail'),
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(BootstrapError);
-  expect((error as BootstrapError).name).toBe('BootstrapError');
-  return error as BootstrapError;
-}
 
 function unknownDependency(owner: string, signature: string, index: number, name: string, module: string): string {
   return (

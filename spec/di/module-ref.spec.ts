@@ -15,27 +15,14 @@ import {
   type ModuleOptions,
 } from 'mcp-reflect';
 import { createTestClient } from 'mcp-reflect/testing';
+import { testModule, trackApplications } from '../support/bootstrap';
+
+const appModule = (options: ModuleOptions = {}): Function => testModule('module-ref', options);
+const bootstrap = trackApplications();
+
 
 /** A root module named AppModule that imports McpModule plus whatever the test adds. */
-function appModule(options: ModuleOptions = {}): Function {
-  @Module({
-    imports: [McpModule.forRoot({ name: 'module-ref', version: '1.0.0' }), ...(options.imports ?? [])],
-    providers: options.providers,
-    exports: options.exports,
-  })
-  class AppModule {}
-  return AppModule;
-}
 
-const open: McpApplication[] = [];
-async function bootstrap(root: ModuleImport): Promise<McpApplication> {
-  const app = await McpFactory.create(root);
-  open.push(app);
-  return app;
-}
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((app) => app.close()));
-});
 
 function thrownBy(fn: () => unknown): McpReflectError {
   let error: unknown;

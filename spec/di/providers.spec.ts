@@ -16,37 +16,15 @@ import {
   type ModuleOptions,
   type Provider,
 } from 'mcp-reflect';
+import { testModule, failureOf, trackApplications } from '../support/bootstrap';
+
+const appModule = (options: ModuleOptions = {}): Function => testModule('providers', options);
+const bootstrap = trackApplications();
+
 
 /** A root module named AppModule that imports McpModule plus whatever the test adds. */
-function appModule(options: ModuleOptions = {}): Function {
-  @Module({
-    imports: [McpModule.forRoot({ name: 'providers', version: '1.0.0' }), ...(options.imports ?? [])],
-    providers: options.providers,
-    exports: options.exports,
-  })
-  class AppModule {}
-  return AppModule;
-}
 
-const open: McpApplication[] = [];
-async function bootstrap(root: ModuleImport): Promise<McpApplication> {
-  const app = await McpFactory.create(root);
-  open.push(app);
-  return app;
-}
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((app) => app.close()));
-});
 
-async function failureOf(root: ModuleImport): Promise<BootstrapError> {
-  const error: unknown = await McpFactory.create(root).then(
-    () => new Error('expected McpFactory.create() to fail'),
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(BootstrapError);
-  expect((error as BootstrapError).name).toBe('BootstrapError');
-  return error as BootstrapError;
-}
 
 function circularMessage(path: string[]): string {
   return (

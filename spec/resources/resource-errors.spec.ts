@@ -12,19 +12,9 @@ import {
   ResourceTemplate,
   type Provider,
 } from 'mcp-reflect';
+import { bootstrapFailure } from '../support/bootstrap';
 
 /** Bootstraps a fresh application around `providers` and returns the error it fails with. */
-async function bootstrapFailure(...providers: Provider[]): Promise<BootstrapError> {
-  @Module({ imports: [McpModule.forRoot({ name: 'errors', version: '1.0.0' })], providers })
-  class AppModule {}
-  const error: unknown = await McpFactory.create(AppModule).then(
-    () => new Error('expected McpFactory.create() to fail'),
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(BootstrapError);
-  expect((error as BootstrapError).name).toBe('BootstrapError');
-  return error as BootstrapError;
-}
 
 describe('bootstrap errors of resources and prompts', () => {
   describe(BootstrapErrorCode.DuplicateResource, () => {

@@ -11,23 +11,10 @@ import {
   Tool,
   type Provider,
 } from 'mcp-reflect';
+import { bootstrapFailure, failureOf } from '../support/bootstrap';
 
 /** Bootstraps a fresh application around `providers` and returns the error it fails with. */
-async function bootstrapFailure(...providers: Provider[]): Promise<BootstrapError> {
-  @Module({ imports: [McpModule.forRoot({ name: 'errors', version: '1.0.0' })], providers })
-  class AppModule {}
-  return failureOf(AppModule);
-}
 
-async function failureOf(root: Function): Promise<BootstrapError> {
-  const error: unknown = await McpFactory.create(root).then(
-    () => new Error('expected McpFactory.create() to fail'),
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(BootstrapError);
-  expect((error as BootstrapError).name).toBe('BootstrapError');
-  return error as BootstrapError;
-}
 
 const unreflectableCause =
   `Cause: TypeScript erases interfaces, unions, type aliases, 'any', mixed enums and type-only imports (import type) ` +
