@@ -19,7 +19,10 @@ export async function alternate<S extends { name: string }>(
   if (warmUp) for (const system of systems) await measure(system);
   for (let rep = 0; rep < reps; rep++) {
     const order = rep % 2 === 0 ? systems : [...systems].reverse();
-    for (const system of order) samples.get(system.name)!.push(await measure(system));
+    for (const system of order) {
+      (globalThis as { gc?: () => void }).gc?.(); // each system starts from a clean heap
+      samples.get(system.name)!.push(await measure(system));
+    }
   }
   return new Map([...samples].map(([name, values]) => [name, median(values)]));
 }
