@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
   const settings = quick
     ? { reps: 1, calls: 200, seconds: 1, sessions: 20 }
-    : { reps: 5, calls: 3_000, seconds: 1.5, sessions: 1_000 };
+    : { reps: 5, calls: 2_000, seconds: 1, sessions: 1_000 };
   const systems = loadSystems();
   const started = Date.now();
   const step = async (name: string, run: () => Promise<Table>): Promise<Table> => {

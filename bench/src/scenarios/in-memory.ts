@@ -23,7 +23,7 @@ export async function inMemoryCalls(systems: readonly BenchSystem[], settings: S
       const medians = await alternate(systems, settings.reps, async (system) => {
         const connected: Connected = await system.inMemory(0);
         try {
-          await callsPerSecond(connected.client, tool, args, Math.min(500, settings.calls), inFlight); // warm this instance
+          await callsPerSecond(connected.client, tool, args, Math.min(200, settings.calls), inFlight); // warm this instance
           return await callsPerSecond(connected.client, tool, args, settings.calls, inFlight);
         } finally {
           await connected.close();
