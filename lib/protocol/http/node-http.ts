@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../server-factory';
@@ -14,6 +13,8 @@ export type NodeHttpHandler = ((req: IncomingMessage, res: ServerResponse, parse
 
 /** A `(req, res)` handler for node:http and Express, serving the MCP endpoint at whatever path it is mounted. */
 export function createNodeHandler(factory: ServerFactory, options: HttpOptions, logger: ServerLogger): NodeHttpHandler {
+  // Loaded on first use: stdio servers never pay for the Node HTTP adapter (a third of a cold start).
+  const { toNodeHandler } = require('@modelcontextprotocol/node') as typeof import('@modelcontextprotocol/node');
   const endpoint = new HttpEndpoint(factory, options, logger);
   const handle = toNodeHandler(endpoint, {
     maxRequestBodySize: options.maxRequestBodySize,
