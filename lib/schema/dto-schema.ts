@@ -1,4 +1,3 @@
-import { getMetadataStorage } from 'class-validator';
 import { plainToInstance, TransformationType } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { JsonSchema } from '../interfaces';
@@ -50,6 +49,8 @@ export function dtoSchema(cls: Function, ctx: SchemaContext, site: SchemaSite): 
 }
 
 function buildObject(cls: Function, ctx: SchemaContext, site: SchemaSite): ShapedSchema & { convert: Converter } {
+  // class-validator is loaded when the first DTO is built: servers with primitive parameters never pay for it.
+  const { getMetadataStorage } = require('class-validator') as typeof import('class-validator');
   const metas = getMetadataStorage().getTargetValidationMetadatas(cls, '', false, false) as unknown as ValidationMeta[];
   const byProperty = new Map<string, ValidationMeta[]>();
   for (const meta of metas) {
