@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import type { BenchSystem } from '../system';
@@ -90,10 +90,13 @@ async function memory(child: Child): Promise<{ rss: number; heapUsed: number }> 
   return JSON.parse(await reply);
 }
 
+// Keep-alive: opening a thousand sessions should cost the server sessions, not TCP handshakes.
+const agent = new Agent({ keepAlive: true, maxSockets: 100 });
+
 function post(url: string, headers: Record<string, string>, body: string): Promise<{ headers: Record<string, unknown> }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers, agent: false }, (res) => {
+    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers, agent }, (res) => {
       res.resume();
       res.on('end', () => resolve({ headers: res.headers }));
     });
