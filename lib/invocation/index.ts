@@ -8,3 +8,4 @@ export type { ParsedParameter } from './method-parser';
 export { toRequestError } from './call-policy';
 export type { CallPolicy, ServerLogger } from './call-policy';
 export { ElicitationForms } from './elicitation-forms';
+export { pruneUndefined } from './prune';

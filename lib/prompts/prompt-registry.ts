@@ -2,7 +2,7 @@ import { Catalogue, passesTags, type TagFilter } from '../catalogue';
 import type { RequestChannel } from '../context';
 import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
 import type { JsonSchema, PromptOptions, ToolIcon } from '../interfaces';
-import { compileMethod, runMethod, toRequestError, type CallPolicy, type CompiledMethod, type MethodHost } from '../invocation';
+import { compileMethod, runMethod, toRequestError, type CallPolicy, type CompiledMethod, type MethodHost, pruneUndefined } from '../invocation';
 import { getComponentMethods, getComponentOptions } from '../metadata';
 import type { SchemaCompiler } from '../validation';
 import { toPromptResult, type PromptResult } from './prompt-result';
@@ -57,7 +57,7 @@ export class PromptRegistry extends Catalogue<PromptDefinition, PromptDescriptor
         );
       }
       const compiled = compileMethod(host, method, `prompt '${name}' (${target.name}.${method})`, this.compiler);
-      const descriptor = prune({
+      const descriptor = pruneUndefined({
         name,
         title: options.title,
         description: options.description,
@@ -102,10 +102,6 @@ function promptArguments(schema: JsonSchema): PromptDescriptor['arguments'] {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);
   return Object.entries(properties).map(([name, property]) =>
-    prune({ name, description: property.description as string | undefined, required: required.has(name) }),
+    pruneUndefined({ name, description: property.description as string | undefined, required: required.has(name) }),
   );
-}
-
-function prune<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }

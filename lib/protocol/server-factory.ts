@@ -104,11 +104,13 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
       }
       const target = `tool:${name}`;
-      return rounds.run(ctx, target, async () => {
+      const call = async () => {
         const outcome = (await app.invoker.call(tool, args, channel(ctx, _meta?.progressToken, target))) as CallToolResult;
         // The codec's projection only matters for structured results (the 2025-era {result} wrap).
         return outcome.structuredContent === undefined ? outcome : server.projectCallToolResult(outcome, tool.descriptor.outputSchema);
-      }) as never;
+      };
+      // Only a tool that receives a Context can ask the client for input (and be re-entered).
+      return (tool.needsContext ? rounds.run(ctx, target, call) : call()) as never;
     });
 
     server.setRequestHandler('resources/list', (request, ctx) =>

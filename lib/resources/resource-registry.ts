@@ -2,7 +2,7 @@ import { Catalogue, paginate, passesTags, type Page, type TagFilter } from '../c
 import type { RequestChannel } from '../context';
 import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
 import type { ResourceOptions, ResourceTemplateOptions } from '../interfaces';
-import { compileMethod, runMethod, toRequestError, type CallPolicy, type MethodHost } from '../invocation';
+import { compileMethod, runMethod, toRequestError, type CallPolicy, type MethodHost, pruneUndefined } from '../invocation';
 import { getComponentMethods, getComponentOptions } from '../metadata';
 import type { SchemaCompiler } from '../validation';
 import type {
@@ -64,7 +64,7 @@ export class ResourceRegistry {
         );
       }
       const compiled = compileMethod(host, method, owner, this.compiler);
-      const descriptor = prune({ uri, name, title: options.title, description: options.description, mimeType: options.mimeType, annotations: options.annotations, icons: options.icons, size: options.size, _meta: options._meta });
+      const descriptor = pruneUndefined({ uri, name, title: options.title, description: options.description, mimeType: options.mimeType, annotations: options.annotations, icons: options.icons, size: options.size, _meta: options._meta });
       if (!passesTags(options.tags, this.filter)) continue;
       const definition: ResourceDefinition = { name, uri, tags: options.tags, descriptor, compiled };
       this.byUri.set(uri, definition);
@@ -85,7 +85,7 @@ export class ResourceRegistry {
           );
         }
       }
-      const descriptor = prune({ uriTemplate: options.uriTemplate!, name, title: options.title, description: options.description, mimeType: options.mimeType, annotations: options.annotations, icons: options.icons, _meta: options._meta });
+      const descriptor = pruneUndefined({ uriTemplate: options.uriTemplate!, name, title: options.title, description: options.description, mimeType: options.mimeType, annotations: options.annotations, icons: options.icons, _meta: options._meta });
       if (!passesTags(options.tags, this.filter)) {
         this.excludedTemplates.add(options.uriTemplate!);
         continue;
@@ -161,8 +161,4 @@ export class ResourceRegistry {
       duplicateResourceMessage('resource name', name, `${clash.compiled.className}.${clash.compiled.methodName}`, where),
     );
   }
-}
-
-function prune<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }

@@ -1,5 +1,5 @@
 import type { JsonSchema, ToolOptions } from '../interfaces';
-import { compileMethod, compileOrExplain, type MethodHost } from '../invocation';
+import { compileMethod, compileOrExplain, type MethodHost, pruneUndefined } from '../invocation';
 import { outputSchema } from '../schema';
 import type { SchemaCompiler, ValidateFunction } from '../validation';
 import { compileResultConverter, type OutputCheck } from './result-converter';
@@ -26,7 +26,7 @@ export function buildTool(
       })
     : undefined;
 
-  const descriptor: ToolDescriptor = prune({
+  const descriptor: ToolDescriptor = pruneUndefined({
     name,
     title: options.title,
     description: options.description,
@@ -49,8 +49,4 @@ export function buildTool(
 function lazy(make: () => ValidateFunction): () => ValidateFunction {
   let value: ValidateFunction | undefined;
   return () => (value ??= make());
-}
-
-function prune<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }

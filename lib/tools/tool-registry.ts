@@ -61,5 +61,4 @@ export class ToolRegistry extends Catalogue<ToolDefinition & { tags?: readonly s
     }
     return added;
   }
-
 }
