@@ -65,7 +65,7 @@ async function perCall(): Promise<{ singletonUs: number; requestUs: number; adde
   const scoped = app.toolRegistry.get('addScoped')!;
   const run = async (tool: typeof singleton): Promise<number> => {
     const start = performance.now();
-    for (let i = 0; i < CALLS; i++) await invoker.call(tool, { a: i, b: 1 }, channel);
+    for (let i = 0; i < CALLS; i++) await invoker.call(tool, { a: i, b: 1 }, () => channel);
     return ((performance.now() - start) * 1000) / CALLS;
   };
   await run(singleton);

@@ -57,6 +57,7 @@ export type {
   DynamicModule,
   EnumLike,
   FieldOptions,
+  DeclaredKinds,
   InjectableOptions,
   InjectionToken,
   JsonSchema,

@@ -63,6 +63,11 @@ export class Catalogue<T extends CatalogueItem, D> {
     return this.values().length;
   }
 
+  /** True while the catalogue has no item at all, enabled or not. */
+  get empty(): boolean {
+    return this.items.size === 0;
+  }
+
   isEnabled(name: string): boolean {
     return this.entry(name).enabled;
   }

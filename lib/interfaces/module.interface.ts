@@ -53,3 +53,10 @@ export interface InjectableOptions {
   /** How long instances live (default: one per application). */
   scope?: Scope;
 }
+
+/** Component kinds a server declares even while the application has none of them (`McpModule.forRoot({ capabilities })`). */
+export interface DeclaredKinds {
+  tools?: boolean;
+  resources?: boolean;
+  prompts?: boolean;
+}

@@ -14,12 +14,12 @@ export type MethodOutcome =
 export async function runMethod(
   compiled: CompiledMethod,
   rawArgs: unknown,
-  channel: RequestChannel,
+  channel: RequestChannel | undefined, // needed when the method takes a Context (or its class is request-scoped)
   context?: Context,
 ): Promise<MethodOutcome> {
   const validation = compiled.validator.validate(rawArgs);
   if (!validation.ok) return validation;
-  const ctx = context ?? (compiled.needsContext ? new Context(channel) : undefined);
+  const ctx = context ?? (compiled.needsContext ? new Context(channel!) : undefined);
   const args = compiled.bind(validation.value, ctx);
   if (compiled.runtimeChecked.length > 0) {
     const issues: string[] = [];

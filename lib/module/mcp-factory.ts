@@ -89,6 +89,7 @@ export class McpFactory {
       hub,
       forms: new ElicitationForms(lenient),
       stateSecret: stateSecret(settings.requestStateSecret),
+      declare: settings.capabilities,
     });
     const app = new McpApplication(container, factory, { tools, resources, prompts, hub, register }, logger);
     await container.callHook('onApplicationBootstrap');

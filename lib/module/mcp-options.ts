@@ -1,3 +1,4 @@
+import type { DeclaredKinds } from '../interfaces';
 import type { ServerLogger } from '../tools';
 
 /** Options of `McpModule.forRoot()`. */
@@ -28,4 +29,11 @@ export interface McpModuleOptions {
   requestStateSecret?: string;
   /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list (default: all in one page). */
   pageSize?: number;
+  /**
+   * Kinds to declare even while the application has none of them. By default a session's server declares
+   * `tools`, `resources` and `prompts` (and `completions`, with prompts or resource templates) only when the
+   * application has at least one such component as the session opens; declare a kind here when its first
+   * component is added at runtime (`app.resources.add(...)`) and sessions already open must see it.
+   */
+  capabilities?: DeclaredKinds;
 }

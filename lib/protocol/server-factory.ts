@@ -1,12 +1,13 @@
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
-import type { CompletionRegistry, CompletionRef } from '../completions';
+import { Server } from '@modelcontextprotocol/server';
+import type { CompletionRegistry } from '../completions';
 import { RequestError, ToolError } from '../errors';
+import type { DeclaredKinds } from '../interfaces';
 import type { ElicitationForms, ServerLogger } from '../invocation';
 import { InputRounds } from './input-required';
 import type { PromptRegistry } from '../prompts';
 import type { ResourceRegistry } from '../resources';
 import type { ToolInvoker, ToolRegistry } from '../tools';
-import { toWireError } from './error-mapping';
+import { answerCompletions, answerPrompts, answerResources, answerTools, type SessionScope } from './request-handlers';
 import { SdkRequestChannel, type ChannelServices } from './request-channel';
 import type { SessionHub } from './session-hub';
 
@@ -24,31 +25,32 @@ export interface ProtocolApplication {
   readonly forms: ElicitationForms;
   /** HMAC key for multi-round-trip state; the same on every instance that may see a retry. */
   readonly stateSecret: string | Uint8Array;
+  /** Kinds declared even while empty (by default a kind is declared when the application has one). */
+  readonly declare?: DeclaredKinds;
 }
 
 /** Builds one SDK server per connection; `hub` reaches every live session. */
 export type ServerFactory = (() => Server) & { readonly hub: SessionHub };
 
-// Every capability is declared, so the catalogue can change at runtime (spec: a declared capability must be
-// answered, possibly with an empty list).
-const CAPABILITIES = {
-  tools: { listChanged: true },
-  resources: { subscribe: true, listChanged: true },
-  prompts: { listChanged: true },
-  completions: {},
-  logging: {},
-};
+type Kinds = { tools: boolean; resources: boolean; prompts: boolean; completions: boolean };
 
-// One wire result per page, built once: pages are recomputed only when the catalogue changes.
-const LIST_RESULTS = new WeakMap<object, Record<string, unknown>>();
+// One capabilities object per combination of kinds, shared by every server that declares it.
+const CAPABILITIES = new Map<string, Record<string, object>>();
 
-function listResult(page: { items: readonly unknown[]; nextCursor?: string }, key: string): Record<string, unknown> {
-  let result = LIST_RESULTS.get(page);
-  if (!result) {
-    result = { [key]: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-    LIST_RESULTS.set(page, result);
+function capabilities(kinds: Kinds): Record<string, object> {
+  const key = `${+kinds.tools}${+kinds.resources}${+kinds.prompts}${+kinds.completions}`;
+  let declared = CAPABILITIES.get(key);
+  if (!declared) {
+    declared = {
+      ...(kinds.tools ? { tools: { listChanged: true } } : {}),
+      ...(kinds.resources ? { resources: { subscribe: true, listChanged: true } } : {}),
+      ...(kinds.prompts ? { prompts: { listChanged: true } } : {}),
+      ...(kinds.completions ? { completions: {} } : {}),
+      logging: {}, // any Context may log
+    };
+    CAPABILITIES.set(key, declared);
   }
-  return result;
+  return declared;
 }
 
 /**
@@ -75,113 +77,41 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       }),
   };
 
+  // A session declares (and answers) the kinds the application has as it opens: a server without prompts
+  // does not advertise them, and each session's server carries only the handlers it needs.
+  const kinds = (): Kinds => {
+    const resources = app.declare?.resources === true || !app.resources.empty;
+    const prompts = app.declare?.prompts === true || !app.prompts.empty;
+    return {
+      tools: app.declare?.tools === true || !app.tools.empty,
+      resources,
+      prompts,
+      completions: prompts || resources,
+    };
+  };
+  const info = { name: app.info.name, version: app.info.version, ...(app.info.title ? { title: app.info.title } : {}) };
+
+  const requestState = { verify: rounds.verify };
+  const options = (declared: Kinds) => ({
+    capabilities: capabilities(declared),
+    requestState,
+    ...(app.instructions ? { instructions: app.instructions } : {}),
+  });
+
   const factory = () => {
-    const server = new Server(
-      { name: app.info.name, version: app.info.version, ...(app.info.title ? { title: app.info.title } : {}) },
-      {
-        capabilities: CAPABILITIES,
-        requestState: { verify: rounds.verify },
-        ...(app.instructions ? { instructions: app.instructions } : {}),
-      },
-    );
-    const session = app.hub.open(server);
-    const channel = (ctx: ServerContext, progressToken?: unknown, target?: string) =>
-      new SdkRequestChannel(ctx, server, progressToken as string | number | undefined, services, target);
-    const wire = <T>(work: () => Promise<T>): Promise<T> =>
-      work().catch((error: unknown) => {
-        throw toWireError(error);
-      });
-
-    server.setRequestHandler('tools/list', (request) =>
-      wire(async () => listResult(app.tools.page(request.params?.cursor), 'tools') as never),
-    );
-
-    server.setRequestHandler('tools/call', async (request, ctx) => {
-      const { name, arguments: args, _meta } = request.params;
-      const tool = app.tools.get(name);
-      if (!tool) {
-        // Spec 2025-11-25 server/tools#error-handling: unknown tools are a protocol error (-32602).
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-      }
-      const target = `tool:${name}`;
-      const call = async () => {
-        const outcome = (await app.invoker.call(tool, args, channel(ctx, _meta?.progressToken, target))) as CallToolResult;
-        // The codec's projection only matters for structured results (the 2025-era {result} wrap).
-        return outcome.structuredContent === undefined ? outcome : server.projectCallToolResult(outcome, tool.descriptor.outputSchema);
-      };
-      // Only a tool that receives a Context can ask the client for input (and be re-entered).
-      return (tool.needsContext ? rounds.run(ctx, target, call) : call()) as never;
-    });
-
-    server.setRequestHandler('resources/list', (request, ctx) =>
-      wire(async () => {
-        const page = await app.resources.list(request.params?.cursor, channel(ctx));
-        return { resources: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-      }),
-    );
-
-    server.setRequestHandler('resources/templates/list', (request) =>
-      wire(async () => {
-        const page = app.resources.templates.page(request.params?.cursor);
-        return { resourceTemplates: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-      }),
-    );
-
-    server.setRequestHandler('resources/read', (request, ctx) =>
-      wire(() => {
-        const target = `resource:${request.params.uri}`;
-        return rounds.run(ctx, target, async () => ({ contents: await app.resources.read(request.params.uri, channel(ctx, undefined, target)) }));
-      }) as never,
-    );
-
-    server.setRequestHandler('resources/subscribe', async (request) => {
-      if (!server.getNegotiatedProtocolVersion()) {
-        // Stateless HTTP, 2025 era: no session to remember the subscription nor a stream to send updates on.
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidRequest,
-          'resources/subscribe needs a session, and this stateless server keeps none: poll resources/read, ' +
-            'or connect to a stateful endpoint (or with a 2026-07-28 client, which subscribes with subscriptions/listen).',
-        );
-      }
-      session.subscriptions.add(request.params.uri);
-      return {};
-    });
-
-    server.setRequestHandler('resources/unsubscribe', async (request) => {
-      session.subscriptions.delete(request.params.uri);
-      return {};
-    });
-
-    server.setRequestHandler('prompts/list', (request) =>
-      wire(async () => {
-        const page = app.prompts.page(request.params?.cursor);
-        return { prompts: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-      }),
-    );
-
-    server.setRequestHandler('prompts/get', (request, ctx) =>
-      wire(() => {
-        const target = `prompt:${request.params.name}`;
-        return rounds.run(ctx, target, () => app.prompts.render(request.params.name, request.params.arguments, channel(ctx, undefined, target)));
-      }) as never,
-    );
-
-    server.setRequestHandler('completion/complete', (request, ctx) =>
-      wire(async () => {
-        const { ref, argument, context } = request.params;
-        const target: CompletionRef =
-          ref.type === 'ref/prompt' ? { type: 'ref/prompt', name: ref.name } : { type: 'ref/resource', uri: ref.uri };
-        const completion = await app.completions.complete(
-          target,
-          argument.name,
-          argument.value,
-          { arguments: context?.arguments ?? {} },
-          channel(ctx),
-        );
-        return { completion: { ...completion } };
-      }),
-    );
-
+    const declared = kinds();
+    const server = new Server(info, options(declared));
+    const scope: SessionScope = {
+      app,
+      server,
+      session: app.hub.open(server),
+      rounds,
+      channel: (ctx, progressToken, target) => new SdkRequestChannel(ctx, server, progressToken as string | number | undefined, services, target),
+    };
+    if (declared.tools) answerTools(scope);
+    if (declared.resources) answerResources(scope);
+    if (declared.prompts) answerPrompts(scope);
+    if (declared.completions) answerCompletions(scope);
     return server;
   };
   return Object.assign(factory, { hub: app.hub });

@@ -54,6 +54,7 @@ export class SessionHub {
       else publisher.resourcesChanged();
     }
     for (const { server } of this.sessions) {
+      if (!server.getCapabilities()[kind]) continue; // a session opened before the first component of this kind
       const send =
         kind === 'tools' ? server.sendToolListChanged() : kind === 'prompts' ? server.sendPromptListChanged() : server.sendResourceListChanged();
       void send.catch((error: unknown) => this.dropped(`notifications/${kind}/list_changed`, error));
@@ -65,7 +66,7 @@ export class SessionHub {
     // 2025 eras subscribe with resources/subscribe (tracked here); on 2026-07-28 the client's
     // subscriptions/listen filter decides, and the SDK delivers only to streams that asked for the URI.
     const sends = [...this.sessions]
-      .filter((session) => session.subscriptions.has(uri) || isModern(session.server))
+      .filter((session) => session.subscriptions.has(uri) || (isModern(session.server) && session.server.getCapabilities().resources))
       .map((session) => session.server.sendResourceUpdated({ uri }).catch((error: unknown) => this.dropped('notifications/resources/updated', error)));
     await Promise.all(sends);
   }

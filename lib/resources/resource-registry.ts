@@ -36,6 +36,11 @@ export class ResourceRegistry {
   readonly excludedTemplates = new Set<string>();
   private readonly lists: ResourceListDefinition[] = [];
 
+  /** True while there is no resource, template or `@ResourceList()` method at all (enabled or not). */
+  get empty(): boolean {
+    return this.resources.empty && this.templates.empty && this.lists.length === 0;
+  }
+
   constructor(
     private readonly compiler: SchemaCompiler,
     private readonly matcher: (template: string, owner: string) => UriMatcher,

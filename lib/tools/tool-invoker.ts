@@ -16,11 +16,13 @@ export type InvokerOptions = CallPolicy;
 export class ToolInvoker {
   constructor(private readonly options: InvokerOptions) {}
 
-  async call(tool: ToolDefinition, rawArgs: unknown, channel: RequestChannel): Promise<CallOutcome> {
+  /** `open` gives the request's channel; it is only opened for tools that need it (Context, timeout). */
+  async call(tool: ToolDefinition, rawArgs: unknown, open: () => RequestChannel): Promise<CallOutcome> {
     let outcome: MethodOutcome;
     let converted: Conversion;
     try {
-      outcome = tool.timeout === undefined ? await runMethod(tool, rawArgs, channel) : await this.withTimeout(tool, rawArgs, channel);
+      if (tool.timeout !== undefined) outcome = await this.withTimeout(tool, rawArgs, open());
+      else outcome = await runMethod(tool, rawArgs, tool.needsContext ? open() : undefined);
       if (!outcome.ok) return errorResult(`Invalid arguments for tool ${tool.name}: ${outcome.issues.join('; ')}`);
       converted = tool.convertResult(outcome.value);
     } catch (error) {

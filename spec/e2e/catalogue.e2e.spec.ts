@@ -508,6 +508,11 @@ describe('a completer for a component hidden by tags', () => {
     visible(): string {
       return 'visible';
     }
+
+    @Prompt()
+    shown(): string {
+      return 'shown';
+    }
   }
 
   @Module({
@@ -519,7 +524,7 @@ describe('a completer for a component hidden by tags', () => {
   it('is dropped with its prompt rather than failing bootstrap', async () => {
     const client = await createTestClient(HiddenModule);
     try {
-      expect((await client.listPrompts()).prompts).toEqual([]);
+      expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['shown']);
       expect(
         (await client.complete({ ref: { type: 'ref/prompt', name: 'hidden' }, argument: { name: 'topic', value: '' } })).completion.values,
       ).toEqual([]);

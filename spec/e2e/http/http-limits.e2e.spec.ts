@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Context, Ctx, Injectable, McpFactory, McpModule, Module, Param, Tool } from 'mcp-reflect';
+import { Context, Ctx, Injectable, McpFactory, McpModule, Module, Param, Resource, Tool } from 'mcp-reflect';
 import { JSON_AND_SSE, initializeBody, messagesOf, openSession, rawRequest } from '../../support/http-helpers';
 
 let aborted = 0;
@@ -19,6 +19,11 @@ class LimitTools {
     await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
     aborted++;
     return 'aborted';
+  }
+
+  @Resource('config://app')
+  config(): string {
+    return 'debug=false';
   }
 }
 

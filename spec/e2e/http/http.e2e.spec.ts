@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { IsString } from 'class-validator';
-import { Context, Ctx, Injectable, McpApplication, McpFactory, McpModule, Module, Param, Tool } from 'mcp-reflect';
+import { Context, Ctx, Injectable, McpApplication, McpFactory, McpModule, Module, Param, Resource, Tool } from 'mcp-reflect';
 import { JSON_AND_SSE, initializeBody, messagesOf, openSession, rawRequest } from '../../support/http-helpers';
 
 class Name {
@@ -21,6 +21,11 @@ class HttpTools {
   async greet(@Ctx() ctx: Context): Promise<string> {
     const answer = await ctx.elicit('Your name?', Name);
     return answer.action === 'accept' ? `Hello ${answer.content.name}` : answer.action;
+  }
+
+  @Resource('config://app')
+  config(): string {
+    return 'debug=false';
   }
 }
 
