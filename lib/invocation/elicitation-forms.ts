@@ -56,7 +56,7 @@ export class ElicitationForms {
     }
     const requestedSchema: JsonSchema = { type: 'object', properties };
     if (Array.isArray(root.schema.required) && root.schema.required.length > 0) requestedSchema.required = root.schema.required;
-    const validator = new ArgumentValidator(this.compiler, root.schema);
+    const validator = new ArgumentValidator(this.compiler, root.schema, root.generated);
     const convert = root.convert ?? ((value: object) => value);
     return {
       requestedSchema,

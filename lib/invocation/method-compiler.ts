@@ -40,7 +40,7 @@ export function compileMethod(
   const { target } = host;
   const parsed = parseToolMethod(target, method, owner);
   const input = rawInputSchema ? rawRoot(rawInputSchema) : inputRoot(parsed, owner);
-  const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(compiler, input.schema));
+  const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(compiler, input.schema, input.generated));
   if (!rawInputSchema) checkDefaults(parsed, input, compiler, owner);
   const runtime = input.runtimeValidated.size > 0 && !rawInputSchema;
   return {
@@ -89,7 +89,7 @@ function inputRoot(parsed: ParsedParameter[], owner: string): RootSchema {
 const argsFix = 'type the @Args() parameter with a DTO class whose properties carry class-validator decorators.';
 
 function rawRoot(schema: JsonSchema): RootSchema {
-  return { schema, convert: undefined, properties: new Map(), runtimeValidated: new Set() };
+  return { schema, convert: undefined, properties: new Map(), runtimeValidated: new Set(), generated: false };
 }
 
 /** Precomputes, per parameter position, how to produce its value, so binding is one pass over an array. */

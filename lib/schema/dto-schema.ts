@@ -149,6 +149,7 @@ function propertySchema(
     schema = { ...schema, items };
   }
   if (field.description !== undefined) schema = { ...schema, description: field.description };
+  if (field.schema) ctx.authored = true;
   schema = mergeSchema(schema, field.schema);
   return { schema, convert: shaped.convert };
 }

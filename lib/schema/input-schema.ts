@@ -19,6 +19,8 @@ export interface RootSchema {
   readonly convert: ShapedSchema['convert'];
   readonly properties: ReadonlyMap<string, ShapedSchema>;
   readonly runtimeValidated: ReadonlySet<Function>;
+  /** Built by the library alone (no user-written JSON Schema in it), so valid by construction. */
+  readonly generated: boolean;
 }
 
 /** The input schema for named parameters: `{ type: 'object', properties, required, additionalProperties: false }`. */
@@ -36,6 +38,7 @@ export function paramsInputSchema(params: readonly ParamSchemaInput[]): RootSche
     let schema = shaped.schema;
     if (options.description !== undefined) schema = { ...schema, description: options.description };
     if (options.default !== undefined) schema = { ...schema, default: jsonValue(options.default) };
+    if (options.schema) ctx.authored = true;
     schema = mergeSchema(schema, options.schema);
     properties[name] = schema;
     shapedProperties.set(name, { schema, convert: shaped.convert });
@@ -44,7 +47,7 @@ export function paramsInputSchema(params: readonly ParamSchemaInput[]): RootSche
   const schema: JsonSchema = { type: 'object', properties };
   if (required.length > 0) schema.required = required;
   schema.additionalProperties = false;
-  return { schema: withDefs(schema, ctx), convert: undefined, properties: shapedProperties, runtimeValidated: ctx.runtimeValidated };
+  return { schema: withDefs(schema, ctx), convert: undefined, properties: shapedProperties, runtimeValidated: ctx.runtimeValidated, generated: !ctx.authored };
 }
 
 /** The input schema for `@Args()`: the DTO's own object schema, its properties the top-level arguments. */
@@ -55,17 +58,17 @@ export function argsInputSchema(cls: Function, site: SchemaSite): RootSchema {
   const root = '$ref' in shaped.schema ? { ...ctx.defs[ctx.defName(cls)] } : shaped.schema;
   const props = (root.properties ?? {}) as Record<string, JsonSchema>;
   const properties = new Map(Object.entries(props).map(([k, s]) => [k, { schema: s } as ShapedSchema]));
-  return { schema: withDefs(root, ctx), convert: shaped.convert, properties, runtimeValidated: ctx.runtimeValidated };
+  return { schema: withDefs(root, ctx), convert: shaped.convert, properties, runtimeValidated: ctx.runtimeValidated, generated: !ctx.authored };
 }
 
 /** An output schema: DTO classes as they are; primitives and arrays wrapped as `{ result }` (the spec needs an object). */
-export function outputSchema(hint: TypeHint, site: SchemaSite): { schema: JsonSchema; wrapped: boolean } {
+export function outputSchema(hint: TypeHint, site: SchemaSite): { schema: JsonSchema; wrapped: boolean; generated: boolean } {
   const ctx = new SchemaContext(dtoSchema);
   const shaped = typedSchema({ explicit: hint }, ctx, site);
   const isDto = typeof hint === 'function' && ![String, Number, Boolean, Date].includes(hint as never);
   if (isDto) {
     const root = '$ref' in shaped.schema ? { ...ctx.defs[ctx.defName(hint as Function)] } : shaped.schema;
-    return { schema: withDefs(root, ctx), wrapped: false };
+    return { schema: withDefs(root, ctx), wrapped: false, generated: !ctx.authored };
   }
   const wrapped: JsonSchema = {
     type: 'object',
@@ -73,7 +76,7 @@ export function outputSchema(hint: TypeHint, site: SchemaSite): { schema: JsonSc
     required: ['result'],
     additionalProperties: false,
   };
-  return { schema: withDefs(wrapped, ctx), wrapped: true };
+  return { schema: withDefs(wrapped, ctx), wrapped: true, generated: !ctx.authored };
 }
 
 /** The JSON form of a value (Dates as ISO strings, class instances as plain objects), as a client would send it. */

@@ -39,7 +39,7 @@ export function buildTool(
 
   const outputCheck: OutputCheck | undefined = output && {
     wrapped: output.wrapped,
-    validate: compileOrExplain(owner, 'output schema', () => compiler.compile(output.schema, 'output')),
+    validate: compileOrExplain(owner, 'output schema', () => compiler.compile(output.schema, 'output', output.generated)),
     reporting: lazy(() => compiler.compileReporting(output.schema, 'output')),
   };
 

@@ -23,21 +23,33 @@ export class SchemaCompiler {
   private readonly engines = new Map<string, Ajv>();
   /** Identical schemas (many tools share one shape) compile once. */
   private readonly compiled = new Map<string, ValidateFunction>();
+  /** Schemas already checked against their meta-schema. */
+  private readonly checked = new Set<string>();
 
   constructor(readonly lenient: boolean) {}
 
-  /** The validator used on every call: stops at the first error. Throws on an invalid schema. */
-  compile(schema: JsonSchema, use: SchemaUse = 'input'): ValidateFunction {
-    return this.cached(schema, use, false);
+  /**
+   * The validator used on every call: stops at the first error. Throws on an invalid schema: a schema with
+   * user-written parts is checked against its meta-schema first; a `generated` one (built by the library from
+   * types and decorators alone) is valid by construction and skips that check, whose first use costs tens of
+   * milliseconds of startup.
+   */
+  compile(schema: JsonSchema, use: SchemaUse = 'input', generated = false): ValidateFunction {
+    const json = JSON.stringify(schema);
+    if (!generated && !this.checked.has(json)) {
+      this.engine(dialect(schema), use, false).validateSchema(schema, true); // throws "schema is invalid: …"
+      this.checked.add(json);
+    }
+    return this.cached(schema, json, use, false);
   }
 
-  /** The validator that names every failed field; only failing calls use it. */
+  /** The validator that names every failed field; only failing calls use it. For schemas `compile` accepted. */
   compileReporting(schema: JsonSchema, use: SchemaUse = 'input'): ValidateFunction {
-    return this.cached(schema, use, true);
+    return this.cached(schema, JSON.stringify(schema), use, true);
   }
 
-  private cached(schema: JsonSchema, use: SchemaUse, allErrors: boolean): ValidateFunction {
-    const key = `${use}:${allErrors}:${JSON.stringify(schema)}`;
+  private cached(schema: JsonSchema, json: string, use: SchemaUse, allErrors: boolean): ValidateFunction {
+    const key = `${use}:${allErrors}:${json}`;
     let validate = this.compiled.get(key);
     if (!validate) {
       validate = this.engine(dialect(schema), use, allErrors).compile(schema) as ValidateFunction;
@@ -58,6 +70,7 @@ export class SchemaCompiler {
         useDefaults: false,
         validateFormats: true,
         addUsedSchema: false,
+        validateSchema: false, // compile() checks the schemas that need it
       });
       addFormats(engine);
       this.engines.set(key, engine);

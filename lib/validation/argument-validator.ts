@@ -17,11 +17,13 @@ export class ArgumentValidator {
   private readonly coerce: Coercer | undefined;
   private reporting?: ValidateFunction;
 
+  /** `generated`: the library built the schema alone (see SchemaCompiler.compile). */
   constructor(
     private readonly compiler: SchemaCompiler,
     private readonly schema: JsonSchema,
+    generated = false,
   ) {
-    this.check = compiler.compile(schema);
+    this.check = compiler.compile(schema, 'input', generated);
     this.coerce = compiler.lenient ? compileCoercer(schema) : undefined;
   }
 

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { IsArray, IsDefined, IsString } from 'class-validator';
 import {
   Args,
+  Field,
   BootstrapError,
   BootstrapErrorCode,
   McpFactory,
@@ -505,6 +506,42 @@ describe('bootstrap errors of tools and schemas', () => {
           `Fix: correct the schema given in the decorator options (schema, inputSchema or output).`,
       );
       expect(error.cause).toBeInstanceOf(Error);
+    });
+
+    // Generated schemas skip the meta-schema check (valid by construction); user-written parts never do.
+    it('refuses an invalid JSON Schema given to @Param({ schema })', async () => {
+      class Tools {
+        @Tool()
+        run(@Param('a', { schema: { minLength: 'two' } as never }) a: string) {
+          return a;
+        }
+      }
+      const error = await bootstrapFailure(Tools);
+      expect(error.code).toBe('INVALID_SCHEMA');
+      expect(error.message).toBe(
+        `Cannot build tool 'run' (Tools.run): its input schema is not a valid JSON Schema: ` +
+          `schema is invalid: data/properties/a/minLength must be integer.\n` +
+          `Fix: correct the schema given in the decorator options (schema, inputSchema or output).`,
+      );
+    });
+
+    it('refuses an invalid JSON Schema given to @Field({ schema }) of a DTO', async () => {
+      class Input {
+        @Field({ schema: { maxItems: -1 } }) @IsString({ each: true }) tags!: string[];
+      }
+      class Tools {
+        @Tool()
+        run(@Args() input: Input) {
+          return input.tags.length;
+        }
+      }
+      const error = await bootstrapFailure(Tools);
+      expect(error.code).toBe('INVALID_SCHEMA');
+      expect(error.message).toBe(
+        `Cannot build tool 'run' (Tools.run): its input schema is not a valid JSON Schema: ` +
+          `schema is invalid: data/properties/tags/maxItems must be >= 0.\n` +
+          `Fix: correct the schema given in the decorator options (schema, inputSchema or output).`,
+      );
     });
   });
 
