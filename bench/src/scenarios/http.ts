@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import type { BenchSystem } from '../system';
-import { alternate } from '../stats';
+import { alternate, median } from '../stats';
 import type { Settings } from './in-memory';
 
 const SERVER = path.join(__dirname, '..', 'servers', 'http.server.js');
@@ -49,13 +49,15 @@ async function startChild(system: string, mode: 'stateless' | 'stateful'): Promi
 }
 
 /** (d) stateless HTTP: tools/call `add` per second at 32 connections (autocannon, loopback). */
-export async function httpThroughput(systems: readonly BenchSystem[], settings: Settings & { seconds: number }) {
+export async function httpThroughput(systems: readonly BenchSystem[], settings: Settings & { seconds: number; warmSeconds: number }) {
   const withHttp = systems.filter((s) => s.httpStateless);
   const medians = await alternate(withHttp, settings.reps, async (system) => {
     const child = await startChild(system.name, 'stateless');
     try {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } });
-      const result = await autocannon({ url: child.url, method: 'POST', headers: HEADERS, body, connections: 32, duration: settings.seconds });
+      const load = { url: child.url, method: 'POST' as const, headers: HEADERS, body, connections: 32 };
+      await autocannon({ ...load, duration: settings.warmSeconds }); // JIT warm-up, not counted
+      const result = await autocannon({ ...load, duration: settings.seconds });
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${system.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       return result.requests.average;
     } finally {
@@ -65,23 +67,39 @@ export async function httpThroughput(systems: readonly BenchSystem[], settings: 
   return { 'HTTP stateless tools/call, 32 connections (req/s)': Object.fromEntries(medians) };
 }
 
-/** (e) resident memory per idle stateful HTTP session, over `sessions` sessions (KiB per session). */
+/**
+ * (e) memory per idle stateful HTTP session, over `sessions` sessions (KiB per session): resident memory (RSS,
+ * what the operating system charges) and the V8 heap after a full GC (what the sessions themselves retain;
+ * RSS also moves with heap reservations and allocator pages, so it is the noisier of the two).
+ */
 export async function memoryPerSession(systems: readonly BenchSystem[], settings: { sessions: number; reps: number }) {
   const withSessions = systems.filter((s) => s.httpStateful);
+  const heap = new Map<string, number[]>(withSessions.map((s) => [s.name, []]));
   const medians = await alternate(withSessions, settings.reps, async (system) => {
     const child = await startChild(system.name, 'stateful');
     try {
+      await openSessions(child.url, 100); // the first sessions warm the code paths and grow the heap once
       const before = await memory(child);
-      for (let i = 0; i < settings.sessions; i += 100) {
-        await Promise.all(Array.from({ length: Math.min(100, settings.sessions - i) }, () => openSession(child.url)));
-      }
+      await openSessions(child.url, settings.sessions);
       const after = await memory(child);
+      heap.get(system.name)!.push((after.heapUsed - before.heapUsed) / 1024 / settings.sessions);
       return (after.rss - before.rss) / 1024 / settings.sessions;
     } finally {
       await child.stop();
     }
   }, false);
-  return { [`memory per idle stateful session, ${settings.sessions} sessions (KiB)`]: Object.fromEntries(medians) };
+  return {
+    [`memory per idle stateful session, ${settings.sessions} sessions (KiB, RSS)`]: Object.fromEntries(medians),
+    [`memory per idle stateful session, ${settings.sessions} sessions (KiB, V8 heap)`]: Object.fromEntries(
+      [...heap].map(([name, values]) => [name, median(values)]),
+    ),
+  };
+}
+
+async function openSessions(url: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i += 100) {
+    await Promise.all(Array.from({ length: Math.min(100, count - i) }, () => openSession(url)));
+  }
 }
 
 async function memory(child: Child): Promise<{ rss: number; heapUsed: number }> {

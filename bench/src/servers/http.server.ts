@@ -1,4 +1,5 @@
-import { loadSystems } from '../systems';
+import 'reflect-metadata';
+import { loadSystem } from '../systems';
 
 /**
  * Serves one system over HTTP in its own process (so the load generator does not share its core), prints
@@ -6,7 +7,7 @@ import { loadSystems } from '../systems';
  */
 async function main(): Promise<void> {
   const [name, mode] = process.argv.slice(2);
-  const system = loadSystems().find((s) => s.name === name);
+  const system = loadSystem(name); // only this system's packages are loaded
   const serve = mode === 'stateful' ? system?.httpStateful : system?.httpStateless;
   if (!system || !serve) throw new Error(`No ${mode} HTTP for ${name}`);
   const listening = await serve.call(system);

@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { FastMCP, FastMCPSession, type FastMCPSessionAuth, type Logger, type Tool } from 'fastmcp';
 import * as z from 'zod';
 import { bookText, type BenchSystem, type Listening } from '../system';
+import { clientSdk } from '../lazy';
 
 /**
  * fastmcp (punkpeye/fastmcp, TypeScript): `addTool({ parameters: zod, execute })` on a `FastMCP` instance,
@@ -84,6 +84,7 @@ export const fastmcp: BenchSystem = {
   name: 'fastmcp',
   async inMemory(extra) {
     const server = fastmcpServer(extra, false);
+    const { Client, InMemoryTransport } = clientSdk();
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'bench', version: '1.0.0' });
     // FastMCP.connect() takes an SDK v1 `Transport`; the SDK v2 in-memory transport has the same shape

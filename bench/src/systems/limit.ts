@@ -1,10 +1,8 @@
-import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import Ajv2020 from 'ajv/dist/2020';
-import { Client } from '@modelcontextprotocol/client';
-import { serveHttp } from '../http-serve';
 import { ADD_SCHEMA, BOOK_SCHEMA, EXTRA_SCHEMA, bookText, type BenchSystem } from '../system';
+import { clientSdk, httpServe } from '../lazy';
 
 type Handler = (args: any) => string;
 
@@ -42,14 +40,15 @@ export function limitServerFactory(extra: number): () => Server {
 export const limit: BenchSystem = {
   name: 'limit',
   async inMemory(extra) {
+    const { Client, InMemoryTransport } = clientSdk();
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     const handle = serveStdio(limitServerFactory(extra), { transport: serverTransport });
     const client = new Client({ name: 'bench', version: '1.0.0' });
     await client.connect(clientTransport);
     return { client, close: async () => (await client.close(), await handle.close()) };
   },
-  httpStateless: () => serveHttp(limitServerFactory(0), true),
-  httpStateful: () => serveHttp(limitServerFactory(0), false),
+  httpStateless: () => httpServe().serveHttp(limitServerFactory(0), true),
+  httpStateful: () => httpServe().serveHttp(limitServerFactory(0), false),
   async bootstrap(tools) {
     const started = performance.now();
     limitServerFactory(tools)();

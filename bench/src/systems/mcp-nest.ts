@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import type { InMemoryTransport } from '@modelcontextprotocol/client';
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -15,6 +15,7 @@ import {
 } from '@rekog/mcp-nest';
 import * as z from 'zod';
 import { bookText, type BenchSystem, type Listening } from '../system';
+import { clientSdk } from '../lazy';
 
 /**
  * @rekog/mcp-nest 2.x: tools are `@Tool` handlers on `@McpController` classes, served by an `McpStrategy`
@@ -120,6 +121,7 @@ async function listenHttp(statefulMode: boolean): Promise<Listening> {
 export const mcpNest: BenchSystem = {
   name: 'mcp-nest',
   async inMemory(extra) {
+    const { Client, InMemoryTransport } = clientSdk();
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     const strategy = nestStrategy([new InMemoryMcpTransport(serverTransport)]);
     const app = await NestFactory.createMicroservice(nestModule(extra), { strategy, logger: false });

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import { Args, Injectable, McpFactory, McpModule, Module, Param, Scope, Tool } from 'mcp-reflect';
 import { bookText, type BenchSystem } from '../system';
+import { clientSdk } from '../lazy';
 
 class Author {
   @IsString() first!: string;
@@ -65,6 +65,7 @@ export const mcpReflect: BenchSystem = {
   name: 'mcp-reflect',
   async inMemory(extra) {
     const app = await McpFactory.create(reflectModule(extra, true));
+    const { Client, InMemoryTransport } = clientSdk();
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     await app.connect(serverTransport);
     const client = new Client({ name: 'bench', version: '1.0.0' });

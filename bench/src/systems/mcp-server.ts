@@ -1,9 +1,8 @@
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
-import { serveHttp } from '../http-serve';
 import { bookText, type BenchSystem } from '../system';
+import { clientSdk, httpServe } from '../lazy';
 
 /** SDK v2 `McpServer` with zod schemas: the SDK's own high-level API. */
 export function mcpServerFactory(extra: number): () => McpServer {
@@ -36,14 +35,15 @@ export function mcpServerFactory(extra: number): () => McpServer {
 export const mcpServer: BenchSystem = {
   name: 'McpServer+zod',
   async inMemory(extra) {
+    const { Client, InMemoryTransport } = clientSdk();
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     const handle = serveStdio(mcpServerFactory(extra), { transport: serverTransport });
     const client = new Client({ name: 'bench', version: '1.0.0' });
     await client.connect(clientTransport);
     return { client, close: async () => (await client.close(), await handle.close()) };
   },
-  httpStateless: () => serveHttp(mcpServerFactory(0), true),
-  httpStateful: () => serveHttp(mcpServerFactory(0), false),
+  httpStateless: () => httpServe().serveHttp(mcpServerFactory(0), true),
+  httpStateful: () => httpServe().serveHttp(mcpServerFactory(0), false),
   async bootstrap(tools) {
     const started = performance.now();
     mcpServerFactory(tools)();

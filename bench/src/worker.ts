@@ -1,0 +1,109 @@
+import 'reflect-metadata';
+import type { Client } from '@modelcontextprotocol/client';
+import { ADD_ARGS, BOOK_ARGS, BOOK_TEXT, type BenchSystem, type Connected } from './system';
+import { loadSystem } from './systems';
+
+/**
+ * One system in its own process, measured on request from the parent (IPC). A production server runs one
+ * framework, so the measured one shares neither its heap nor its JIT profile with the others.
+ */
+export type Job =
+  | { op: 'check' }
+  | { op: 'calls'; tool: 'add' | 'book'; inFlight: number; calls: number; maxMs: number }
+  | { op: 'list'; total: number; lists: number; maxMs: number }
+  | { op: 'bootstrap'; tools: number }
+  | { op: 'scoped'; tool: string; calls: number };
+
+const system: BenchSystem = loadSystem(process.argv[2]);
+const lists = new Map<number, Promise<Connected>>();
+
+async function run(job: Job): Promise<number> {
+  switch (job.op) {
+    case 'check':
+      return check();
+    case 'calls': {
+      const args = job.tool === 'add' ? ADD_ARGS : BOOK_ARGS;
+      const connected = await system.inMemory(0);
+      try {
+        await callsPerSecond(connected.client, job.tool, args, Math.min(200, job.calls), job.inFlight, job.maxMs); // warm this instance
+        return await callsPerSecond(connected.client, job.tool, args, job.calls, job.inFlight, job.maxMs);
+      } finally {
+        await connected.close();
+      }
+    }
+    case 'list': {
+      // One server per catalogue size, kept for every repetition.
+      if (!lists.has(job.total)) lists.set(job.total, system.inMemory(job.total - 2));
+      const { client } = await lists.get(job.total)!;
+      return rate(job.lists, job.maxMs, () => client.request({ method: 'tools/list', params: {} }));
+    }
+    case 'bootstrap':
+      return system.bootstrap!(job.tools);
+    case 'scoped': {
+      const connected = await system.inMemory(0);
+      try {
+        const request = { method: 'tools/call' as const, params: { name: job.tool, arguments: ADD_ARGS } };
+        for (let i = 0; i < 200; i++) await connected.client.request(request);
+        const started = performance.now();
+        for (let i = 0; i < job.calls; i++) await connected.client.request(request);
+        return ((performance.now() - started) * 1000) / job.calls;
+      } finally {
+        await connected.close();
+      }
+    }
+  }
+}
+
+async function check(): Promise<number> {
+  const { client, close } = await system.inMemory(0);
+  try {
+    const add = await client.callTool({ name: 'add', arguments: ADD_ARGS });
+    const book = await client.callTool({ name: 'book', arguments: BOOK_ARGS });
+    const text = (r: typeof add) => (r.content as { text: string }[])[0]?.text;
+    if (text(add) !== '5' || text(book) !== BOOK_TEXT) {
+      throw new Error(`${system.name} does not serve the benchmark tools as specified: ${text(add)} / ${text(book)}`);
+    }
+    return 1;
+  } finally {
+    await close();
+  }
+}
+
+/** Calls per second: `calls` calls with `inFlight` concurrent callers, or as many as fit in `maxMs`. */
+async function callsPerSecond(client: Client, tool: string, args: object, calls: number, inFlight: number, maxMs: number): Promise<number> {
+  const request = { method: 'tools/call' as const, params: { name: tool, arguments: args } };
+  const started = performance.now();
+  let sent = 0;
+  let done = 0;
+  const worker = async () => {
+    while (sent < calls && performance.now() - started < maxMs) {
+      sent++;
+      await client.request(request);
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return done / ((performance.now() - started) / 1000);
+}
+
+async function rate(times: number, maxMs: number, once: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  let done = 0;
+  while (done < times && performance.now() - started < maxMs) {
+    await once();
+    done++;
+  }
+  return done / ((performance.now() - started) / 1000);
+}
+
+process.on('message', (message: { id: number; job: Job }) => {
+  (globalThis as { gc?: () => void }).gc?.(); // each measurement starts from a clean heap
+  run(message.job).then(
+    (value) => process.send!({ id: message.id, value }),
+    (error: unknown) => process.send!({ id: message.id, error: error instanceof Error ? error.stack : String(error) }),
+  );
+});
+process.on('disconnect', () => {
+  void Promise.all([...lists.values()].map(async (c) => (await c).close())).finally(() => process.exit(0));
+});
+process.send!({ ready: true });
