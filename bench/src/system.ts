@@ -14,7 +14,7 @@ export interface BenchSystem {
   /** 'limit', 'McpServer+zod', 'mcp-reflect', 'mcp-nest', 'fastmcp'. */
   readonly name: string;
   /** A server with the benchmark tools plus `extra` trivial tools, and an SDK v2 client connected to it in memory. */
-  inMemory(extra: number): Promise<Connected>;
+  inMemory(extra: number, options?: { scoped?: boolean }): Promise<Connected>;
   /** Command that starts a stdio server with the benchmark tools plus `extra` trivial tools (for cold start). */
   stdio?(extra: number): { command: string; args: string[] };
   /** A stateless Streamable HTTP endpoint on 127.0.0.1 (port 0) with the benchmark tools. */

@@ -40,7 +40,7 @@ async function run(job: Job): Promise<number> {
     case 'bootstrap':
       return system.bootstrap!(job.tools);
     case 'scoped': {
-      const connected = await system.inMemory(0);
+      const connected = await system.inMemory(0, { scoped: true });
       try {
         const request = { method: 'tools/call' as const, params: { name: job.tool, arguments: ADD_ARGS } };
         for (let i = 0; i < 200; i++) await connected.client.request(request);

@@ -21,7 +21,7 @@ export interface ChangePublisher {
 }
 
 export class SessionHub {
-  private readonly sessions = new Set<Session>();
+  private readonly sessions = new Map<Server, Session & { readonly previous?: () => void }>();
   private readonly publishers = new Set<ChangePublisher>();
 
   /** Adds a publisher (2026-07-28 HTTP listeners); returns how to remove it. */
@@ -33,15 +33,20 @@ export class SessionHub {
   constructor(private readonly logger: ServerLogger) {}
 
   open(server: Server): Session {
-    const session: Session = { server, subscriptions: new Set() };
-    this.sessions.add(session);
-    const previous = server.onclose;
-    server.onclose = () => {
-      this.sessions.delete(session);
-      previous?.();
-    };
+    const session = { server, subscriptions: new Set<string>(), previous: server.onclose };
+    this.sessions.set(server, session);
+    // One shared close hook (the SDK calls it with `this` = the server): a per-server closure that points back
+    // at its server would make every short-lived server (stateless HTTP builds one per request) ~10x dearer.
+    server.onclose = this.closed;
     return session;
   }
+
+  private readonly closed = ((hub: SessionHub) =>
+    function (this: Server) {
+      const session = hub.sessions.get(this);
+      hub.sessions.delete(this);
+      session?.previous?.();
+    })(this);
 
   get size(): number {
     return this.sessions.size;
@@ -53,7 +58,7 @@ export class SessionHub {
       else if (kind === 'prompts') publisher.promptsChanged();
       else publisher.resourcesChanged();
     }
-    for (const { server } of this.sessions) {
+    for (const server of this.sessions.keys()) {
       if (!server.getCapabilities()[kind]) continue; // a session opened before the first component of this kind
       const send =
         kind === 'tools' ? server.sendToolListChanged() : kind === 'prompts' ? server.sendPromptListChanged() : server.sendResourceListChanged();
@@ -65,7 +70,7 @@ export class SessionHub {
     for (const publisher of this.publishers) publisher.resourceUpdated(uri);
     // 2025 eras subscribe with resources/subscribe (tracked here); on 2026-07-28 the client's
     // subscriptions/listen filter decides, and the SDK delivers only to streams that asked for the URI.
-    const sends = [...this.sessions]
+    const sends = [...this.sessions.values()]
       .filter((session) => session.subscriptions.has(uri) || (isModern(session.server) && session.server.getCapabilities().resources))
       .map((session) => session.server.sendResourceUpdated({ uri }).catch((error: unknown) => this.dropped('notifications/resources/updated', error)));
     await Promise.all(sends);

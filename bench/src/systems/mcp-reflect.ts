@@ -63,8 +63,9 @@ export function reflectModule(extra: number, scoped = false): Function {
 
 export const mcpReflect: BenchSystem = {
   name: 'mcp-reflect',
-  async inMemory(extra) {
-    const app = await McpFactory.create(reflectModule(extra, true));
+  /** `scoped` adds the request-scoped `addScoped` tool (for the request-scope comparison only). */
+  async inMemory(extra, options) {
+    const app = await McpFactory.create(reflectModule(extra, options?.scoped));
     const { Client, InMemoryTransport } = clientSdk();
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     await app.connect(serverTransport);
