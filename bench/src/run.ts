@@ -57,10 +57,12 @@ function render(tables: Table, systems: string[], machine: string, settings: obj
   ];
   const extra: string[] = [];
   for (const [scenario, values] of Object.entries(tables)) {
-    if (!systems.some((name) => name in values)) {
-      // A table of its own (the request-scope comparison is mcp-reflect only).
+    if (!Object.keys(values).every((name) => systems.includes(name))) {
+      // A table of its own (mcp-reflect variants), with ratios when the limit was measured alongside.
+      const reference = values.limit;
+      const cell = (value: number) => `${format(value)}${reference ? ` (${(value / reference).toFixed(2)}×)` : ''}`;
       extra.push('', `| ${scenario} | ${Object.keys(values).join(' | ')} |`, `| --- | ${Object.keys(values).map(() => '---').join(' | ')} |`);
-      extra.push(`| ${LOWER_IS_BETTER.test(scenario) ? '↓' : '↑'} | ${Object.values(values).map(format).join(' | ')} |`);
+      extra.push(`| ${LOWER_IS_BETTER.test(scenario) ? '↓' : '↑'} | ${Object.values(values).map(cell).join(' | ')} |`);
       continue;
     }
     const limit = values.limit;

@@ -19,6 +19,8 @@ export interface ParamOptions {
 /** Options of the property decorator `@Field()` on DTO classes. */
 export interface FieldOptions {
   description?: string;
+  /** The property may be absent (what class-validator's `@IsOptional()` says), for DTOs declared with `@Field()` alone. */
+  optional?: boolean;
   type?: TypeHint;
   enum?: EnumLike;
   schema?: JsonSchema;

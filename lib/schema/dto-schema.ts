@@ -89,7 +89,7 @@ function buildObject(cls: Function, ctx: SchemaContext, site: SchemaSite): Shape
     const shaped = propertySchema(cls, property, list, ctx, propertySite);
     properties[property] = shaped.schema;
     if (shaped.convert) converters.push([property, shaped.convert]);
-    if (isRequired(list)) required.push(property);
+    if (isRequired(list, getFieldOptions(cls, property)?.optional === true)) required.push(property);
   }
 
   const schema: JsonSchema = { type: 'object', properties };
@@ -178,9 +178,9 @@ function pickType(types: ConstraintType[]): ConstraintType | undefined {
   return types[0];
 }
 
-function isRequired(metas: ValidationMeta[]): boolean {
+function isRequired(metas: ValidationMeta[], optional: boolean): boolean {
   if (metas.some((m) => m.type === IS_DEFINED)) return true;
-  return !metas.some((m) => m.type === CONDITIONAL);
+  return !optional && !metas.some((m) => m.type === CONDITIONAL);
 }
 
 /** True when this rule is not expressed in the schema, so class-validator must still run at call time. */

@@ -37,10 +37,22 @@ export class SchemaCompiler {
   compile(schema: JsonSchema, use: SchemaUse = 'input', generated = false): ValidateFunction {
     const json = JSON.stringify(schema);
     if (!generated && !this.checked.has(json)) {
-      this.engine(dialect(schema), use, false).validateSchema(schema, true); // throws "schema is invalid: …"
+      this.checkSchema(schema, use);
       this.checked.add(json);
     }
     return this.cached(schema, json, use, false);
+  }
+
+  /** Throws "schema is invalid: …" (ajv's own words) when `schema` does not match its meta-schema. */
+  private checkSchema(schema: JsonSchema, use: SchemaUse): void {
+    const engine = this.engine(dialect(schema), use, false);
+    if (schema.$schema !== undefined && schema.$schema !== META_2020) {
+      engine.validateSchema(schema, true); // another dialect: ajv compiles that meta-schema
+      return;
+    }
+    // The 2020-12 meta-schema validator ships precompiled (tools/generate-meta-validator.js).
+    const meta = require('./meta-schema.generated') as ValidateFunction;
+    if (!meta(schema)) throw new Error(`schema is invalid: ${engine.errorsText(meta.errors as never)}`);
   }
 
   /** The validator that names every failed field; only failing calls use it. For schemas `compile` accepted. */
@@ -78,6 +90,8 @@ export class SchemaCompiler {
     return engine;
   }
 }
+
+const META_2020 = 'https://json-schema.org/draft/2020-12/schema';
 
 function dialect(schema: JsonSchema): '2020' | '07' {
   const declared = typeof schema.$schema === 'string' ? schema.$schema : '';

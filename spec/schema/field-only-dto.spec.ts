@@ -12,6 +12,8 @@ describe('a DTO declared with @Field() alone', () => {
     );
     expect(JSON.parse(output)).toEqual({
       ok: [{ type: 'text', text: 'Dune x2 by Herbert (true)' }],
+      noted: [{ type: 'text', text: 'Dune x1 (signed) by ' }],
+      required: ['title', 'copies', 'authors'],
       bad: [
         {
           type: 'text',

@@ -4,6 +4,7 @@ import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } f
 import { Args, Injectable, McpFactory, McpModule, Module, Param, Scope, Tool } from 'mcp-reflect';
 import { bookText, type BenchSystem } from '../system';
 import { clientSdk } from '../lazy';
+import { extraTools } from './mcp-reflect-extra';
 
 class Author {
   @IsString() first!: string;
@@ -38,20 +39,6 @@ class ScopedTools {
   addScoped(@Param() a: number, @Param() b: number): string {
     return String(a + b);
   }
-}
-
-/** A provider class with `count` trivial tools `tool_i(n: number)`, decorated as TypeScript would. */
-function extraTools(count: number): Function {
-  class ExtraTools {}
-  for (let i = 0; i < count; i++) {
-    const name = `tool_${i}`;
-    Object.defineProperty(ExtraTools.prototype, name, { value: (n: number) => String(n), writable: true, configurable: true });
-    Reflect.defineMetadata('design:paramtypes', [Number], ExtraTools.prototype, name);
-    Param('n')(ExtraTools.prototype, name, 0);
-    Tool({ description: `Trivial tool ${i}` })(ExtraTools.prototype, name, Object.getOwnPropertyDescriptor(ExtraTools.prototype, name)!);
-  }
-  Injectable()(ExtraTools);
-  return ExtraTools;
 }
 
 export function reflectModule(extra: number, scoped = false): Function {

@@ -1,0 +1,16 @@
+import 'reflect-metadata';
+import { Injectable, Param, Tool } from 'mcp-reflect';
+
+/** A provider class with `count` trivial tools `tool_i(n: number)`, decorated as TypeScript would. */
+export function extraTools(count: number): Function {
+  class ExtraTools {}
+  for (let i = 0; i < count; i++) {
+    const name = `tool_${i}`;
+    Object.defineProperty(ExtraTools.prototype, name, { value: (n: number) => String(n), writable: true, configurable: true });
+    Reflect.defineMetadata('design:paramtypes', [Number], ExtraTools.prototype, name);
+    Param('n')(ExtraTools.prototype, name, 0);
+    Tool({ description: `Trivial tool ${i}` })(ExtraTools.prototype, name, Object.getOwnPropertyDescriptor(ExtraTools.prototype, name)!);
+  }
+  Injectable()(ExtraTools);
+  return ExtraTools;
+}
