@@ -49,6 +49,12 @@ export class Catalogue<T extends CatalogueItem, D> {
     return this.items.get(name)?.item;
   }
 
+  /** True when some item, enabled or not, matches. */
+  some(predicate: (item: T) => boolean): boolean {
+    for (const { item } of this.items.values()) if (predicate(item)) return true;
+    return false;
+  }
+
   /** Every enabled item, in registration order. */
   values(): T[] {
     return [...this.items.values()].filter((e) => e.enabled).map((e) => e.item);

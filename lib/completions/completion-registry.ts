@@ -37,6 +37,8 @@ const MAX_VALUES = 100;
  */
 export class CompletionRegistry {
   private readonly completers = new Map<string, Completer>();
+  /** True once a completer of a request-scoped class exists (it receives a Context). */
+  usesContext = false;
 
   constructor(
     private readonly targets: CompletionTargets,
@@ -62,6 +64,7 @@ export class CompletionRegistry {
       this.checkTarget(ref, options.argument, `${target.name}.${method}`);
       const fn = (target.prototype as Record<string, (...args: unknown[]) => unknown>)[method];
       const where = `${target.name}.${method}`;
+      if (host.scoped) this.usesContext = true;
       this.completers.set(key(ref, options.argument), async (value, context, channel) => {
         try {
           if (!host.scoped) return (await fn.call(host.instance, value, context)) as string[];

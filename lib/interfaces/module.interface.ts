@@ -59,4 +59,6 @@ export interface DeclaredKinds {
   tools?: boolean;
   resources?: boolean;
   prompts?: boolean;
+  /** `logging`: declared by default only when some component receives a Context (the only way to log to a client). */
+  logging?: boolean;
 }

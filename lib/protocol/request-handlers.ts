@@ -4,15 +4,21 @@ import type { RequestChannel } from '../context';
 import { toWireError } from './error-mapping';
 import type { InputRounds } from './input-required';
 import type { ProtocolApplication } from './server-factory';
+import { SdkRequestChannel, type ChannelServices } from './request-channel';
 import type { Session } from './session-hub';
 
-/** What one session's handlers share: its server, its session record, and how to open a request channel. */
+/** What one session's handlers share: the application, its server, its session record. */
 export interface SessionScope {
   readonly app: ProtocolApplication;
   readonly server: Server;
   readonly session: Session;
   readonly rounds: InputRounds;
-  readonly channel: (ctx: ServerContext, progressToken?: unknown, target?: string) => RequestChannel;
+  readonly services: ChannelServices;
+}
+
+/** The Context's view of one request (opened only when something needs it). */
+function openChannel(scope: SessionScope, ctx: ServerContext, progressToken?: unknown, target?: string): RequestChannel {
+  return new SdkRequestChannel(ctx, scope.server, progressToken as string | number | undefined, scope.services, target);
 }
 
 // One wire result per page, built once: pages are recomputed only when the catalogue changes.
@@ -34,7 +40,8 @@ function wire<T>(work: () => Promise<T>): Promise<T> {
   });
 }
 
-export function answerTools({ app, server, rounds, channel }: SessionScope): void {
+export function answerTools(scope: SessionScope): void {
+  const { app, server, rounds } = scope;
   server.setRequestHandler('tools/list', (request) => wire(async () => listResult(app.tools.page(request.params?.cursor), 'tools')));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -45,9 +52,9 @@ export function answerTools({ app, server, rounds, channel }: SessionScope): voi
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
     // Only a tool that receives a Context can ask the client for input (and be re-entered), or needs a channel.
-    if (!tool.needsContext) return convert(server, tool.descriptor.outputSchema, await app.invoker.call(tool, args, () => channel(ctx)));
+    if (!tool.needsContext) return convert(server, tool.descriptor.outputSchema, await app.invoker.call(tool, args, () => openChannel(scope, ctx)));
     const target = `tool:${name}`;
-    const open = () => channel(ctx, _meta?.progressToken, target);
+    const open = () => openChannel(scope, ctx, _meta?.progressToken, target);
     return rounds.run(ctx, target, async () => convert(server, tool.descriptor.outputSchema, await app.invoker.call(tool, args, open))) as never;
   });
 }
@@ -58,10 +65,11 @@ function convert(server: Server, outputSchema: object | undefined, outcome: unkn
   return (result.structuredContent === undefined ? result : server.projectCallToolResult(result, outputSchema as never)) as never;
 }
 
-export function answerResources({ app, server, session, rounds, channel }: SessionScope): void {
+export function answerResources(scope: SessionScope): void {
+  const { app, server, session, rounds } = scope;
   server.setRequestHandler('resources/list', (request, ctx) =>
     wire(async () => {
-      const page = await app.resources.list(request.params?.cursor, channel(ctx));
+      const page = await app.resources.list(request.params?.cursor, openChannel(scope, ctx));
       return { resources: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     }),
   );
@@ -73,7 +81,7 @@ export function answerResources({ app, server, session, rounds, channel }: Sessi
   server.setRequestHandler('resources/read', (request, ctx) =>
     wire(() => {
       const target = `resource:${request.params.uri}`;
-      return rounds.run(ctx, target, async () => ({ contents: await app.resources.read(request.params.uri, channel(ctx, undefined, target)) }));
+      return rounds.run(ctx, target, async () => ({ contents: await app.resources.read(request.params.uri, openChannel(scope, ctx, undefined, target)) }));
     }) as never,
   );
 
@@ -86,33 +94,35 @@ export function answerResources({ app, server, session, rounds, channel }: Sessi
           'or connect to a stateful endpoint (or with a 2026-07-28 client, which subscribes with subscriptions/listen).',
       );
     }
-    session.subscriptions.add(request.params.uri);
+    (session.subscriptions ??= new Set()).add(request.params.uri);
     return {};
   });
 
   server.setRequestHandler('resources/unsubscribe', async (request) => {
-    session.subscriptions.delete(request.params.uri);
+    session.subscriptions?.delete(request.params.uri);
     return {};
   });
 }
 
-export function answerPrompts({ app, server, rounds, channel }: SessionScope): void {
+export function answerPrompts(scope: SessionScope): void {
+  const { app, server, rounds } = scope;
   server.setRequestHandler('prompts/list', (request) => wire(async () => listResult(app.prompts.page(request.params?.cursor), 'prompts')));
 
   server.setRequestHandler('prompts/get', (request, ctx) =>
     wire(() => {
       const target = `prompt:${request.params.name}`;
-      return rounds.run(ctx, target, () => app.prompts.render(request.params.name, request.params.arguments, channel(ctx, undefined, target)));
+      return rounds.run(ctx, target, () => app.prompts.render(request.params.name, request.params.arguments, openChannel(scope, ctx, undefined, target)));
     }) as never,
   );
 }
 
-export function answerCompletions({ app, server, channel }: SessionScope): void {
+export function answerCompletions(scope: SessionScope): void {
+  const { app, server } = scope;
   server.setRequestHandler('completion/complete', (request, ctx) =>
     wire(async () => {
       const { ref, argument, context } = request.params;
       const target: CompletionRef = ref.type === 'ref/prompt' ? { type: 'ref/prompt', name: ref.name } : { type: 'ref/resource', uri: ref.uri };
-      const completion = await app.completions.complete(target, argument.name, argument.value, { arguments: context?.arguments ?? {} }, channel(ctx));
+      const completion = await app.completions.complete(target, argument.name, argument.value, { arguments: context?.arguments ?? {} }, openChannel(scope, ctx));
       return { completion: { ...completion } };
     }),
   );

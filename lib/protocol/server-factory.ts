@@ -8,7 +8,7 @@ import type { PromptRegistry } from '../prompts';
 import type { ResourceRegistry } from '../resources';
 import type { ToolInvoker, ToolRegistry } from '../tools';
 import { answerCompletions, answerPrompts, answerResources, answerTools, type SessionScope } from './request-handlers';
-import { SdkRequestChannel, type ChannelServices } from './request-channel';
+import type { ChannelServices } from './request-channel';
 import type { SessionHub } from './session-hub';
 
 /** What the protocol layer needs from the application: identity and the compiled registries. */
@@ -32,13 +32,13 @@ export interface ProtocolApplication {
 /** Builds one SDK server per connection; `hub` reaches every live session. */
 export type ServerFactory = (() => Server) & { readonly hub: SessionHub };
 
-type Kinds = { tools: boolean; resources: boolean; prompts: boolean; completions: boolean };
+type Kinds = { tools: boolean; resources: boolean; prompts: boolean; completions: boolean; logging: boolean };
 
 // One capabilities object per combination of kinds, shared by every server that declares it.
 const CAPABILITIES = new Map<string, Record<string, object>>();
 
 function capabilities(kinds: Kinds): Record<string, object> {
-  const key = `${+kinds.tools}${+kinds.resources}${+kinds.prompts}${+kinds.completions}`;
+  const key = `${+kinds.tools}${+kinds.resources}${+kinds.prompts}${+kinds.completions}${+kinds.logging}`;
   let declared = CAPABILITIES.get(key);
   if (!declared) {
     declared = {
@@ -46,7 +46,7 @@ function capabilities(kinds: Kinds): Record<string, object> {
       ...(kinds.resources ? { resources: { subscribe: true, listChanged: true } } : {}),
       ...(kinds.prompts ? { prompts: { listChanged: true } } : {}),
       ...(kinds.completions ? { completions: {} } : {}),
-      logging: {}, // any Context may log
+      ...(kinds.logging ? { logging: {} } : {}),
     };
     CAPABILITIES.set(key, declared);
   }
@@ -59,10 +59,22 @@ function capabilities(kinds: Kinds): Record<string, object> {
  * for a `server/discover` probe).
  */
 export function createServerFactory(app: ProtocolApplication): ServerFactory {
-  app.tools.onChange(() => app.hub.listChanged('tools'));
-  app.prompts.onChange(() => app.hub.listChanged('prompts'));
-  app.resources.resources.onChange(() => app.hub.listChanged('resources'));
-  app.resources.templates.onChange(() => app.hub.listChanged('resources'));
+  // Whether some component receives a Context (and so may log): computed once per catalogue change.
+  let logs: boolean | undefined;
+  const changed = (kind: 'tools' | 'prompts' | 'resources') => () => {
+    logs = undefined;
+    app.hub.listChanged(kind);
+  };
+  app.tools.onChange(changed('tools'));
+  app.prompts.onChange(changed('prompts'));
+  app.resources.resources.onChange(changed('resources'));
+  app.resources.templates.onChange(changed('resources'));
+  const canLog = () =>
+    (logs ??=
+      app.tools.some((t) => t.needsContext) ||
+      app.prompts.some((p) => p.compiled.needsContext) ||
+      app.resources.usesContext() ||
+      app.completions.usesContext);
 
   const rounds = new InputRounds(app.stateSecret);
   const services: ChannelServices = {
@@ -87,6 +99,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       resources,
       prompts,
       completions: prompts || resources,
+      logging: app.declare?.logging === true || canLog(),
     };
   };
   const info = { name: app.info.name, version: app.info.version, ...(app.info.title ? { title: app.info.title } : {}) };
@@ -106,7 +119,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       server,
       session: app.hub.open(server),
       rounds,
-      channel: (ctx, progressToken, target) => new SdkRequestChannel(ctx, server, progressToken as string | number | undefined, services, target),
+      services,
     };
     if (declared.tools) answerTools(scope);
     if (declared.resources) answerResources(scope);

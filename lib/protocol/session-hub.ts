@@ -1,10 +1,10 @@
 import type { Server } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../invocation';
 
-/** One connected session: its server instance and the resource URIs it subscribed to. */
+/** One connected session: its server instance and the resource URIs it subscribed to (made on first subscribe). */
 export interface Session {
   readonly server: Server;
-  readonly subscriptions: Set<string>;
+  subscriptions?: Set<string>;
 }
 
 /**
@@ -33,7 +33,7 @@ export class SessionHub {
   constructor(private readonly logger: ServerLogger) {}
 
   open(server: Server): Session {
-    const session = { server, subscriptions: new Set<string>(), previous: server.onclose };
+    const session: Session & { previous?: () => void } = { server, previous: server.onclose };
     this.sessions.set(server, session);
     // One shared close hook (the SDK calls it with `this` = the server): a per-server closure that points back
     // at its server would make every short-lived server (stateless HTTP builds one per request) ~10x dearer.
@@ -71,7 +71,7 @@ export class SessionHub {
     // 2025 eras subscribe with resources/subscribe (tracked here); on 2026-07-28 the client's
     // subscriptions/listen filter decides, and the SDK delivers only to streams that asked for the URI.
     const sends = [...this.sessions.values()]
-      .filter((session) => session.subscriptions.has(uri) || (isModern(session.server) && session.server.getCapabilities().resources))
+      .filter((session) => session.subscriptions?.has(uri) || (isModern(session.server) && session.server.getCapabilities().resources))
       .map((session) => session.server.sendResourceUpdated({ uri }).catch((error: unknown) => this.dropped('notifications/resources/updated', error)));
     await Promise.all(sends);
   }

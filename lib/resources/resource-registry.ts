@@ -36,6 +36,12 @@ export class ResourceRegistry {
   readonly excludedTemplates = new Set<string>();
   private readonly lists: ResourceListDefinition[] = [];
 
+  /** True when a resource, template or `@ResourceList()` method (enabled or not) receives a Context. */
+  usesContext(): boolean {
+    const takes = (d: { compiled: { needsContext: boolean } }) => d.compiled.needsContext;
+    return this.resources.some(takes) || this.templates.some(takes) || this.lists.some(takes);
+  }
+
   /** True while there is no resource, template or `@ResourceList()` method at all (enabled or not). */
   get empty(): boolean {
     return this.resources.empty && this.templates.empty && this.lists.length === 0;

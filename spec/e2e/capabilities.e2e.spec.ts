@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { Injectable, McpFactory, McpModule, Module, Prompt, Resource, Tool, type McpModuleOptions } from 'mcp-reflect';
+import { Context, Ctx, Injectable, McpFactory, McpModule, Module, Prompt, Resource, Tool, type McpModuleOptions } from 'mcp-reflect';
 import { createTestClient } from 'mcp-reflect/testing';
 
 type Era = '2025-11-25' | '2026-07-28';
@@ -39,7 +39,7 @@ describe.each(['2025-11-25', '2026-07-28'] as Era[])('declared capabilities (%s)
   it('declares only the kinds the application has, and answers the others with "method not found"', async () => {
     const client = await createTestClient(toolsModule(), { protocolVersion: era });
     try {
-      expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
+      expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true } });
       expect((await client.callTool({ name: 'ping', arguments: {} })).content).toEqual([{ type: 'text', text: 'pong' }]);
       await expect(client.request({ method: 'prompts/list', params: {} })).rejects.toMatchObject({ code: ProtocolErrorCode.MethodNotFound });
       await expect(client.request({ method: 'resources/list', params: {} })).rejects.toMatchObject({ code: ProtocolErrorCode.MethodNotFound });
@@ -48,10 +48,10 @@ describe.each(['2025-11-25', '2026-07-28'] as Era[])('declared capabilities (%s)
     }
   });
 
-  it('declares every kind with components, and completions with prompts or resources', async () => {
+  it('declares every kind with components, completions with prompts or resources, logging with a Context', async () => {
     @Injectable()
     class Everything {
-      @Tool() t(): string { return 't'; }
+      @Tool() async t(@Ctx() ctx: Context): Promise<string> { await ctx.log.info('called'); return 't'; }
       @Prompt() p(): string { return 'p'; }
       @Resource('r://x') r(): string { return 'r'; }
     }
@@ -66,6 +66,15 @@ describe.each(['2025-11-25', '2026-07-28'] as Era[])('declared capabilities (%s)
         completions: {},
         logging: {},
       });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('declares logging up front with `capabilities: { logging: true }`', async () => {
+    const client = await createTestClient(toolsModule({ capabilities: { logging: true } }), { protocolVersion: era });
+    try {
+      expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
     } finally {
       await client.close();
     }

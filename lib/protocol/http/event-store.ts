@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 
 export type { EventStore };
@@ -14,8 +14,12 @@ export class InMemoryEventStore implements EventStore {
   constructor(private readonly capacity = 10_000) {}
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
-    const eventId = `${streamId}_${randomUUID()}`;
-    this.events.set(eventId, { streamId, message });
+    // Kept strings are made flat: Node's randomUUID() (the SDK's stream ids) returns a rope of some twenty
+    // string pieces, about 0.7 KiB each while it is held. The random suffix keeps ids unguessable even on
+    // streams whose id is fixed (the standalone GET stream).
+    const stream = flat(streamId);
+    const eventId = flat(`${stream}_${randomBytes(16).toString('hex')}`);
+    this.events.set(eventId, { streamId: stream, message });
     if (this.events.size > this.capacity) this.events.delete(this.events.keys().next().value!);
     return eventId;
   }
@@ -37,4 +41,9 @@ export class InMemoryEventStore implements EventStore {
     }
     return streamId;
   }
+}
+
+/** A flat copy of `text` (a rope of concatenated pieces holds every piece while it lives). */
+function flat(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
 }

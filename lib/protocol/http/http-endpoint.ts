@@ -125,24 +125,25 @@ export class HttpEndpoint {
 
   private async open(request: Request, options: RequestOptions): Promise<Response> {
     const server = this.factory();
-    let session: LegacySession | undefined;
+    // Hooks shared by every session (no closure per session: idle sessions should cost little).
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(), // cryptographically random (spec: session IDs SHOULD be secure)
-      onsessioninitialized: (id) => {
-        if (session) this.sessions.set(id, session);
-      },
-      onsessionclosed: (id) => void this.drop(id),
+      sessionIdGenerator: newSessionId,
+      onsessionclosed: this.dropSession,
       enableJsonResponse: this.options.jsonResponse ?? false,
       eventStore: this.eventStore,
       maxRequestBodySize: this.options.maxRequestBodySize ?? DEFAULTS.maxRequestBodySize,
     });
-    session = { transport, server, lastSeen: Date.now() };
+    const session: LegacySession = { transport, server, lastSeen: Date.now() };
     await server.connect(transport);
     const response = await transport.handleRequest(request, options);
-    // Not an initialize (or a failed one): the transport answered 400 and no session exists.
-    if (!transport.sessionId) await this.end(session);
+    // Registered before the response (and with it the session id) reaches the client. Not an initialize, or a
+    // failed one: the transport answered 400 and no session exists.
+    if (transport.sessionId) this.sessions.set(transport.sessionId, session);
+    else await this.end(session);
     return response;
   }
+
+  private readonly dropSession = (id: string): void => void this.drop(id);
 
   private async drop(id: string): Promise<void> {
     const session = this.sessions.get(id);
@@ -183,6 +184,11 @@ async function isInitialize(request: Request, parsedBody: unknown): Promise<bool
   } catch {
     return true; // not JSON: let the transport answer with its parse error (-32700)
   }
+}
+
+/** Cryptographically random (spec: session IDs SHOULD be globally unique and cryptographically secure). */
+function newSessionId(): string {
+  return randomUUID();
 }
 
 function whenBodyEnds(response: Response, done: () => void): Response {
