@@ -48,52 +48,61 @@ async function startChild(system: string, mode: 'stateless' | 'stateful'): Promi
   };
 }
 
+/** One server process per system, started together and kept for every repetition. */
+async function startChildren(systems: readonly BenchSystem[], mode: 'stateless' | 'stateful'): Promise<Map<string, Child>> {
+  return new Map(await Promise.all(systems.map(async (s) => [s.name, await startChild(s.name, mode)] as const)));
+}
+
 /** (d) stateless HTTP: tools/call `add` per second at 32 connections (autocannon, loopback). */
 export async function httpThroughput(systems: readonly BenchSystem[], settings: Settings & { seconds: number; warmSeconds: number }) {
   const withHttp = systems.filter((s) => s.httpStateless);
-  const medians = await alternate(withHttp, settings.reps, async (system) => {
-    const child = await startChild(system.name, 'stateless');
-    try {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } });
-      const load = { url: child.url, method: 'POST' as const, headers: HEADERS, body, connections: 32 };
-      await autocannon({ ...load, duration: settings.warmSeconds }); // JIT warm-up, not counted
-      const result = await autocannon({ ...load, duration: settings.seconds });
+  const children = await startChildren(withHttp, 'stateless');
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } });
+  const load = (url: string) => ({ url, method: 'POST' as const, headers: HEADERS, body, connections: 32 });
+  try {
+    // JIT warm-up of every server, not counted.
+    for (const child of children.values()) await autocannon({ ...load(child.url), duration: settings.warmSeconds });
+    const medians = await alternate(withHttp, settings.reps, async (system) => {
+      const result = await autocannon({ ...load(children.get(system.name)!.url), duration: settings.seconds });
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${system.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       return result.requests.average;
-    } finally {
-      await child.stop();
-    }
-  }, false);
-  return { 'HTTP stateless tools/call, 32 connections (req/s)': Object.fromEntries(medians) };
+    }, false);
+    return { 'HTTP stateless tools/call, 32 connections (req/s)': Object.fromEntries(medians) };
+  } finally {
+    await Promise.all([...children.values()].map((c) => c.stop()));
+  }
 }
 
 /**
  * (e) memory per idle stateful HTTP session, over `sessions` sessions (KiB per session): resident memory (RSS,
  * what the operating system charges) and the V8 heap after a full GC (what the sessions themselves retain;
- * RSS also moves with heap reservations and allocator pages, so it is the noisier of the two).
+ * RSS also moves with heap reservations and allocator pages, so it is the noisier of the two). Each
+ * repetition opens `sessions` more sessions on the same server and measures what they added.
  */
 export async function memoryPerSession(systems: readonly BenchSystem[], settings: { sessions: number; reps: number }) {
   const withSessions = systems.filter((s) => s.httpStateful);
+  const children = await startChildren(withSessions, 'stateful');
   const heap = new Map<string, number[]>(withSessions.map((s) => [s.name, []]));
-  const medians = await alternate(withSessions, settings.reps, async (system) => {
-    const child = await startChild(system.name, 'stateful');
-    try {
-      await openSessions(child.url, 100); // the first sessions warm the code paths and grow the heap once
+  try {
+    // The first sessions warm the code paths and grow the heap once.
+    for (const child of children.values()) await openSessions(child.url, 100);
+    const medians = await alternate(withSessions, settings.reps, async (system) => {
+      const child = children.get(system.name)!;
       const before = await memory(child);
       await openSessions(child.url, settings.sessions);
       const after = await memory(child);
       heap.get(system.name)!.push((after.heapUsed - before.heapUsed) / 1024 / settings.sessions);
       return (after.rss - before.rss) / 1024 / settings.sessions;
-    } finally {
-      await child.stop();
-    }
-  }, false);
-  return {
-    [`memory per idle stateful session, ${settings.sessions} sessions (KiB, RSS)`]: Object.fromEntries(medians),
-    [`memory per idle stateful session, ${settings.sessions} sessions (KiB, V8 heap)`]: Object.fromEntries(
-      [...heap].map(([name, values]) => [name, median(values)]),
-    ),
-  };
+    }, false);
+    return {
+      [`memory per idle stateful session, ${settings.sessions} sessions (KiB, RSS)`]: Object.fromEntries(medians),
+      [`memory per idle stateful session, ${settings.sessions} sessions (KiB, V8 heap)`]: Object.fromEntries(
+        [...heap].map(([name, values]) => [name, median(values)]),
+      ),
+    };
+  } finally {
+    await Promise.all([...children.values()].map((c) => c.stop()));
+  }
 }
 
 async function openSessions(url: string, count: number): Promise<void> {
