@@ -76,38 +76,36 @@ export async function httpThroughput(systems: readonly BenchSystem[], settings: 
 /**
  * (e) memory per idle stateful HTTP session, over `sessions` sessions (KiB per session): resident memory (RSS,
  * what the operating system charges) and the V8 heap after a full GC (what the sessions themselves retain;
- * RSS also moves with heap reservations and allocator pages, so it is the noisier of the two). Each
- * repetition opens `sessions` more sessions on the same server and measures what they added.
+ * RSS also moves with heap reservations and allocator pages, so it is the noisier of the two). A fresh server
+ * process per repetition, so every measurement starts from the same heap.
  */
 export async function memoryPerSession(systems: readonly BenchSystem[], settings: { sessions: number; reps: number }) {
   const withSessions = systems.filter((s) => s.httpStateful);
-  const children = await startChildren(withSessions, 'stateful');
   const heap = new Map<string, number[]>(withSessions.map((s) => [s.name, []]));
-  try {
-    // The first sessions warm the code paths and grow the heap once.
-    for (const child of children.values()) await openSessions(child.url, 100);
-    const medians = await alternate(withSessions, settings.reps, async (system) => {
-      const child = children.get(system.name)!;
+  const medians = await alternate(withSessions, settings.reps, async (system) => {
+    const child = await startChild(system.name, 'stateful');
+    try {
+      await openSessions(child.url, 100); // the first sessions warm the code paths and grow the heap once
       const before = await memory(child);
       await openSessions(child.url, settings.sessions);
       const after = await memory(child);
       heap.get(system.name)!.push((after.heapUsed - before.heapUsed) / 1024 / settings.sessions);
       return (after.rss - before.rss) / 1024 / settings.sessions;
-    }, false);
-    return {
-      [`memory per idle stateful session, ${settings.sessions} sessions (KiB, RSS)`]: Object.fromEntries(medians),
-      [`memory per idle stateful session, ${settings.sessions} sessions (KiB, V8 heap)`]: Object.fromEntries(
-        [...heap].map(([name, values]) => [name, median(values)]),
-      ),
-    };
-  } finally {
-    await Promise.all([...children.values()].map((c) => c.stop()));
-  }
+    } finally {
+      await child.stop();
+    }
+  }, false);
+  return {
+    [`memory per idle stateful session, ${settings.sessions} sessions (KiB, RSS)`]: Object.fromEntries(medians),
+    [`memory per idle stateful session, ${settings.sessions} sessions (KiB, V8 heap)`]: Object.fromEntries(
+      [...heap].map(([name, values]) => [name, median(values)]),
+    ),
+  };
 }
 
 async function openSessions(url: string, count: number): Promise<void> {
-  for (let i = 0; i < count; i += 100) {
-    await Promise.all(Array.from({ length: Math.min(100, count - i) }, () => openSession(url)));
+  for (let i = 0; i < count; i += 400) {
+    await Promise.all(Array.from({ length: Math.min(400, count - i) }, () => openSession(url)));
   }
 }
 
@@ -117,8 +115,8 @@ async function memory(child: Child): Promise<{ rss: number; heapUsed: number }> 
   return JSON.parse(await reply);
 }
 
-// Keep-alive: opening a thousand sessions should cost the server sessions, not TCP handshakes.
-const agent = new Agent({ keepAlive: true, maxSockets: 100 });
+// Keep-alive, 400 at a time: opening a thousand sessions should cost the server sessions, not TCP handshakes.
+const agent = new Agent({ keepAlive: true, maxSockets: 400 });
 
 function post(url: string, headers: Record<string, string>, body: string): Promise<{ headers: Record<string, unknown> }> {
   const target = new URL(url);
