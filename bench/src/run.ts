@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
   const settings = quick
     ? { reps: 1, calls: 200, maxMs: 100, seconds: 0.5, warmSeconds: 0.25, sessions: 20 }
-    : { reps: 5, calls: 5_000, maxMs: 400, seconds: 1, warmSeconds: 0.5, sessions: 1_000 };
+    : { reps: 5, calls: 5_000, maxMs: 300, seconds: 0.75, warmSeconds: 0.5, sessions: 1_000 };
   const systems = loadSystems();
   const started = Date.now();
   const step = async (name: string, run: () => Promise<Table>): Promise<Table> => {

@@ -110,7 +110,7 @@ process.on('message', (message: { id: number; job: Job }) => {
 
 async function settle(): Promise<void> {
   gc();
-  await new Promise((resolve) => setTimeout(resolve, 50)); // lets concurrent sweeping finish
+  await new Promise((resolve) => setTimeout(resolve, 20)); // lets concurrent sweeping finish
 }
 process.on('disconnect', () => {
   void Promise.all([...lists.values()].map(async (c) => (await c).close())).finally(() => process.exit(0));
