@@ -52,7 +52,10 @@ export function answerTools(scope: SessionScope): void {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
     // Only a tool that receives a Context can ask the client for input (and be re-entered), or needs a channel.
-    if (!tool.needsContext) return convert(server, tool.descriptor.outputSchema, await app.invoker.call(tool, args, () => openChannel(scope, ctx)));
+    if (!tool.needsContext) {
+      const outcome = app.invoker.call(tool, args, tool.timeout === undefined ? undefined : () => openChannel(scope, ctx));
+      return convert(server, tool.descriptor.outputSchema, outcome instanceof Promise ? await outcome : outcome);
+    }
     const target = `tool:${name}`;
     const open = () => openChannel(scope, ctx, _meta?.progressToken, target);
     return rounds.run(ctx, target, async () => convert(server, tool.descriptor.outputSchema, await app.invoker.call(tool, args, open))) as never;

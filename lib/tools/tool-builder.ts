@@ -43,7 +43,8 @@ export function buildTool(
     reporting: lazy(() => compiler.compileReporting(output.schema, 'output')),
   };
 
-  return { ...compiled, name, descriptor, timeout: options.timeout, convertResult: compileResultConverter(outputCheck) };
+  const direct = !compiled.needsContext && !compiled.scoped && options.timeout === undefined && compiled.runtimeChecked.length === 0;
+  return { ...compiled, name, descriptor, timeout: options.timeout, convertResult: compileResultConverter(outputCheck), direct };
 }
 
 function lazy(make: () => ValidateFunction): () => ValidateFunction {

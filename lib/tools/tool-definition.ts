@@ -24,4 +24,6 @@ export interface ToolDefinition extends CompiledMethod {
   /** Milliseconds a call may take (`@Tool({ timeout })`). */
   readonly timeout?: number;
   readonly convertResult: (value: unknown) => Conversion;
+  /** Callable on the synchronous path: a singleton's method without Context, timeout or class-validator rules. */
+  readonly direct: boolean;
 }

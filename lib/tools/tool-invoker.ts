@@ -16,17 +16,50 @@ export type InvokerOptions = CallPolicy;
 export class ToolInvoker {
   constructor(private readonly options: InvokerOptions) {}
 
-  /** `open` gives the request's channel; it is only opened for tools that need it (Context, timeout). */
-  async call(tool: ToolDefinition, rawArgs: unknown, open: () => RequestChannel): Promise<CallOutcome> {
-    let outcome: MethodOutcome;
-    let converted: Conversion;
+  /**
+   * `open` gives the request's channel; it is only opened for tools that need it (Context, timeout). Tools
+   * of singleton classes without a Context, timeout or class-validator rules, called with valid arguments,
+   * take a synchronous path that allocates nothing of its own: the result is a promise only when the method
+   * returns one.
+   */
+  call(tool: ToolDefinition, rawArgs: unknown, open?: () => RequestChannel): CallOutcome | Promise<CallOutcome> {
+    if (!tool.direct) return this.callChecked(tool, rawArgs, open);
+    const args = tool.validator.accept(rawArgs);
+    if (args === undefined) return this.callChecked(tool, rawArgs, open); // to coerce, or to name the issues
+    let value: unknown;
     try {
-      if (tool.timeout !== undefined) outcome = await this.withTimeout(tool, rawArgs, open());
-      else outcome = await runMethod(tool, rawArgs, tool.needsContext ? open() : undefined);
+      value = tool.method.apply(tool.instance, tool.bind(args, undefined));
+    } catch (error) {
+      return this.failure(tool, error);
+    }
+    if (isPromiseLike(value)) {
+      return Promise.resolve(value).then(
+        (resolved) => this.converted(tool, resolved),
+        (error: unknown) => this.failure(tool, error),
+      );
+    }
+    return this.converted(tool, value);
+  }
+
+  private async callChecked(tool: ToolDefinition, rawArgs: unknown, open?: () => RequestChannel): Promise<CallOutcome> {
+    let outcome: MethodOutcome;
+    try {
+      if (tool.timeout !== undefined) outcome = await this.withTimeout(tool, rawArgs, open!());
+      else outcome = await runMethod(tool, rawArgs, tool.needsContext ? open!() : undefined);
       if (!outcome.ok) return errorResult(`Invalid arguments for tool ${tool.name}: ${outcome.issues.join('; ')}`);
-      converted = tool.convertResult(outcome.value);
     } catch (error) {
       if (error instanceof TimedOut) return errorResult(error.message);
+      return this.failure(tool, error);
+    }
+    return this.converted(tool, outcome.value);
+  }
+
+  /** What the method returned, as a result (or an isError result when it breaks the output schema). */
+  private converted(tool: ToolDefinition, value: unknown): CallOutcome {
+    let converted: Conversion;
+    try {
+      converted = tool.convertResult(value);
+    } catch (error) {
       return this.failure(tool, error);
     }
     if (converted.ok) return converted.outcome;
@@ -72,6 +105,10 @@ export class ToolInvoker {
     const message = error instanceof Error ? error.message : String(error);
     return errorResult(`Error calling tool '${tool.name}': ${message}`);
   }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 function errorResult(text: string): CallOutcome {

@@ -27,6 +27,15 @@ export class ArgumentValidator {
     this.coerce = compiler.lenient ? compileCoercer(schema) : undefined;
   }
 
+  /**
+   * The arguments themselves when they pass the compiled check as sent (the common case), else `undefined`:
+   * then `validate()` coerces or names the issues. Allocates nothing.
+   */
+  accept(input: unknown): Record<string, unknown> | undefined {
+    const args = input === undefined || input === null ? {} : input;
+    return this.check(args) ? (args as Record<string, unknown>) : undefined;
+  }
+
   validate(input: unknown): ValidationOutcome {
     let args: unknown = input === undefined || input === null ? {} : input;
     // Valid input (the common case) needs no coercion: coercion only rewrites values that do not match.
