@@ -20,6 +20,7 @@ export async function inMemoryCalls(systems: readonly BenchSystem[], settings: S
         const key = `${tool}, ${inFlight === 1 ? 'sequential' : `${inFlight} in flight`}`;
         const medians = await alternate(systems, settings.reps, (system) =>
           workers.get(system.name)!.run({ op: 'calls', tool, inFlight, calls: settings.calls, maxMs: settings.maxMs }),
+          false, // each measurement warms its own connection first (see worker.ts)
         );
         results[key] = Object.fromEntries(medians);
       }

@@ -12,6 +12,7 @@ export async function toolsList(systems: readonly BenchSystem[], settings: Setti
       const lists = settings.calls; // in practice bounded by maxMs: every system lists for the same time
       const medians = await alternate(systems, settings.reps, (system) =>
         workers.get(system.name)!.run({ op: 'list', total, lists, maxMs: settings.maxMs }),
+        false, // each worker warms its server when it makes it (see worker.ts)
       );
       results[`tools/list, ${total} tools`] = Object.fromEntries(medians);
     }
