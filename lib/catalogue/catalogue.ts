@@ -144,7 +144,11 @@ export class Catalogue<T extends CatalogueItem, D> {
     return entry;
   }
 
-  private changed(): void {
+  /**
+   * Drops the cached lists and tells the listeners (list_changed). Called on every change of the catalogue,
+   * and by its owner when what the list shows changes beside it (a `@ResourceList()` method added).
+   */
+  changed(): void {
     this.listCache = undefined;
     this.pageCache = new Map();
     for (const listener of this.listeners) listener();

@@ -103,10 +103,12 @@ export class ResourceRegistry {
       }
       this.templates.add({ name, uriTemplate: options.uriTemplate!, tags: options.tags, descriptor, matcher, compiled, complete: options.complete });
     }
-    for (const method of getComponentMethods('resource-list', target)) {
+    const lists = getComponentMethods('resource-list', target);
+    for (const method of lists) {
       const owner = `resource list (${target.name}.${method})`;
       this.lists.push({ compiled: compileMethod(host, method, owner, this.compiler) });
     }
+    if (lists.length > 0) this.resources.changed(); // resources/list shows them: sessions are told
   }
 
   /** `resources/list`: the static resources, then what `@ResourceList()` methods return now. */

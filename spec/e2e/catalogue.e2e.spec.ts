@@ -10,6 +10,7 @@ import {
   Param,
   Prompt,
   Resource,
+  ResourceList,
   ResourceTemplate,
   Tool,
 } from 'mcp-reflect';
@@ -259,6 +260,26 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('runtime catalogue changes 
         message: 'Unknown prompt: greet. Available prompts: farewell',
       });
     } finally {
+      await client.close();
+    }
+  });
+
+  it('tells sessions about a @ResourceList() added at runtime, and lists what it returns', async () => {
+    class ExtraList {
+      @ResourceList()
+      listed() {
+        return [{ uri: 'listed://one', name: 'one' }];
+      }
+    }
+    const client = await createTestClient(CatalogueModule, { protocolVersion: era });
+    const { counts, stop } = await watchLists(client, era);
+    try {
+      client.app.resources.add(new ExtraList());
+      await flush();
+      expect(counts.resources).toBe(1);
+      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['config://app', 'listed://one']);
+    } finally {
+      await stop();
       await client.close();
     }
   });
