@@ -43,7 +43,8 @@ export function buildTool(
     reporting: lazy(() => compiler.compileReporting(output.schema, 'output')),
   };
 
-  const direct = !compiled.needsContext && !compiled.scoped && options.timeout === undefined && compiled.runtimeChecked.length === 0;
+  // needsContext covers request-scoped classes too (their instance is resolved per request).
+  const direct = !compiled.needsContext && options.timeout === undefined && compiled.runtimeChecked.length === 0;
   return { ...compiled, name, descriptor, timeout: options.timeout, convertResult: compileResultConverter(outputCheck), direct };
 }
 

@@ -32,14 +32,15 @@ export class ArgumentValidator {
    * then `validate()` coerces or names the issues. Allocates nothing.
    */
   accept(input: unknown): Record<string, unknown> | undefined {
-    const args = input === undefined || input === null ? {} : input;
+    const args = input ?? {};
     return this.check(args) ? (args as Record<string, unknown>) : undefined;
   }
 
   validate(input: unknown): ValidationOutcome {
-    let args: unknown = input === undefined || input === null ? {} : input;
     // Valid input (the common case) needs no coercion: coercion only rewrites values that do not match.
-    if (this.check(args)) return { ok: true, value: args as Record<string, unknown> };
+    const accepted = this.accept(input);
+    if (accepted) return { ok: true, value: accepted };
+    let args: unknown = input ?? {};
     if (this.coerce) {
       args = this.coerce(args);
       if (this.check(args)) return { ok: true, value: args as Record<string, unknown> };
