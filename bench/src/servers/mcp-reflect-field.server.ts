@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { Args, Field, Injectable, McpFactory, McpModule, Module, Param, Tool } from 'mcp-reflect';
+import { Args, Field, Injectable, McpFactory, McpModule, Module, Tool } from 'mcp-reflect';
 import { bookText } from '../system';
-import { extraTools } from '../systems/mcp-reflect-extra';
+import { AddTools, extraTools } from '../systems/mcp-reflect-extra';
 
 // The same tools as the mcp-reflect system, its DTO declared with @Field() instead of class-validator: the
 // cold-start comparison that shows what importing class-validator costs.
@@ -20,12 +20,7 @@ class BookInput {
 }
 
 @Injectable()
-class BenchTools {
-  @Tool({ description: 'Add two numbers' })
-  add(@Param() a: number, @Param() b: number): string {
-    return String(a + b);
-  }
-
+class BookTools {
   @Tool({ description: 'Register a book' })
   book(@Args() input: BookInput): string {
     return bookText(input);
@@ -34,7 +29,7 @@ class BenchTools {
 
 @Module({
   imports: [McpModule.forRoot({ name: 'mcp-reflect', version: '1.0.0' })],
-  providers: [BenchTools, extraTools(Number(process.argv[2] ?? 0))] as never,
+  providers: [AddTools, BookTools, extraTools(Number(process.argv[2] ?? 0))] as never,
 })
 class BenchModule {}
 

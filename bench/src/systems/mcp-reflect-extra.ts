@@ -1,6 +1,15 @@
 import 'reflect-metadata';
 import { Injectable, Param, Tool } from 'mcp-reflect';
 
+/** `add(a, b)`, shared by the mcp-reflect servers (their `book` tools differ in how the DTO is declared). */
+@Injectable()
+export class AddTools {
+  @Tool({ description: 'Add two numbers' })
+  add(@Param() a: number, @Param() b: number): string {
+    return String(a + b);
+  }
+}
+
 /** A provider class with `count` trivial tools `tool_i(n: number)`, decorated as TypeScript would. */
 export function extraTools(count: number): Function {
   class ExtraTools {}

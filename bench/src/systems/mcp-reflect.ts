@@ -4,7 +4,7 @@ import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } f
 import { Args, Injectable, McpFactory, McpModule, Module, Param, Scope, Tool } from 'mcp-reflect';
 import { bookText, type BenchSystem } from '../system';
 import { clientSdk } from '../lazy';
-import { extraTools } from './mcp-reflect-extra';
+import { AddTools, extraTools } from './mcp-reflect-extra';
 
 class Author {
   @IsString() first!: string;
@@ -21,12 +21,7 @@ class BookInput {
 }
 
 @Injectable()
-class BenchTools {
-  @Tool({ description: 'Add two numbers' })
-  add(@Param() a: number, @Param() b: number): string {
-    return String(a + b);
-  }
-
+class BookTools {
   @Tool({ description: 'Register a book' })
   book(@Args() input: BookInput): string {
     return bookText(input);
@@ -42,7 +37,7 @@ class ScopedTools {
 }
 
 export function reflectModule(extra: number, scoped = false): Function {
-  const providers = [BenchTools, extraTools(extra), ...(scoped ? [ScopedTools] : [])];
+  const providers = [AddTools, BookTools, extraTools(extra), ...(scoped ? [ScopedTools] : [])];
   @Module({ imports: [McpModule.forRoot({ name: 'mcp-reflect', version: '1.0.0' })], providers: providers as never })
   class BenchModule {}
   return BenchModule;
