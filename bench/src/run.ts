@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { bootstrapTimes, requestScope } from './scenarios/bootstrap';
 import { coldStart } from './scenarios/cold-start';
+import { cpuChecks } from './scenarios/cpu';
 import { httpThroughput, memoryPerSession } from './scenarios/http';
 import { inMemoryCalls } from './scenarios/in-memory';
 import { toolsList } from './scenarios/list';
@@ -12,14 +13,17 @@ import { loadSystems } from './systems';
 type Table = Record<string, Record<string, number>>;
 
 /** Which way is better, per metric: throughput up, time and memory down. */
-const LOWER_IS_BETTER = /\((ms|KiB)[,)]|µs per call/;
+const LOWER_IS_BETTER = /\((ms|KiB)[,)]|µs per (call|request)/;
 
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
   const settings = quick
-    ? { reps: 1, calls: 200, maxMs: 100, seconds: 0.5, warmSeconds: 0.25, sessions: 20 }
-    : { reps: 5, calls: 5_000, maxMs: 300, seconds: 0.75, warmSeconds: 0.5, sessions: 1_000 };
-  const systems = loadSystems();
+    ? { reps: 1, rounds: 1, calls: 200, maxMs: 100, seconds: 0.5, warmSeconds: 0.25, sessions: 20, memoryReps: 1, httpRounds: 1 }
+    : { reps: 5, rounds: 9, calls: 5_000, maxMs: 120, seconds: 0.5, warmSeconds: 0.5, sessions: 1_000, memoryReps: 3, httpRounds: 7 };
+  // `--systems=limit,mcp-reflect` measures only those (more alternations of the pair in the same time).
+  const chosen = process.argv.find((arg) => arg.startsWith('--systems='))?.slice('--systems='.length).split(',');
+  const systems = loadSystems().filter((s) => !chosen || chosen.includes(s.name));
+  if (chosen && systems.length !== chosen.length) throw new Error(`--systems: choose from ${loadSystems().map((s) => s.name).join(', ')}`);
   const started = Date.now();
   const step = async (name: string, run: () => Promise<Table>): Promise<Table> => {
     const t = Date.now();
@@ -28,23 +32,35 @@ async function main(): Promise<void> {
     return table;
   };
   console.error(`Benchmarking ${systems.map((s) => s.name).join(', ')}${quick ? ' (quick)' : ''}`);
-  const tables: Table = {
-    ...(await step('(a) in-memory tools/call', () => inMemoryCalls(systems, settings))),
-    ...(await step('(b) tools/list', () => toolsList(systems, settings))),
-    ...(await step('(c) stdio cold start', () => coldStart(systems, settings))),
-    ...(await step('(d) HTTP stateless', () => httpThroughput(systems, settings))),
-    ...(await step('(e) memory per session', () => memoryPerSession(systems, settings))),
-    ...(await step('(f) bootstrap', () => bootstrapTimes(systems, settings))),
-    ...(await step('(f) request scope', () => requestScope(settings))),
+  // `--only=b,a` runs the named scenarios, in that order (for investigating one scenario or an order effect).
+  const scenarios: Record<string, [string, () => Promise<Table>]> = {
+    a: ['(a) in-memory tools/call', () => inMemoryCalls(systems, settings)],
+    b: ['(b) tools/list', () => toolsList(systems, settings)],
+    c: ['(c) stdio cold start', () => coldStart(systems, settings)],
+    d: ['(d) HTTP stateless', () => httpThroughput(systems, settings)],
+    e: ['(e) memory per session', () => memoryPerSession(systems, { ...settings, reps: settings.memoryReps })],
+    f: ['(f) bootstrap', () => bootstrapTimes(systems, settings)],
+    g: ['(f) request scope', () => requestScope(settings)],
+    h: ['(h) CPU time checks', () => cpuChecks(systems, { reps: quick ? 1 : 3, quick })],
   };
+  const defaults = ['a', 'b', 'c', 'd', 'e', 'f', 'g']; // h only when asked for (two minutes a pair)
+  const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+  const unknown = only?.filter((key) => !(key in scenarios)) ?? [];
+  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (choose from ${Object.keys(scenarios).join(', ')}; g = request scope, h = CPU time checks)`);
+  const tables: Table = {};
+  for (const key of only ?? defaults) {
+    const [name, run] = scenarios[key];
+    Object.assign(tables, await step(name, run));
+  }
   const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
   const result = { date: new Date().toISOString(), quick, machine, settings, systems: systems.map((s) => s.name), results: tables };
   const root = path.resolve(__dirname, '..');
   mkdirSync(path.join(root, 'results'), { recursive: true });
-  writeFileSync(path.join(root, 'results', quick ? 'bench.quick.json' : 'bench.json'), JSON.stringify(result, null, 2) + '\n');
+  const partial = only !== undefined || chosen !== undefined;
+  writeFileSync(path.join(root, 'results', partial ? 'bench.partial.json' : quick ? 'bench.quick.json' : 'bench.json'), JSON.stringify(result, null, 2) + '\n');
   const markdown = render(tables, systems.map((s) => s.name), machine, settings);
   console.log(markdown);
-  if (!quick) writeResults(path.resolve(root, '..', 'docs', 'performance.md'), markdown);
+  if (!quick && !partial) writeResults(path.resolve(root, '..', 'docs', 'performance.md'), markdown);
   console.error(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 

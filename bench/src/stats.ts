@@ -24,5 +24,6 @@ export async function alternate<S extends { name: string }>(
       samples.get(system.name)!.push(await measure(system));
     }
   }
+  if (process.env.BENCH_SAMPLES) for (const [name, values] of samples) console.error(`    ${name}: ${values.map((v) => v.toPrecision(4)).join(' ')}`);
   return new Map([...samples].map(([name, values]) => [name, median(values)]));
 }

@@ -27,7 +27,15 @@ export interface BenchSystem {
 
 export interface Connected {
   readonly client: Client;
+  /** The client's end of the in-memory pair, for requests that bypass the SDK client (see worker.ts). */
+  readonly transport: ClientEnd;
   close(): Promise<void>;
+}
+
+/** What the worker needs of the client's transport end: send, and the handler the SDK client installed. */
+export interface ClientEnd {
+  send(message: object): Promise<void>;
+  onmessage?: (message: any, extra?: any) => void;
 }
 
 export interface Listening {

@@ -17,8 +17,14 @@ export async function startWorkers(names: readonly string[]): Promise<Map<string
   return new Map(workers.map((w) => [w.name, w]));
 }
 
+/** `BENCH_CPU_PROFILE=dir` writes a V8 CPU profile of every worker into dir (for `node --cpu-prof` analysis). */
+function profile(name: string): string[] {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name.replace(/\W/g, '_')}-${Date.now()}.cpuprofile`] : [];
+}
+
 async function startWorker(name: string): Promise<Worker> {
-  const child: ChildProcess = fork(WORKER, [name], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(WORKER, [name], { execArgv: ['--expose-gc', ...profile(name)], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const pending = new Map<number, { resolve: (v: number) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   await new Promise<void>((resolve, reject) => {

@@ -8,16 +8,16 @@ import { alternate, median } from '../stats';
 import type { Settings } from './in-memory';
 
 const SERVER = path.join(__dirname, '..', 'servers', 'http.server.js');
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+export const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-interface Child {
+export interface Child {
   readonly url: string;
   readonly process: ChildProcessByStdio<Writable, Readable, null>;
   next(prefix: string): Promise<string>;
   stop(): Promise<void>;
 }
 
-async function startChild(system: string, mode: 'stateless' | 'stateful'): Promise<Child> {
+export async function startChild(system: string, mode: 'stateless' | 'stateful'): Promise<Child> {
   const child = spawn(process.execPath, ['--expose-gc', SERVER, system, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
   let buffered = '';
   const waiters: { prefix: string; resolve: (line: string) => void }[] = [];
@@ -54,7 +54,9 @@ async function startChildren(systems: readonly BenchSystem[], mode: 'stateless' 
 }
 
 /** (d) stateless HTTP: tools/call `add` per second at 32 connections (autocannon, loopback). */
-export async function httpThroughput(systems: readonly BenchSystem[], settings: Settings & { seconds: number; warmSeconds: number }) {
+export async function httpThroughput(systems: readonly BenchSystem[], settings: Settings & { seconds: number; warmSeconds: number; httpRounds: number }) {
+  // Many short runs: each server (and the load generator) speeds up over its first seconds under load, and
+  // the machine's speed drifts; a median over many alternations absorbs both.
   const withHttp = systems.filter((s) => s.httpStateless);
   const children = await startChildren(withHttp, 'stateless');
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } });
@@ -62,11 +64,11 @@ export async function httpThroughput(systems: readonly BenchSystem[], settings: 
   try {
     // JIT warm-up of every server, not counted.
     for (const child of children.values()) await autocannon({ ...load(child.url), duration: settings.warmSeconds });
-    const medians = await alternate(withHttp, settings.reps, async (system) => {
+    const medians = await alternate(withHttp, settings.httpRounds, async (system) => {
       const result = await autocannon({ ...load(children.get(system.name)!.url), duration: settings.seconds });
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${system.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       return result.requests.average;
-    }, false);
+    }); // plus one round not counted
     return { 'HTTP stateless tools/call, 32 connections (req/s)': Object.fromEntries(medians) };
   } finally {
     await Promise.all([...children.values()].map((c) => c.stop()));

@@ -7,6 +7,8 @@ export interface Settings {
   readonly calls: number;
   /** Longest a single measurement runs (ms); slow systems make fewer calls instead of taking longer. */
   readonly maxMs: number;
+  /** Repetitions of the in-memory scenarios (short measurements, many alternations; see run.ts). */
+  readonly rounds: number;
 }
 
 /** (a) tools/call in memory: calls per second, sequential and with 64 in flight. */
@@ -18,9 +20,9 @@ export async function inMemoryCalls(systems: readonly BenchSystem[], settings: S
     for (const tool of ['add', 'book'] as const) {
       for (const inFlight of [1, 64]) {
         const key = `${tool}, ${inFlight === 1 ? 'sequential' : `${inFlight} in flight`}`;
-        const medians = await alternate(systems, settings.reps, (system) =>
+        // One round not counted (JIT warm-up); each worker keeps one server for every round (see worker.ts).
+        const medians = await alternate(systems, settings.rounds, (system) =>
           workers.get(system.name)!.run({ op: 'calls', tool, inFlight, calls: settings.calls, maxMs: settings.maxMs }),
-          false, // each measurement warms its own connection first (see worker.ts)
         );
         results[key] = Object.fromEntries(medians);
       }

@@ -10,9 +10,9 @@ export async function toolsList(systems: readonly BenchSystem[], settings: Setti
     const results: Record<string, Record<string, number>> = {};
     for (const total of [50, 500]) {
       const lists = settings.calls; // in practice bounded by maxMs: every system lists for the same time
-      const medians = await alternate(systems, settings.reps, (system) =>
+      // Each worker warms its server when it makes it (see worker.ts); one round is not counted.
+      const medians = await alternate(systems, settings.rounds, (system) =>
         workers.get(system.name)!.run({ op: 'list', total, lists, maxMs: settings.maxMs }),
-        false, // each worker warms its server when it makes it (see worker.ts)
       );
       results[`tools/list, ${total} tools`] = Object.fromEntries(medians);
     }

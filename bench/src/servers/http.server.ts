@@ -3,7 +3,8 @@ import { loadSystem } from '../systems';
 
 /**
  * Serves one system over HTTP in its own process (so the load generator does not share its core), prints
- * `URL=<url>`, and answers a `mem` line on stdin with its memory after a full GC.
+ * `URL=<url>`, and answers a `mem` line on stdin with its memory after a full GC, a `cpu` line with the CPU
+ * time it has used (µs, every thread).
  */
 async function main(): Promise<void> {
   const [name, mode] = process.argv.slice(2);
@@ -14,6 +15,11 @@ async function main(): Promise<void> {
   process.stdout.write(`URL=${listening.url}\n`);
   process.stdin.setEncoding('utf8');
   process.stdin.on('data', (line: string) => {
+    if (line.trim() === 'cpu') {
+      const { user, system: kernel } = process.cpuUsage();
+      process.stdout.write(`CPU=${user + kernel}\n`);
+      return;
+    }
     if (line.trim() !== 'mem') return;
     (globalThis as { gc?: () => void }).gc?.();
     const { rss, heapUsed } = process.memoryUsage();

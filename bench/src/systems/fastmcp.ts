@@ -90,7 +90,7 @@ export const fastmcp: BenchSystem = {
     // FastMCP.connect() takes an SDK v1 `Transport`; the SDK v2 in-memory transport has the same shape
     // (start/send/close/onmessage/onclose/onerror). connect() waits for the client's initialize, hence together.
     const [session] = await Promise.all([server.connect(serverTransport as never), client.connect(clientTransport)]);
-    return { client, close: async () => (await client.close(), await session.close()) };
+    return { client, transport: clientTransport, close: async () => (await client.close(), await session.close()) };
   },
   stdio: (extra) => ({ command: process.execPath, args: [require.resolve('../servers/fastmcp.server'), String(extra)] }),
   /** `httpStream` with `stateless: true`: a fresh session (SDK v1 Server) per request; SSE responses (fastmcp's default). */

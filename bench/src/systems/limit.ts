@@ -45,7 +45,7 @@ export const limit: BenchSystem = {
     const handle = serveStdio(limitServerFactory(extra), { transport: serverTransport });
     const client = new Client({ name: 'bench', version: '1.0.0' });
     await client.connect(clientTransport);
-    return { client, close: async () => (await client.close(), await handle.close()) };
+    return { client, transport: clientTransport, close: async () => (await client.close(), await handle.close()) };
   },
   httpStateless: () => httpServe().serveHttp(limitServerFactory(0), true),
   httpStateful: () => httpServe().serveHttp(limitServerFactory(0), false),

@@ -128,7 +128,7 @@ export const mcpNest: BenchSystem = {
     await app.listen();
     const client = new Client({ name: 'bench', version: '1.0.0' });
     await client.connect(clientTransport);
-    return { client, close: async () => (await client.close(), await app.close()) };
+    return { client, transport: clientTransport, close: async () => (await client.close(), await app.close()) };
   },
   stdio: (extra) => ({ command: process.execPath, args: [require.resolve('../servers/mcp-nest.server'), String(extra)] }),
   /** mcp-nest's default StreamableHttpTransport: stateless, JSON responses, self-mounted on the Nest express adapter. */

@@ -53,7 +53,7 @@ export const mcpReflect: BenchSystem = {
     await app.connect(serverTransport);
     const client = new Client({ name: 'bench', version: '1.0.0' });
     await client.connect(clientTransport);
-    return { client, close: async () => (await client.close(), await app.close()) };
+    return { client, transport: clientTransport, close: async () => (await client.close(), await app.close()) };
   },
   stdio: (extra) => ({ command: process.execPath, args: [require.resolve('../servers/mcp-reflect.server'), String(extra)] }),
   async httpStateless() {

@@ -40,7 +40,7 @@ export const mcpServer: BenchSystem = {
     const handle = serveStdio(mcpServerFactory(extra), { transport: serverTransport });
     const client = new Client({ name: 'bench', version: '1.0.0' });
     await client.connect(clientTransport);
-    return { client, close: async () => (await client.close(), await handle.close()) };
+    return { client, transport: clientTransport, close: async () => (await client.close(), await handle.close()) };
   },
   httpStateless: () => httpServe().serveHttp(mcpServerFactory(0), true),
   httpStateful: () => httpServe().serveHttp(mcpServerFactory(0), false),
