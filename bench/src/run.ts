@@ -8,6 +8,7 @@ import { cpuChecks } from './scenarios/cpu';
 import { httpThroughput, memoryPerSession } from './scenarios/http';
 import { inMemoryCalls } from './scenarios/in-memory';
 import { toolsList } from './scenarios/list';
+import { PAIRED_RATIOS } from './stats';
 import { loadSystems } from './systems';
 
 type Table = Record<string, Record<string, number>>;
@@ -18,8 +19,8 @@ const LOWER_IS_BETTER = /\((ms|KiB)[,)]|µs per (call|request)/;
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
   const settings = quick
-    ? { reps: 1, rounds: 1, calls: 200, maxMs: 100, seconds: 0.5, warmSeconds: 0.25, sessions: 20, memoryReps: 1, httpRounds: 1 }
-    : { reps: 5, rounds: 9, calls: 5_000, maxMs: 120, seconds: 0.5, warmSeconds: 0.5, sessions: 1_000, memoryReps: 3, httpRounds: 7 };
+    ? { reps: 1, groups: 1, rounds: 1, calls: 200, maxMs: 100, seconds: 0.5, warmSeconds: 0.25, sessions: 20, memoryReps: 1, httpRounds: 1 }
+    : { reps: 5, groups: 3, rounds: 3, calls: 5_000, maxMs: 120, seconds: 0.5, warmSeconds: 0.5, sessions: 1_000, memoryReps: 2, httpRounds: 7 };
   // `--systems=limit,mcp-reflect` measures only those (more alternations of the pair in the same time).
   const chosen = process.argv.find((arg) => arg.startsWith('--systems='))?.slice('--systems='.length).split(',');
   const systems = loadSystems().filter((s) => !chosen || chosen.includes(s.name));
@@ -53,7 +54,8 @@ async function main(): Promise<void> {
     Object.assign(tables, await step(name, run));
   }
   const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
-  const result = { date: new Date().toISOString(), quick, machine, settings, systems: systems.map((s) => s.name), results: tables };
+  const ratios = Object.fromEntries(PAIRED_RATIOS);
+  const result = { date: new Date().toISOString(), quick, machine, settings, systems: systems.map((s) => s.name), results: tables, pairedRatios: ratios };
   const root = path.resolve(__dirname, '..');
   mkdirSync(path.join(root, 'results'), { recursive: true });
   const partial = only !== undefined || chosen !== undefined;
@@ -82,16 +84,22 @@ function render(tables: Table, systems: string[], machine: string, settings: obj
       continue;
     }
     const limit = values.limit;
+    const paired = PAIRED_RATIOS.get(scenario);
     const lower = LOWER_IS_BETTER.test(scenario);
     const cells = systems.map((name) => {
       const value = values[name];
       if (value === undefined) return 'n/a';
-      const ratio = limit ? ` (${(value / limit).toFixed(2)}×)` : '';
+      const ratio = paired?.[name] !== undefined ? ` (${paired[name].toFixed(2)}×)` : limit ? ` (${(value / limit).toFixed(2)}×)` : '';
       return `${format(value)}${ratio}`;
     });
     lines.push(`| ${scenario} ${lower ? '↓' : '↑'} | ${cells.join(' | ')} |`);
   }
-  lines.push('', '↑ higher is better, ↓ lower is better; ratios are against the limit (raw SDK v2 low-level Server + ajv).');
+  lines.push(
+    '',
+    '↑ higher is better, ↓ lower is better; ratios are against the limit (raw SDK v2 low-level Server + ajv):',
+    'for the in-memory, list and HTTP rows the median of round-by-round ratios (see "How it is measured"),',
+    "otherwise the value over the limit's value.",
+  );
   lines.push(...extra);
   return lines.join('\n') + '\n';
 }

@@ -14,6 +14,18 @@ export async function alternate<S extends { name: string }>(
   measure: (system: S) => Promise<number>,
   warmUp = true,
 ): Promise<Map<string, number>> {
+  const samples = await alternateSamples(systems, reps, measure, warmUp);
+  if (process.env.BENCH_SAMPLES) printSamples(samples);
+  return new Map([...samples].map(([name, values]) => [name, median(values)]));
+}
+
+/** What `alternate` measures, every sample kept. */
+export async function alternateSamples<S extends { name: string }>(
+  systems: readonly S[],
+  reps: number,
+  measure: (system: S) => Promise<number>,
+  warmUp = true,
+): Promise<Map<string, number[]>> {
   const samples = new Map<string, number[]>(systems.map((s) => [s.name, []]));
   // Warm-up (JIT, caches), not counted; measurements in fresh processes skip it.
   if (warmUp) for (const system of systems) await measure(system);
@@ -24,6 +36,24 @@ export async function alternate<S extends { name: string }>(
       samples.get(system.name)!.push(await measure(system));
     }
   }
-  if (process.env.BENCH_SAMPLES) for (const [name, values] of samples) console.error(`    ${name}: ${values.map((v) => v.toPrecision(4)).join(' ')}`);
-  return new Map([...samples].map(([name, values]) => [name, median(values)]));
+  return samples;
+}
+
+/** `BENCH_SAMPLES=1`: every sample behind a median, on stderr. */
+export function printSamples(samples: Map<string, number[]>): void {
+  for (const [name, values] of samples) console.error(`    ${name}: ${values.map((v) => v.toPrecision(4)).join(' ')}`);
+}
+
+/**
+ * Ratios against the limit taken round by round (each system's sample over the limit's sample of the same
+ * round, measured moments apart), then the median: the machine's drift over a run cancels in each pair,
+ * where a ratio of two medians would mix samples from faster and slower minutes. Filled by the scenarios
+ * that alternate in rounds, per cell; the report prefers them to the ratio of medians.
+ */
+export const PAIRED_RATIOS = new Map<string, Record<string, number>>();
+
+export function pairedRatios(samples: Map<string, number[]>, reference = 'limit'): Record<string, number> | undefined {
+  const base = samples.get(reference);
+  if (!base?.length) return undefined;
+  return Object.fromEntries([...samples].map(([name, values]) => [name, median(values.map((value, i) => value / base[i]))]));
 }

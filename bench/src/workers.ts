@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { alternateSamples, median, PAIRED_RATIOS, pairedRatios, printSamples } from './stats';
 import type { Job } from './worker';
 
 /** The parent's handle on one system's measuring process. */
@@ -57,4 +58,41 @@ async function startWorker(name: string): Promise<Worker> {
         setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
       }),
   };
+}
+
+/**
+ * Measures each cell in `groups` successive sets of fresh worker processes (one per system): in each set one
+ * uncounted round, then `rounds` rounds alternating the systems; the median per cell and system is taken
+ * over the samples of every set. A system's speed moves by 10–20% from one process to the next (V8 decides
+ * its optimizations per process, on the SDK's code as much as on the system's): one process per system
+ * for the whole run would draw that once, several sample it.
+ */
+export async function measureInProcessGroups<S extends { name: string }>(
+  systems: readonly S[],
+  groups: number,
+  rounds: number,
+  cells: Record<string, Job>,
+  prepare: (worker: Worker) => Promise<unknown> = async () => undefined,
+): Promise<Record<string, Record<string, number>>> {
+  const pooled = Object.fromEntries(Object.keys(cells).map((cell) => [cell, new Map(systems.map((s) => [s.name, [] as number[]]))]));
+  for (let group = 0; group < groups; group++) {
+    const workers = await startWorkers(systems.map((s) => s.name));
+    try {
+      for (const worker of workers.values()) await prepare(worker);
+      for (const [cell, job] of Object.entries(cells)) {
+        const samples = await alternateSamples(systems, rounds, (system) => workers.get(system.name)!.run(job));
+        for (const [name, values] of samples) pooled[cell].get(name)!.push(...values);
+      }
+    } finally {
+      await Promise.all([...workers.values()].map((w) => w.stop()));
+    }
+  }
+  if (process.env.BENCH_SAMPLES) for (const samples of Object.values(pooled)) printSamples(samples);
+  for (const [cell, samples] of Object.entries(pooled)) {
+    const ratios = pairedRatios(samples);
+    if (ratios) PAIRED_RATIOS.set(cell, ratios);
+  }
+  return Object.fromEntries(
+    Object.entries(pooled).map(([cell, bySystem]) => [cell, Object.fromEntries([...bySystem].map(([name, values]) => [name, median(values)]))]),
+  );
 }

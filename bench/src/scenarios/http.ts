@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import type { BenchSystem } from '../system';
-import { alternate, median } from '../stats';
+import { alternate, alternateSamples, median, PAIRED_RATIOS, pairedRatios, printSamples } from '../stats';
 import type { Settings } from './in-memory';
 
 const SERVER = path.join(__dirname, '..', 'servers', 'http.server.js');
@@ -64,12 +64,16 @@ export async function httpThroughput(systems: readonly BenchSystem[], settings: 
   try {
     // JIT warm-up of every server, not counted.
     for (const child of children.values()) await autocannon({ ...load(child.url), duration: settings.warmSeconds });
-    const medians = await alternate(withHttp, settings.httpRounds, async (system) => {
+    const samples = await alternateSamples(withHttp, settings.httpRounds, async (system) => {
       const result = await autocannon({ ...load(children.get(system.name)!.url), duration: settings.seconds });
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${system.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       return result.requests.average;
     }); // plus one round not counted
-    return { 'HTTP stateless tools/call, 32 connections (req/s)': Object.fromEntries(medians) };
+    if (process.env.BENCH_SAMPLES) printSamples(samples);
+    const cell = 'HTTP stateless tools/call, 32 connections (req/s)';
+    const ratios = pairedRatios(samples);
+    if (ratios) PAIRED_RATIOS.set(cell, ratios);
+    return { [cell]: Object.fromEntries([...samples].map(([name, values]) => [name, median(values)])) };
   } finally {
     await Promise.all([...children.values()].map((c) => c.stop()));
   }

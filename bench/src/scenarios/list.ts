@@ -1,23 +1,14 @@
 import type { BenchSystem } from '../system';
-import { alternate } from '../stats';
-import { startWorkers } from '../workers';
+import type { Job } from '../worker';
+import { measureInProcessGroups } from '../workers';
 import type { Settings } from './in-memory';
 
-/** (b) tools/list with 50 and 500 tools: lists per second (sequential). */
+/** (b) tools/list with 50 and 500 tools: lists per second (sequential), each server warmed when it is made. */
 export async function toolsList(systems: readonly BenchSystem[], settings: Settings) {
-  const workers = await startWorkers(systems.map((s) => s.name));
-  try {
-    const results: Record<string, Record<string, number>> = {};
-    for (const total of [50, 500]) {
-      const lists = settings.calls; // in practice bounded by maxMs: every system lists for the same time
-      // Each worker warms its server when it makes it (see worker.ts); one round is not counted.
-      const medians = await alternate(systems, settings.rounds, (system) =>
-        workers.get(system.name)!.run({ op: 'list', total, lists, maxMs: settings.maxMs }),
-      );
-      results[`tools/list, ${total} tools`] = Object.fromEntries(medians);
-    }
-    return results;
-  } finally {
-    await Promise.all([...workers.values()].map((w) => w.stop()));
+  const cells: Record<string, Job> = {};
+  for (const total of [50, 500]) {
+    // `lists` is in practice bounded by maxMs: every system lists for the same time.
+    cells[`tools/list, ${total} tools`] = { op: 'list', total, lists: settings.calls, maxMs: settings.maxMs };
   }
+  return measureInProcessGroups(systems, settings.groups, settings.rounds, cells);
 }
