@@ -40,7 +40,7 @@ export async function alternateSamples<S extends { name: string }>(
 }
 
 /** `BENCH_SAMPLES=1`: every sample behind a median, on stderr. */
-export function printSamples(samples: Map<string, number[]>): void {
+function printSamples(samples: Map<string, number[]>): void {
   for (const [name, values] of samples) console.error(`    ${name}: ${values.map((v) => v.toPrecision(4)).join(' ')}`);
 }
 
@@ -52,8 +52,16 @@ export function printSamples(samples: Map<string, number[]>): void {
  */
 export const PAIRED_RATIOS = new Map<string, Record<string, number>>();
 
-export function pairedRatios(samples: Map<string, number[]>, reference = 'limit'): Record<string, number> | undefined {
+function pairedRatios(samples: Map<string, number[]>, reference = 'limit'): Record<string, number> | undefined {
   const base = samples.get(reference);
   if (!base?.length) return undefined;
   return Object.fromEntries([...samples].map(([name, values]) => [name, median(values.map((value, i) => value / base[i]))]));
+}
+
+/** A cell measured in rounds: its medians per system; its paired ratios go to PAIRED_RATIOS. */
+export function summarize(cell: string, samples: Map<string, number[]>): Record<string, number> {
+  if (process.env.BENCH_SAMPLES) printSamples(samples);
+  const ratios = pairedRatios(samples);
+  if (ratios) PAIRED_RATIOS.set(cell, ratios);
+  return Object.fromEntries([...samples].map(([name, values]) => [name, median(values)]));
 }

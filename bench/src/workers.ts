@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { alternateSamples, median, PAIRED_RATIOS, pairedRatios, printSamples } from './stats';
+import { alternateSamples, summarize } from './stats';
 import type { Job } from './worker';
 
 /** The parent's handle on one system's measuring process. */
@@ -87,12 +87,5 @@ export async function measureInProcessGroups<S extends { name: string }>(
       await Promise.all([...workers.values()].map((w) => w.stop()));
     }
   }
-  if (process.env.BENCH_SAMPLES) for (const samples of Object.values(pooled)) printSamples(samples);
-  for (const [cell, samples] of Object.entries(pooled)) {
-    const ratios = pairedRatios(samples);
-    if (ratios) PAIRED_RATIOS.set(cell, ratios);
-  }
-  return Object.fromEntries(
-    Object.entries(pooled).map(([cell, bySystem]) => [cell, Object.fromEntries([...bySystem].map(([name, values]) => [name, median(values)]))]),
-  );
+  return Object.fromEntries(Object.entries(pooled).map(([cell, samples]) => [cell, summarize(cell, samples)]));
 }

@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import type { BenchSystem } from '../system';
-import { alternate, alternateSamples, median, PAIRED_RATIOS, pairedRatios, printSamples } from '../stats';
+import { alternate, alternateSamples, median, summarize } from '../stats';
 import type { Settings } from './in-memory';
 
 const SERVER = path.join(__dirname, '..', 'servers', 'http.server.js');
@@ -69,11 +69,8 @@ export async function httpThroughput(systems: readonly BenchSystem[], settings: 
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${system.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       return result.requests.average;
     }); // plus one round not counted
-    if (process.env.BENCH_SAMPLES) printSamples(samples);
     const cell = 'HTTP stateless tools/call, 32 connections (req/s)';
-    const ratios = pairedRatios(samples);
-    if (ratios) PAIRED_RATIOS.set(cell, ratios);
-    return { [cell]: Object.fromEntries([...samples].map(([name, values]) => [name, median(values)])) };
+    return { [cell]: summarize(cell, samples) };
   } finally {
     await Promise.all([...children.values()].map((c) => c.stop()));
   }
