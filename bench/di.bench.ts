@@ -11,7 +11,6 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Injectable, McpFactory, McpModule, Module, Param, Scope, Tool, type Provider } from '../lib';
 import type { RequestChannel } from '../lib/context';
-import { ToolInvoker } from '../lib/tools';
 
 const quick = process.argv.includes('--quick');
 const REPS = quick ? 2 : 5;
@@ -60,12 +59,11 @@ function median(values: number[]): number {
 
 async function perCall(): Promise<{ singletonUs: number; requestUs: number; addedUs: number }> {
   const app = await McpFactory.create(BenchModule);
-  const invoker = new ToolInvoker({ maskErrorDetails: true, logger: { error() {}, warn() {} }, isProtocolError: () => false });
   const singleton = app.toolRegistry.get('add')!;
   const scoped = app.toolRegistry.get('addScoped')!;
   const run = async (tool: typeof singleton): Promise<number> => {
     const start = performance.now();
-    for (let i = 0; i < CALLS; i++) await invoker.call(tool, { a: i, b: 1 }, () => channel);
+    for (let i = 0; i < CALLS; i++) await tool.pipeline.call({ a: i, b: 1 }, () => channel, undefined);
     return ((performance.now() - start) * 1000) / CALLS;
   };
   await run(singleton);
@@ -125,7 +123,7 @@ async function main(): Promise<void> {
   const calls = await perCall();
   const boot = await bootstrap();
   const result = { date: new Date().toISOString(), node: process.version, quick, calls: CALLS, reps: REPS, perCall: calls, bootstrap: boot };
-  console.log('DI per call (invoker path, no transport):');
+  console.log('DI per call (pipeline path, no transport):');
   console.log(`  singleton tool       ${calls.singletonUs.toFixed(3)} µs/call`);
   console.log(`  request-scoped tool  ${calls.requestUs.toFixed(3)} µs/call`);
   console.log(`  added by REQUEST     ${calls.addedUs.toFixed(3)} µs/call (target ≤ 2 µs)`);

@@ -9,6 +9,13 @@ export const INJECTABLE_METADATA = 'mcp-reflect:injectable';
 export const MODULE_METADATA = 'mcp-reflect:module';
 export const INJECT_TOKENS_METADATA = 'mcp-reflect:inject-tokens';
 export const FIELD_METADATA = 'mcp-reflect:field';
+/** Enhancers given with `@UseGuards()`, `@UseInterceptors()`, `@UsePipes()`, `@UseFilters()` (class or method). */
+export const GUARDS_METADATA = 'mcp-reflect:guards';
+export const INTERCEPTORS_METADATA = 'mcp-reflect:interceptors';
+export const PIPES_METADATA = 'mcp-reflect:pipes';
+export const FILTERS_METADATA = 'mcp-reflect:filters';
+/** The exception classes an exception filter handles (`@Catch()`). */
+export const CATCH_METADATA = 'mcp-reflect:catch';
 
 /** Metadata keys that TypeScript's `emitDecoratorMetadata` writes. */
 export const DESIGN_PARAM_TYPES = 'design:paramtypes';
@@ -23,6 +30,18 @@ export const MCP_OPTIONS = Symbol.for('mcp-reflect:options');
 
 /** DI token of the current request's Context, for request-scoped providers (`@Inject(CONTEXT)`). */
 export const CONTEXT = Symbol.for('mcp-reflect:context');
+
+/**
+ * Provider tokens of global enhancers with dependency injection, as in NestJS: a module may list several
+ * `{ provide: APP_GUARD, useClass: RoleGuard }` providers; each is built by the container in its module.
+ */
+export const APP_GUARD = Symbol.for('mcp-reflect:APP_GUARD');
+export const APP_INTERCEPTOR = Symbol.for('mcp-reflect:APP_INTERCEPTOR');
+export const APP_PIPE = Symbol.for('mcp-reflect:APP_PIPE');
+export const APP_FILTER = Symbol.for('mcp-reflect:APP_FILTER');
+export const APP_MIDDLEWARE = Symbol.for('mcp-reflect:APP_MIDDLEWARE');
+/** The tokens above: providers under them may repeat. */
+export const MULTI_TOKENS: readonly symbol[] = [APP_GUARD, APP_INTERCEPTOR, APP_PIPE, APP_FILTER, APP_MIDDLEWARE];
 
 /** Where `@Optional()` and `@Global()` are recorded. */
 export const OPTIONAL_DEPS_METADATA = 'mcp-reflect:optional-deps';

@@ -32,7 +32,7 @@ const sources = files(lib).map((file) => {
 const ALLOWED: Record<string, string[]> = {
   constants: [],
   errors: [],
-  interfaces: ['constants'],
+  interfaces: ['constants', 'context'],
   metadata: ['constants', 'interfaces'],
   decorators: ['metadata', 'interfaces', 'constants'],
   di: ['metadata', 'interfaces', 'errors', 'constants'],
@@ -41,17 +41,18 @@ const ALLOWED: Record<string, string[]> = {
   context: ['errors'],
   invocation: ['context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
   catalogue: ['errors'],
-  tools: ['catalogue', 'invocation', 'context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
-  resources: ['catalogue', 'invocation', 'context', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
-  prompts: ['catalogue', 'invocation', 'tools', 'context', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
-  completions: ['invocation', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
-  protocol: ['tools', 'resources', 'prompts', 'completions', 'invocation', 'context', 'interfaces', 'errors'],
+  pipeline: ['catalogue', 'invocation', 'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants'],
+  tools: ['pipeline', 'catalogue', 'invocation', 'context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
+  resources: ['pipeline', 'catalogue', 'invocation', 'context', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
+  prompts: ['pipeline', 'catalogue', 'invocation', 'tools', 'context', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
+  completions: ['pipeline', 'validation', 'invocation', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
+  protocol: ['pipeline', 'tools', 'resources', 'prompts', 'completions', 'invocation', 'context', 'interfaces', 'errors'],
   module: [
-    'protocol', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di', 'context',
+    'protocol', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di', 'context',
     'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants',
   ],
   testing: ['module', 'interfaces'],
-  index: ['decorators', 'di', 'context', 'module', 'tools', 'resources', 'prompts', 'completions', 'errors', 'constants', 'interfaces'],
+  index: ['pipeline', 'decorators', 'di', 'context', 'module', 'tools', 'resources', 'prompts', 'completions', 'errors', 'constants', 'interfaces'],
 };
 
 describe('architecture', () => {

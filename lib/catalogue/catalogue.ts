@@ -24,14 +24,31 @@ export class Catalogue<T extends CatalogueItem, D> {
 
   constructor(
     readonly kind: string,
-    private readonly describe: (item: T) => D,
+    /** The wire descriptor of an item. */
+    readonly describe: (item: T) => D,
     private readonly pageSize?: number,
   ) {}
 
+  private memos = new Map<string, unknown>();
+
   /** Adds an item; the caller has checked that the name is free. */
   add(item: T): void {
-    this.items.set(item.name, { item, enabled: true });
+    this.addAll([item]);
+  }
+
+  /** Adds items at once: one change (one `list_changed`) for all of them. */
+  addAll(items: readonly T[]): void {
+    if (items.length === 0) return;
+    for (const item of items) this.items.set(item.name, { item, enabled: true });
     this.changed();
+  }
+
+  /** A value computed from the catalogue once per change (whether some item is guarded, say). */
+  memo<V>(key: string, compute: () => V): V {
+    if (this.memos.has(key)) return this.memos.get(key) as V;
+    const value = compute();
+    this.memos.set(key, value);
+    return value;
   }
 
   has(name: string): boolean {
@@ -151,6 +168,7 @@ export class Catalogue<T extends CatalogueItem, D> {
   changed(): void {
     this.listCache = undefined;
     this.pageCache = new Map();
+    this.memos = new Map();
     for (const listener of this.listeners) listener();
   }
 }

@@ -1,8 +1,10 @@
-import { Context, type RequestChannel } from '../context';
-import { BootstrapError, BootstrapErrorCode } from '../errors';
+import type { RequestChannel } from '../context';
+import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
 import type { CompleteOptions } from '../interfaces';
-import { toRequestError, type CallPolicy, type MethodHost } from '../invocation';
-import { getComponentMethods, getComponentOptions } from '../metadata';
+import { compileMethod, toRequestError, type CallPolicy } from '../invocation';
+import type { ParamMetadata } from '../metadata';
+import { Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
+import type { SchemaCompiler } from '../validation';
 
 /** What the client is completing: an argument of a prompt, or a variable of a resource template. */
 export type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
@@ -18,7 +20,28 @@ export interface CompletionContext {
   arguments: Record<string, string>;
 }
 
-type Completer = (value: string, context: CompletionContext, channel: RequestChannel) => Promise<readonly string[]>;
+type Completer = (value: string, context: CompletionContext, open: () => RequestChannel) => CompletionResult | Promise<CompletionResult>;
+
+/** A completer built by `stage()`. */
+export interface StagedCompleter {
+  readonly key: string;
+  readonly completer: Completer;
+  readonly needsContext: boolean;
+}
+
+/**
+ * What a completer's undecorated parameters receive: #0 the typed value, #1 the other arguments. Both are
+ * validated like any argument; `@Ctx()` and custom parameter decorators work as everywhere.
+ */
+const IMPLICIT: readonly ParamMetadata[] = [
+  { kind: 'param', index: 0, name: 'value', options: { type: String } },
+  {
+    kind: 'param',
+    index: 1,
+    name: 'context',
+    options: { schema: { type: 'object', properties: { arguments: { type: 'object', additionalProperties: { type: 'string' } } } } },
+  },
+];
 
 /** Looks up the names that completion targets must exist under (prompt arguments, template variables). */
 export interface CompletionTargets {
@@ -37,12 +60,13 @@ const MAX_VALUES = 100;
  */
 export class CompletionRegistry {
   private readonly completers = new Map<string, Completer>();
-  /** True once a completer of a request-scoped class exists (it receives a Context). */
+  /** True once a completer receives a Context (`@Ctx()`, or a request-scoped class). */
   usesContext = false;
 
   constructor(
-    private readonly targets: CompletionTargets,
+    private readonly compiler: SchemaCompiler,
     private readonly policy: CallPolicy,
+    private readonly services: PipelineServices,
   ) {}
 
   /** Static lists from decorator options. */
@@ -50,46 +74,62 @@ export class CompletionRegistry {
     for (const [argument, values] of Object.entries(lists ?? {})) {
       // A @Complete() method for the same argument wins over the static list.
       if (this.completers.has(key(ref, argument))) continue;
-      this.completers.set(key(ref, argument), async (value) => values.filter((v) => v.startsWith(value)));
+      this.completers.set(key(ref, argument), (value) => capped(values.filter((v) => v.startsWith(value))));
     }
   }
 
-  addHost(host: MethodHost): void {
-    const { target } = host;
-    for (const method of getComponentMethods('complete', target)) {
-      const options = getComponentOptions<CompleteOptions>('complete', target, method)!;
+  /** Builds the completers of `records` (their targets are checked), not yet added. */
+  stage(records: readonly ComponentRecord<CompleteOptions>[], targets: CompletionTargets): StagedCompleter[] {
+    const staged: StagedCompleter[] = [];
+    for (const record of records) {
+      const { host, method, options } = record;
+      const { target } = host;
       const ref: CompletionRef =
         'prompt' in options ? { type: 'ref/prompt', name: options.prompt } : { type: 'ref/resource', uri: options.resourceTemplate };
-      if (this.targets.isExcluded(ref)) continue;
-      this.checkTarget(ref, options.argument, `${target.name}.${method}`);
-      const fn = (target.prototype as Record<string, (...args: unknown[]) => unknown>)[method];
+      if (targets.isExcluded(ref)) continue;
       const where = `${target.name}.${method}`;
-      if (host.scoped) this.usesContext = true;
-      this.completers.set(key(ref, options.argument), async (value, context, channel) => {
-        try {
-          if (!host.scoped) return (await fn.call(host.instance, value, context)) as string[];
-          const request = host.scoped(new Context(channel));
-          const instance = await request.instance;
-          return (await request.run(() => fn.call(instance, value, context))) as string[];
-        } catch (error) {
+      this.checkTarget(ref, options.argument, where, targets);
+      const compiled = compileMethod(host, method, `the completer ${where}`, this.compiler, undefined, IMPLICIT);
+      const pipeline = new Pipeline<CompletionResult, undefined>({
+        compiled,
+        enhancers: record.enhancers,
+        component: { kind: 'completion', name: `${ref.type === 'ref/prompt' ? ref.name : ref.uri}#${options.argument}`, method: 'completion/complete' },
+        scopes: this.services.scopes,
+        convert: (values) => capped(Array.isArray(values) ? values.map(String) : []),
+        invalid: (issues) => {
+          throw new RequestError(RpcCode.InvalidParams, `Invalid completion request for '${options.argument}': ${issues.join('; ')}`);
+        },
+        fail: (error) => {
           throw toRequestError(error, `completing '${options.argument}'`, where, this.policy);
-        }
+        },
+        denied: () => ({ values: [] }),
       });
+      staged.push({
+        key: key(ref, options.argument),
+        completer: (value, context, open) => pipeline.call({ value, context }, open, undefined),
+        needsContext: compiled.needsContext,
+      });
+    }
+    return staged;
+  }
+
+  /** Adds what `stage()` built. */
+  commit(staged: readonly StagedCompleter[]): void {
+    for (const entry of staged) {
+      this.completers.set(entry.key, entry.completer);
+      if (entry.needsContext) this.usesContext = true;
     }
   }
 
   /** `completion/complete`: at most 100 values, with `total` and `hasMore` when there were more. */
-  async complete(ref: CompletionRef, argument: string, value: string, context: CompletionContext, channel: RequestChannel): Promise<CompletionResult> {
+  async complete(ref: CompletionRef, argument: string, value: string, context: CompletionContext, open: () => RequestChannel): Promise<CompletionResult> {
     const completer = this.completers.get(key(ref, argument));
     if (!completer) return { values: [] };
-    const values = [...(await completer(value, context, channel))].map(String);
-    if (values.length <= MAX_VALUES) return { values, total: values.length, hasMore: false };
-    return { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: true };
+    return completer(value, context, open);
   }
 
-  private checkTarget(ref: CompletionRef, argument: string, where: string): void {
-    const known =
-      ref.type === 'ref/prompt' ? this.targets.promptArguments(ref.name) : this.targets.templateVariables(ref.uri);
+  private checkTarget(ref: CompletionRef, argument: string, where: string, targets: CompletionTargets): void {
+    const known = ref.type === 'ref/prompt' ? targets.promptArguments(ref.name) : targets.templateVariables(ref.uri);
     const what = ref.type === 'ref/prompt' ? `prompt '${ref.name}'` : `resource template '${ref.uri}'`;
     if (known === undefined) {
       throw new BootstrapError(
@@ -107,6 +147,11 @@ export class CompletionRegistry {
       );
     }
   }
+}
+
+function capped(values: readonly string[]): CompletionResult {
+  if (values.length <= MAX_VALUES) return { values: [...values], total: values.length, hasMore: false };
+  return { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: true };
 }
 
 function key(ref: CompletionRef, argument: string): string {

@@ -58,6 +58,30 @@ export class Container {
     return undefined;
   }
 
+  /** The root module (the one given to `McpFactory.create()`). */
+  get root(): ModuleRecord {
+    return this.modules[1] ?? this.modules[0];
+  }
+
+  /** Every provider registered under a repeatable token (APP_GUARD, …), in module order. */
+  multi(token: symbol): ProviderRecord[] {
+    return [...this.providers()].filter((record) => record.multi === token);
+  }
+
+  /**
+   * A class used by the application outside the providers (a guard, pipe, interceptor, filter or middleware
+   * named in a decorator): the provider of that class visible from `module` if there is one, else a new
+   * instance built in `module` with constructor injection. Request-scoped ones are built per request scope.
+   */
+  instanceFor(module: ModuleRecord, cls: Constructor): { instance: unknown } | { perRequest: (scope: RequestScope) => unknown } {
+    const existing = lookup(module, cls, this.globals);
+    const record = existing ?? classRecord(module, cls, cls);
+    if (!existing) linkRecord(record, this.globals);
+    if (record.requestScoped) return { perRequest: (scope) => this.injector.resolveInRequest(record, scope) };
+    if (record.built) return { instance: record.instance };
+    return { instance: this.injector.constructNow(record) };
+  }
+
   /** An instance of a transient provider, for a consumer outside the graph (a tool host). */
   instantiateTransient(record: ProviderRecord): Promise<unknown> {
     return this.injector.instantiate(record);

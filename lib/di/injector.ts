@@ -54,6 +54,24 @@ export class Injector {
     return this.make(record, args, undefined);
   }
 
+  /**
+   * Builds a class record now, synchronously, from dependencies that are already built (after bootstrap
+   * every singleton is); transient class dependencies are built fresh the same way.
+   */
+  constructNow(record: ProviderRecord): unknown {
+    const args = (record.resolved ?? []).map((dependency) => {
+      if (!dependency) return undefined;
+      if (dependency.built) return dependency.instance;
+      if (dependency.scope === Scope.TRANSIENT && dependency.recipe.kind === 'class') return this.constructNow(dependency);
+      throw new BootstrapError(
+        BootstrapErrorCode.InvalidProvider,
+        `Cannot create ${record.owner}: its dependency ${dependency.owner} is not built yet (it is made by an async factory, or is transient).\n` +
+          `Fix: provide ${dependency.owner} as a singleton, or inject ModuleRef and resolve it when needed.`,
+      );
+    });
+    return this.make(record, args, undefined);
+  }
+
   /** The instance of `record` inside a request: cached in the scope, built on first use. */
   resolveInRequest(record: ProviderRecord, scope: RequestScope): unknown {
     if (!record.requestScoped) {

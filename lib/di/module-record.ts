@@ -25,6 +25,8 @@ export interface ProviderRecord {
   readonly scope: Scope;
   /** What the recipe needs, in argument order; `useExisting` has its one target here. */
   readonly dependencies: readonly Dependency[];
+  /** For providers of a repeatable token (APP_GUARD, …): that token; `token` is then unique to this provider. */
+  readonly multi?: symbol;
   /** For messages: the constructor/factory as the user wrote it, e.g. `WeatherTools` or `the factory of 'CONFIG'`. */
   readonly owner: string;
   /** Filled when the graph is linked: the provider each dependency resolves to (undefined: optional and missing). */

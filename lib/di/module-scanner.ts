@@ -1,4 +1,4 @@
-import { Scope } from '../constants';
+import { MULTI_TOKENS, Scope } from '../constants';
 import type { Constructor, DependencyToken, DynamicModule, InjectionToken, ModuleImport, Provider } from '../interfaces';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import { describeToken } from '../errors/describe';
@@ -115,6 +115,12 @@ function computeDepths(modules: ModuleRecord[]): void {
 
 function addProvider(module: ModuleRecord, provider: Provider, index: number, options: ScanOptions): void {
   const token = tokenOf(provider, module, index);
+  if (typeof token === 'symbol' && MULTI_TOKENS.includes(token)) {
+    // APP_GUARD and its kin may repeat: each gets a token of its own, and remembers the one it was given.
+    const own = Symbol(`${token.description}#${module.name}#${index}`);
+    module.providers.set(own, { ...toProviderRecord(module, own, provider, index), multi: token });
+    return;
+  }
   if (module.providers.has(token)) {
     throw new BootstrapError(BootstrapErrorCode.DuplicateProvider, duplicateProviderMessage(token, module.name));
   }

@@ -31,6 +31,7 @@ export const BootstrapErrorCode = {
   TemplateParamMismatch: 'TEMPLATE_PARAM_MISMATCH',
   InvalidResourceUri: 'INVALID_RESOURCE_URI',
   UnknownCompletionTarget: 'UNKNOWN_COMPLETION_TARGET',
+  InvalidEnhancer: 'INVALID_ENHANCER',
 } as const;
 export type BootstrapErrorCode = (typeof BootstrapErrorCode)[keyof typeof BootstrapErrorCode];
 

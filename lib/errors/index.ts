@@ -2,3 +2,4 @@ export { McpReflectError } from './base.error';
 export { BootstrapError, BootstrapErrorCode } from './bootstrap.error';
 export { ToolError } from './tool.error';
 export { RequestError, RpcCode } from './request.error';
+export { InvalidArgumentsError, TimeoutError } from './invalid-arguments.error';

@@ -4,6 +4,7 @@ import { McpReflectError } from './base.error';
 export const RpcCode = {
   InvalidParams: -32602,
   InternalError: -32603,
+  InvalidRequest: -32600,
   /** MCP 2025-11-25 "resource not found"; 2026-07-28 answers -32602 with `data.uri`. */
   ResourceNotFound: -32002,
 } as const;

@@ -11,3 +11,21 @@ export type {
   PromptOptions,
   CompleteOptions,
 } from './component-options.interface';
+export type {
+  McpMethod,
+  McpComponentKind,
+  RpcArgumentsHost,
+  ArgumentsHost,
+  ExecutionContext,
+  CanActivate,
+  CallHandler,
+  McpInterceptor,
+  ArgumentMetadata,
+  PipeTransform,
+  ExceptionFilter,
+  EnhancerRef,
+  MiddlewareContext,
+  NextMiddleware,
+  MiddlewareHook,
+  McpMiddleware,
+} from './enhancers.interface';

@@ -3,7 +3,8 @@ import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { JsonSchema } from '../interfaces';
 import { argsInputSchema, jsonValue, paramsInputSchema, type Converter, type RootSchema, type SchemaSite } from '../schema';
 import { ArgumentValidator, formatIssues, type SchemaCompiler } from '../validation';
-import type { MethodHost, ScopedHost } from './method-host';
+import type { ParamMetadata } from '../metadata';
+import type { MethodHost, RequestHandle } from './method-host';
 import { parseToolMethod, type ParsedParameter } from './method-parser';
 import { argsNotClassMessage, invalidDefaultMessage, invalidSchemaMessage } from './method.messages';
 
@@ -14,17 +15,21 @@ import { argsNotClassMessage, invalidDefaultMessage, invalidSchemaMessage } from
 export interface CompiledMethod {
   readonly className: string;
   readonly methodName: string;
+  readonly target: Function;
   /** The instance serving every call, for singleton classes. */
   readonly instance?: object;
-  /** For request-scoped classes: this request's instance and its scope. */
-  readonly scoped?: ScopedHost;
+  /** For request-scoped classes: this request's instance. */
+  readonly resolve?: (request: RequestHandle) => object | Promise<object>;
   readonly method: (...args: unknown[]) => unknown;
   readonly inputSchema: JsonSchema;
   readonly parameters: readonly ParsedParameter[];
   readonly validator: ArgumentValidator;
-  /** Builds the method's argument list from validated arguments and, when asked for, the Context. */
-  readonly bind: (validated: Record<string, unknown>, context: Context | undefined) => unknown[];
+  /** Builds the method's argument list from validated arguments, the Context and (for custom decorators) the execution context. */
+  readonly bind: (validated: Record<string, unknown>, context: Context | undefined, execution?: unknown) => unknown[];
+  /** A parameter takes the Context (`@Ctx()`), or the class is request-scoped. */
   readonly needsContext: boolean;
+  /** A parameter comes from a `createParamDecorator()` factory (it reads the execution context). */
+  readonly hasCustomParameters: boolean;
   /** DTO instances in the argument list that class-validator must still check (rules JSON Schema cannot say). */
   readonly runtimeChecked: readonly number[];
 }
@@ -36,9 +41,10 @@ export function compileMethod(
   owner: string,
   compiler: SchemaCompiler,
   rawInputSchema?: JsonSchema,
+  implicit?: readonly ParamMetadata[],
 ): CompiledMethod {
   const { target } = host;
-  const parsed = parseToolMethod(target, method, owner);
+  const parsed = parseToolMethod(target, method, owner, implicit);
   const input = rawInputSchema ? rawRoot(rawInputSchema) : inputRoot(parsed, owner);
   const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(compiler, input.schema, input.generated));
   if (!rawInputSchema) checkDefaults(parsed, input, compiler, owner);
@@ -46,15 +52,17 @@ export function compileMethod(
   return {
     className: target.name,
     methodName: method,
+    target,
     instance: host.instance,
-    scoped: host.scoped,
+    resolve: host.resolve,
     method: (target.prototype as Record<string, (...args: unknown[]) => unknown>)[method],
     inputSchema: input.schema,
     parameters: parsed,
     validator,
     bind: compileBinder(parsed, input, rawInputSchema !== undefined),
-    needsContext: parsed.some((p) => p.kind === 'ctx') || host.scoped !== undefined,
-    runtimeChecked: runtime ? parsed.filter((p) => p.kind !== 'ctx').map((p) => p.index) : [],
+    needsContext: parsed.some((p) => p.kind === 'ctx') || host.resolve !== undefined,
+    hasCustomParameters: parsed.some((p) => p.kind === 'custom'),
+    runtimeChecked: runtime ? parsed.filter((p) => p.kind === 'param' || p.kind === 'args').map((p) => p.index) : [],
   };
 }
 
@@ -97,10 +105,14 @@ function compileBinder(
   parsed: ParsedParameter[],
   input: RootSchema,
   raw: boolean,
-): (validated: Record<string, unknown>, context: Context | undefined) => unknown[] {
-  type Slot = (validated: Record<string, unknown>, context: Context | undefined) => unknown;
+): (validated: Record<string, unknown>, context: Context | undefined, execution?: unknown) => unknown[] {
+  type Slot = (validated: Record<string, unknown>, context: Context | undefined, execution?: unknown) => unknown;
   const slots: Slot[] = parsed.map((p): Slot => {
     if (p.kind === 'ctx') return (_v, context) => context;
+    if (p.kind === 'custom') {
+      const { factory, data } = p;
+      return (_v, _c, execution) => factory(data, execution as never);
+    }
     if (p.kind === 'args') {
       const convert = raw ? undefined : input.convert;
       return convert ? (v) => convert(v) : (v) => v;
@@ -116,9 +128,9 @@ function compileBinder(
     return (v) => apply(v[key] === undefined ? fresh() : v[key]);
   });
   const count = slots.length;
-  return (validated, context) => {
+  return (validated, context, execution) => {
     const values = new Array<unknown>(count);
-    for (let i = 0; i < count; i++) values[i] = slots[i](validated, context);
+    for (let i = 0; i < count; i++) values[i] = slots[i](validated, context, execution);
     return values;
   };
 }

@@ -1,15 +1,18 @@
 import type { Context } from '../context';
 
+/** One request's scope of request-scoped instances: everything of the request runs inside `run()`. */
+export interface RequestHandle {
+  run<T>(fn: () => T): T;
+}
+
+/** Opens the request scope of one call, seeded with its Context. */
+export type RequestScopes = (context: Context) => RequestHandle;
+
 /** A class with decorated methods, as the container provides it: one instance, or one per request. */
 export interface MethodHost {
   readonly target: Function;
   /** The instance serving every call (singletons). */
   readonly instance?: object;
-  /** For request-scoped classes: builds this request's instance and runs the call inside its scope. */
-  readonly scoped?: ScopedHost;
+  /** For request-scoped classes: this request's instance, built in the request's scope. */
+  readonly resolve?: (request: RequestHandle) => object | Promise<object>;
 }
-
-export type ScopedHost = (context: Context) => {
-  readonly instance: object | Promise<object>;
-  run<T>(fn: () => T): T;
-};

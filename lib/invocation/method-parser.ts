@@ -1,6 +1,6 @@
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { ParamOptions } from '../interfaces';
-import { getParamMetadata, getParamTypes } from '../metadata';
+import { getParamMetadata, getParamTypes, type ParamMetadata } from '../metadata';
 import { readParameters, type SourceParameter } from './parameter-names';
 import {
   argsMixedWithParamMessage,
@@ -14,21 +14,38 @@ import {
 
 /** One parameter of a tool method, with its name resolved and its reflected type. */
 export type ParsedParameter =
-  | { readonly kind: 'param'; readonly index: number; readonly name: string; readonly options: ParamOptions; readonly reflected: unknown }
-  | { readonly kind: 'args'; readonly index: number; readonly reflected: unknown }
-  | { readonly kind: 'ctx'; readonly index: number };
+  | { readonly kind: 'param'; readonly index: number; readonly name: string; readonly options: ParamOptions; readonly reflected: unknown; readonly pipes: readonly unknown[] }
+  | { readonly kind: 'args'; readonly index: number; readonly reflected: unknown; readonly pipes: readonly unknown[] }
+  | { readonly kind: 'ctx'; readonly index: number }
+  | {
+      readonly kind: 'custom';
+      readonly index: number;
+      readonly factory: (data: unknown, context: never) => unknown;
+      readonly data: unknown;
+      readonly reflected: unknown;
+      readonly pipes: readonly unknown[];
+    };
 
 /**
  * Parses a tool method once (FastMCP's ParsedFunction, the decorator way): every parameter must be
  * decorated, names are read from the source when not given, and every shape MCP cannot carry is refused
  * here with a message that names the parameter and the fix.
  */
-export function parseToolMethod(target: Function, method: string, owner: string): ParsedParameter[] {
+export function parseToolMethod(
+  target: Function,
+  method: string,
+  owner: string,
+  implicit: readonly ParamMetadata[] = [],
+): ParsedParameter[] {
   const fn = target.prototype[method] as Function;
-  const decorated = getParamMetadata(target, method);
+  const own = getParamMetadata(target, method);
   const source = readParameters(fn) ?? [];
   const reflected = getParamTypes(target.prototype, method);
-  const count = Math.max(fn.length, source.length, decorated.length, reflected?.length ?? 0);
+  const declared = Math.max(fn.length, source.length, reflected?.length ?? 0);
+  // Positions without a decorator take the kind's implicit binding (completers: the typed value, then the context).
+  const decorated: readonly (ParamMetadata | undefined)[] =
+    implicit.length === 0 ? own : [...implicit.slice(0, declared).map((entry, i) => own[i] ?? entry), ...own.slice(implicit.length)];
+  const count = Math.max(declared, decorated.length);
   if (count > 0 && reflected === undefined) {
     throw new BootstrapError(
       BootstrapErrorCode.DecoratorMetadataMissing,
@@ -49,13 +66,16 @@ export function parseToolMethod(target: Function, method: string, owner: string)
     }
     const type = reflected?.[index];
     if (meta.kind === 'ctx') parsed.push({ kind: 'ctx', index });
-    else if (meta.kind === 'args') parsed.push({ kind: 'args', index, reflected: type });
+    else if (meta.kind === 'args') parsed.push({ kind: 'args', index, reflected: type, pipes: meta.pipes ?? [] });
+    else if (meta.kind === 'custom') {
+      parsed.push({ kind: 'custom', index, factory: meta.factory, data: meta.data, reflected: type, pipes: meta.pipes ?? [] });
+    }
     else {
       const name = meta.name ?? (written?.kind === 'name' ? written.name : undefined);
       if (!name) {
         throw new BootstrapError(BootstrapErrorCode.ParamNameUnreadable, paramNameUnreadableMessage(owner, index));
       }
-      parsed.push({ kind: 'param', index, name, options: meta.options, reflected: type });
+      parsed.push({ kind: 'param', index, name, options: meta.options, reflected: type, pipes: meta.pipes ?? [] });
     }
   }
   checkBindings(parsed, owner);

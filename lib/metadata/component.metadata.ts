@@ -1,4 +1,14 @@
 import type { ComponentKind } from '../constants';
+import type { CompleteOptions, PromptOptions, ResourceOptions, ResourceTemplateOptions } from '../interfaces';
+
+/** What each kind's decorator records: the options, with the URI or template it was given. */
+export interface ComponentOptionsByKind {
+  resource: ResourceOptions & { uri: string };
+  'resource-template': ResourceTemplateOptions & { uriTemplate: string };
+  'resource-list': object;
+  prompt: PromptOptions;
+  complete: CompleteOptions;
+}
 import { defineMetadata, getMetadata } from './reflect';
 
 const optionsKey = (kind: ComponentKind) => `mcp-reflect:${kind}`;
@@ -8,7 +18,7 @@ const methodsKey = (kind: ComponentKind) => `mcp-reflect:${kind}-methods`;
  * Records one decorated method of a kind (`@Resource()`, `@Prompt()`, …). The method list lives on the
  * prototype and is copied, so subclasses inherit their parents' components.
  */
-export function defineComponentMetadata(kind: ComponentKind, prototype: object, method: string, options: object): void {
+export function defineComponentMetadata<K extends ComponentKind>(kind: K, prototype: object, method: string, options: ComponentOptionsByKind[K]): void {
   const methods = getMetadata<string[]>(methodsKey(kind), prototype) ?? [];
   if (!methods.includes(method)) defineMetadata(methodsKey(kind), [...methods, method], prototype);
   defineMetadata(optionsKey(kind), options, prototype, method);
@@ -18,6 +28,6 @@ export function getComponentMethods(kind: ComponentKind, target: Function): read
   return getMetadata<string[]>(methodsKey(kind), target.prototype) ?? [];
 }
 
-export function getComponentOptions<T>(kind: ComponentKind, target: Function, method: string): T | undefined {
-  return getMetadata<T>(optionsKey(kind), target.prototype, method);
+export function getComponentOptions<K extends ComponentKind>(kind: K, target: Function, method: string): ComponentOptionsByKind[K] | undefined {
+  return getMetadata<ComponentOptionsByKind[K]>(optionsKey(kind), target.prototype, method);
 }

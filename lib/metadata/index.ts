@@ -4,3 +4,4 @@ export * from './param.metadata';
 export * from './field.metadata';
 export * from './injectable.metadata';
 export * from './component.metadata';
+export * from './enhancer.metadata';

@@ -1,4 +1,5 @@
 import {
+  DESIGN_PARAM_TYPES,
   GLOBAL_MODULE_METADATA,
   INJECTABLE_METADATA,
   INJECT_TOKENS_METADATA,
@@ -26,9 +27,20 @@ export function defineInjectToken(target: Function, index: number, token: Depend
   defineMetadata(INJECT_TOKENS_METADATA, tokens, target);
 }
 
-/** Tokens given with `@Inject(token)` on constructor parameters, by index. */
+/**
+ * The class whose constructor `target` runs: itself, or (a subclass without a constructor of its own) the
+ * nearest parent that declares one. Its constructor's `@Inject()`/`@Optional()` marks are the ones that count.
+ */
+function constructorOwner(target: Function): Function {
+  for (let current: Function | null = target; current && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+    if (getOwnMetadata(DESIGN_PARAM_TYPES, current) !== undefined) return current;
+  }
+  return target;
+}
+
+/** Tokens given with `@Inject(token)` on constructor parameters, by index (inherited with the constructor). */
 export function getInjectTokens(target: Function): Readonly<Record<number, DependencyToken>> {
-  return getOwnMetadata<Record<number, DependencyToken>>(INJECT_TOKENS_METADATA, target) ?? {};
+  return getOwnMetadata<Record<number, DependencyToken>>(INJECT_TOKENS_METADATA, constructorOwner(target)) ?? {};
 }
 
 export function defineOptionalDependency(target: Function, index: number): void {
@@ -38,7 +50,7 @@ export function defineOptionalDependency(target: Function, index: number): void 
 
 /** Constructor parameter indexes marked `@Optional()`. */
 export function getOptionalDependencies(target: Function): readonly number[] {
-  return getOwnMetadata<number[]>(OPTIONAL_DEPS_METADATA, target) ?? [];
+  return getOwnMetadata<number[]>(OPTIONAL_DEPS_METADATA, constructorOwner(target)) ?? [];
 }
 
 export function defineGlobalModule(target: Function): void {

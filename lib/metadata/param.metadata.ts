@@ -4,9 +4,11 @@ import { defineMetadata, getOwnMetadata } from './reflect';
 
 /** How one method parameter is bound at call time. */
 export type ParamMetadata =
-  | { readonly kind: 'param'; readonly index: number; readonly name?: string; readonly options: ParamOptions }
-  | { readonly kind: 'args'; readonly index: number }
-  | { readonly kind: 'ctx'; readonly index: number };
+  | { readonly kind: 'param'; readonly index: number; readonly name?: string; readonly options: ParamOptions; readonly pipes?: readonly unknown[] }
+  | { readonly kind: 'args'; readonly index: number; readonly pipes?: readonly unknown[] }
+  | { readonly kind: 'ctx'; readonly index: number }
+  /** A parameter decorator made with `createParamDecorator()`: its factory computes the value per call. */
+  | { readonly kind: 'custom'; readonly index: number; readonly factory: (data: unknown, context: never) => unknown; readonly data: unknown; readonly pipes?: readonly unknown[] };
 
 /** Stores one entry per decorated parameter, in one array per method indexed by position. */
 export function defineParamMetadata(prototype: object, method: string, entry: ParamMetadata): void {

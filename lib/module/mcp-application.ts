@@ -14,7 +14,6 @@ import {
   type ServerFactory,
   type Transport,
 } from '../protocol';
-import type { MethodHost } from '../invocation';
 import type { PromptRegistry } from '../prompts';
 import type { SessionHub } from '../protocol';
 import type { ResourceRegistry } from '../resources';
@@ -27,7 +26,8 @@ export interface ApplicationRegistries {
   readonly resources: ResourceRegistry;
   readonly prompts: PromptRegistry;
   readonly hub: SessionHub;
-  readonly register: (hosts: readonly MethodHost[]) => void;
+  /** Adds the components of objects at runtime: all of them, or (on any error) none. */
+  readonly register: (instances: readonly object[]) => void;
 }
 
 export type { Transport };
@@ -59,7 +59,7 @@ export class McpApplication {
     private readonly registries: ApplicationRegistries,
     private readonly logger: ServerLogger,
   ) {
-    const add = (instance: object) => registries.register([{ target: instance.constructor, instance }]);
+    const add = (instance: object) => registries.register([instance]);
     this.tools = new ComponentControl([registries.tools as never], add);
     this.resources = new ComponentControl([registries.resources.resources as never, registries.resources.templates as never], add);
     this.prompts = new ComponentControl([registries.prompts as never], add);

@@ -1,20 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { CONTEXT, MCP_OPTIONS } from '../constants';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_MIDDLEWARE, APP_PIPE, CONTEXT, MCP_OPTIONS } from '../constants';
 import { Context } from '../context';
 import { Container } from '../di';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import type { InjectionToken, ModuleImport, Provider } from '../interfaces';
+import type { InjectionToken, McpMethod, MiddlewareHook, ModuleImport, Provider } from '../interfaces';
 import { CompletionRegistry } from '../completions';
-import { ElicitationForms, type MethodHost } from '../invocation';
+import { ElicitationForms } from '../invocation';
+import { middlewareHooks } from '../pipeline';
 import { PromptRegistry } from '../prompts';
 import { createServerFactory, isProtocolError, SessionHub, uriMatcher } from '../protocol';
 import { ResourceRegistry } from '../resources';
-import { ToolInvoker, ToolRegistry } from '../tools';
+import { ToolRegistry } from '../tools';
 import { SchemaCompiler } from '../validation';
 import { McpApplication } from './mcp-application';
 import type { McpModuleOptions } from './mcp-options';
 import { stderrLogger } from './stderr-logger';
-import { collectHosts } from './component-hosts';
+import { EnhancerResolver } from './enhancer-resolver';
+import { collectHosts, exploreHosts, type HostRecord } from './explorer';
 
 /**
  * Bootstraps an application from its root module: scans the module graph once, builds every provider,
@@ -47,36 +49,53 @@ export class McpFactory {
     const logger = settings.logger ?? stderrLogger;
     const policy = { maskErrorDetails: settings.maskErrorDetails ?? true, logger, isProtocolError };
     const filter = { includeTags: settings.includeTags, excludeTags: settings.excludeTags };
+    const enhancers = new EnhancerResolver(container, settings, {
+      guards: container.multi(APP_GUARD),
+      interceptors: container.multi(APP_INTERCEPTOR),
+      pipes: container.multi(APP_PIPE),
+      filters: container.multi(APP_FILTER),
+      middleware: container.multi(APP_MIDDLEWARE),
+    });
+    const services = { scopes: enhancers.scopes };
     // Resource URIs and prompt arguments are strings on the wire: they are always coerced (lenient).
     const lenient = new SchemaCompiler(true);
-    const tools = new ToolRegistry(new SchemaCompiler(!settings.strictInputValidation), filter, settings.pageSize);
-    const resources = new ResourceRegistry(lenient, uriMatcher, policy, filter, settings.pageSize);
-    const prompts = new PromptRegistry(lenient, policy, filter, settings.pageSize);
-    const completions = new CompletionRegistry(
-      {
-        promptArguments: (name) => prompts.find(name)?.descriptor.arguments.map((a) => a.name),
-        templateVariables: (uri) => resources.templates.values().find((t) => t.uriTemplate === uri)?.matcher.variableNames,
-        isExcluded: (ref) =>
-          ref.type === 'ref/prompt' ? prompts.excluded.has(ref.name) : resources.excludedTemplates.has(ref.uri),
-      },
-      policy,
-    );
-    const register = (hosts: readonly MethodHost[]) => {
-      for (const host of hosts) {
-        tools.addHost(host);
-        resources.addHost(host);
-        prompts.addHost(host);
-      }
-      // Completers last: they name prompts and templates, which must exist by then.
-      for (const host of hosts) completions.addHost(host);
-      for (const prompt of prompts.values()) completions.addStatic({ type: 'ref/prompt', name: prompt.name }, prompt.complete);
-      for (const template of resources.templates.values()) {
+    const tools = new ToolRegistry(new SchemaCompiler(!settings.strictInputValidation), policy, services, filter, settings.pageSize);
+    const resources = new ResourceRegistry(lenient, uriMatcher, policy, services, filter, settings.pageSize);
+    const prompts = new PromptRegistry(lenient, policy, services, filter, settings.pageSize);
+    const completions = new CompletionRegistry(lenient, policy, services);
+    // Every kind is built before anything is added: a failure (at bootstrap or in app.tools.add()) changes nothing.
+    const register = (hosts: readonly HostRecord[]) => {
+      const found = exploreHosts(hosts, enhancers);
+      const stagedTools = tools.stage(found.tools);
+      const stagedResources = resources.stage(found);
+      const stagedPrompts = prompts.stage(found.prompts);
+      // Completers last: they name prompts and templates, which must exist by then (staged ones count).
+      const stagedCompleters = completions.stage(found.completers, {
+        promptArguments: (name) => (prompts.find(name) ?? stagedPrompts.find((p) => p.name === name))?.descriptor.arguments.map((a) => a.name),
+        templateVariables: (uri) =>
+          [...resources.templates.values(), ...stagedResources.templates].find((t) => t.uriTemplate === uri)?.matcher.variableNames,
+        isExcluded: (ref) => (ref.type === 'ref/prompt' ? prompts.excluded.has(ref.name) : resources.excludedTemplates.has(ref.uri)),
+      });
+      hub.batch(() => {
+        tools.addAll(stagedTools);
+        resources.commit(stagedResources);
+        prompts.addAll(stagedPrompts);
+        completions.commit(stagedCompleters);
+      });
+      for (const prompt of stagedPrompts) completions.addStatic({ type: 'ref/prompt', name: prompt.name }, prompt.complete);
+      for (const template of stagedResources.templates) {
         completions.addStatic({ type: 'ref/resource', uri: template.uriTemplate }, template.complete);
       }
     };
-    register(await collectHosts(container));
-
     const hub = new SessionHub(logger);
+    register(await collectHosts(container));
+    const hooks = new Map<McpMethod, readonly MiddlewareHook[]>();
+    const middleware = (method: McpMethod) => {
+      let found = hooks.get(method);
+      if (!found) hooks.set(method, (found = middlewareHooks(enhancers.middleware, method)));
+      return found;
+    };
+
     const factory = createServerFactory({
       info: { name: settings.name, version: settings.version, title: settings.title },
       instructions: settings.instructions,
@@ -84,14 +103,22 @@ export class McpFactory {
       resources,
       prompts,
       completions,
-      invoker: new ToolInvoker(policy),
       logger,
+      policy,
+      scopes: enhancers.scopes,
+      middleware,
       hub,
       forms: new ElicitationForms(lenient),
       stateSecret: stateSecret(settings.requestStateSecret),
       declare: settings.capabilities,
     });
-    const app = new McpApplication(container, factory, { tools, resources, prompts, hub, register }, logger);
+    const rootModule = container.root;
+    const app = new McpApplication(
+      container,
+      factory,
+      { tools, resources, prompts, hub, register: (instances) => register(instances.map((instance) => ({ target: instance.constructor, instance, module: rootModule }))) },
+      logger,
+    );
     await container.callHook('onApplicationBootstrap');
     return app;
   }

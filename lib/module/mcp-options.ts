@@ -1,4 +1,4 @@
-import type { DeclaredKinds } from '../interfaces';
+import type { CanActivate, DeclaredKinds, EnhancerRef, ExceptionFilter, McpInterceptor, McpMiddleware, PipeTransform } from '../interfaces';
 import type { ServerLogger } from '../tools';
 
 /** Options of `McpModule.forRoot()`. */
@@ -36,4 +36,17 @@ export interface McpModuleOptions {
    * component is added at runtime (`app.resources.add(...)`) and sessions already open must see it.
    */
   capabilities?: DeclaredKinds;
+  /**
+   * Middleware around every MCP request, lists included (classes are built by the container in the root
+   * module; the first is the outermost). Also: providers under the token `APP_MIDDLEWARE`.
+   */
+  middleware?: EnhancerRef<McpMiddleware>[];
+  /** Guards of every component, before class and method guards. Also: providers under `APP_GUARD`. */
+  guards?: EnhancerRef<CanActivate>[];
+  /** Interceptors of every component, outermost. Also: providers under `APP_INTERCEPTOR`. */
+  interceptors?: EnhancerRef<McpInterceptor>[];
+  /** Pipes of every argument parameter, first. Also: providers under `APP_PIPE`. */
+  pipes?: EnhancerRef<PipeTransform>[];
+  /** Exception filters tried after method and class filters. Also: providers under `APP_FILTER`. */
+  filters?: EnhancerRef<ExceptionFilter>[];
 }

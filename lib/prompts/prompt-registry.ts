@@ -2,8 +2,8 @@ import { Catalogue, passesTags, type TagFilter } from '../catalogue';
 import type { RequestChannel } from '../context';
 import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
 import type { JsonSchema, PromptOptions, ToolIcon } from '../interfaces';
-import { compileMethod, runMethod, toRequestError, type CallPolicy, type CompiledMethod, type MethodHost, pruneUndefined } from '../invocation';
-import { getComponentMethods, getComponentOptions } from '../metadata';
+import { compileMethod, toRequestError, type CallPolicy, type CompiledMethod, pruneUndefined } from '../invocation';
+import { Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
 import type { SchemaCompiler } from '../validation';
 import { toPromptResult, type PromptResult } from './prompt-result';
 
@@ -22,6 +22,7 @@ export interface PromptDefinition {
   readonly tags?: readonly string[];
   readonly descriptor: PromptDescriptor;
   readonly compiled: CompiledMethod;
+  readonly pipeline: Pipeline<PromptResult, undefined>;
   readonly complete?: Record<string, readonly string[]>;
 }
 
@@ -36,18 +37,21 @@ export class PromptRegistry extends Catalogue<PromptDefinition, PromptDescriptor
   constructor(
     private readonly compiler: SchemaCompiler,
     private readonly policy: CallPolicy,
+    private readonly services: PipelineServices,
     private readonly filter: TagFilter = {},
     pageSize?: number,
   ) {
     super('prompt', (p) => p.descriptor, pageSize);
   }
 
-  addHost(host: MethodHost): void {
-    const { target } = host;
-    for (const method of getComponentMethods('prompt', target)) {
-      const options = getComponentOptions<PromptOptions>('prompt', target, method) ?? {};
+  /** Builds the prompts of `records` without adding them. */
+  stage(records: readonly ComponentRecord<PromptOptions>[]): PromptDefinition[] {
+    const staged: PromptDefinition[] = [];
+    for (const record of records) {
+      const { host, method, options } = record;
+      const { target } = host;
       const name = options.name ?? method;
-      const clash = this.find(name);
+      const clash = this.find(name) ?? staged.find((p) => p.name === name);
       if (clash) {
         throw new BootstrapError(
           BootstrapErrorCode.DuplicatePrompt,
@@ -69,32 +73,45 @@ export class PromptRegistry extends Catalogue<PromptDefinition, PromptDescriptor
         this.excluded.add(name);
         continue;
       }
-      this.add({ name, tags: options.tags, descriptor, compiled, complete: options.complete });
+      staged.push({ name, tags: options.tags, descriptor, compiled, pipeline: this.pipeline(record, compiled, name, descriptor), complete: options.complete });
     }
+    return staged;
   }
 
-
   /** `prompts/get`. */
-  async render(name: string, args: Record<string, string> | undefined, channel: RequestChannel): Promise<PromptResult> {
+  render(name: string, args: Record<string, string> | undefined, open: () => RequestChannel): PromptResult | Promise<PromptResult> {
     const prompt = this.get(name);
-    if (!prompt) {
-      throw new RequestError(RpcCode.InvalidParams, `Unknown prompt: ${name}. Available prompts: ${this.values().map((p) => p.name).join(', ') || '(none)'}`);
-    }
-    const where = `${prompt.compiled.className}.${prompt.compiled.methodName}`;
-    let value: unknown;
-    try {
-      const outcome = await runMethod(prompt.compiled, args ?? {}, channel);
-      if (!outcome.ok) {
-        throw new RequestError(RpcCode.InvalidParams, `Invalid arguments for prompt ${name}: ${outcome.issues.join('; ')}`);
-      }
-      value = outcome.value;
-    } catch (error) {
-      throw toRequestError(error, `getting prompt '${name}'`, where, this.policy);
-    }
-    const result = toPromptResult(value, prompt.descriptor.description);
-    if (result) return result;
-    this.policy.logger.error(`Prompt '${name}' (${where}) returned a value that is not a string, messages, or { messages }.`);
-    throw new RequestError(RpcCode.InternalError, `Error getting prompt '${name}'`);
+    if (!prompt) throw this.unknown(name);
+    return prompt.pipeline.call(args ?? {}, open, undefined);
+  }
+
+  private pipeline(record: ComponentRecord<PromptOptions>, compiled: CompiledMethod, name: string, descriptor: PromptDescriptor): Pipeline<PromptResult, undefined> {
+    const where = `${compiled.className}.${compiled.methodName}`;
+    return new Pipeline<PromptResult, undefined>({
+      compiled,
+      enhancers: record.enhancers,
+      component: { kind: 'prompt', name, method: 'prompts/get' },
+      scopes: this.services.scopes,
+      convert: (value) => {
+        const result = toPromptResult(value, descriptor.description);
+        if (result) return result;
+        this.policy.logger.error(`Prompt '${name}' (${where}) returned a value that is not a string, messages, or { messages }.`);
+        throw new RequestError(RpcCode.InternalError, `Error getting prompt '${name}'`);
+      },
+      invalid: (issues) => {
+        throw new RequestError(RpcCode.InvalidParams, `Invalid arguments for prompt ${name}: ${issues.join('; ')}`);
+      },
+      fail: (error) => {
+        throw toRequestError(error, `getting prompt '${name}'`, where, this.policy);
+      },
+      denied: () => {
+        throw this.unknown(name);
+      },
+    });
+  }
+
+  private unknown(name: string): RequestError {
+    return new RequestError(RpcCode.InvalidParams, `Unknown prompt: ${name}. Available prompts: ${this.values().map((p) => p.name).join(', ') || '(none)'}`);
   }
 }
 

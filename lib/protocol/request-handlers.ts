@@ -1,6 +1,10 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { CompletionRef } from '../completions';
-import type { RequestChannel } from '../context';
+import { Context, InputRequiredSignal, type RequestChannel } from '../context';
+import { RequestError, ToolError } from '../errors';
+import type { McpMethod, MiddlewareContext } from '../interfaces';
+import { toRequestError } from '../invocation';
+import { pageFor, runMiddleware } from '../pipeline';
 import { toWireError } from './error-mapping';
 import type { InputRounds } from './input-required';
 import type { ProtocolApplication } from './server-factory';
@@ -33,33 +37,94 @@ function listResult(page: { items: readonly unknown[]; nextCursor?: string }, ke
   return result as never;
 }
 
-/** Library errors become JSON-RPC errors with the right code; nothing internal leaks. */
-function wire<T>(work: () => Promise<T>): Promise<T> {
-  return work().catch((error: unknown) => {
-    throw toWireError(error);
-  });
+/**
+ * Library errors become JSON-RPC errors with the right code; anything else (a middleware's crash) is logged
+ * and masked like a component's: nothing internal leaks.
+ */
+function wire<T>(scope: SessionScope, method: McpMethod, work: () => T | Promise<T>): Promise<T> {
+  return Promise.resolve()
+    .then(work)
+    .catch((error: unknown) => {
+      throw toWireError(toRequestError(error, `serving ${method}`, 'middleware', scope.app.policy));
+    });
+}
+
+/** Runs `terminal` inside the method's middleware (when there is any), with a lazily built Context. */
+function through<P extends object, T>(
+  scope: SessionScope,
+  method: McpMethod,
+  params: P,
+  ctx: ServerContext,
+  terminal: (params: P) => T | Promise<T>,
+): T | Promise<T> {
+  const hooks = scope.app.middleware(method);
+  if (hooks.length === 0) return terminal(params);
+  let context: Context | undefined;
+  const envelope: MiddlewareContext<P> = {
+    method,
+    params,
+    get context() {
+      return (context ??= new Context(openChannel(scope, ctx)));
+    },
+  };
+  return runMiddleware(hooks, envelope as MiddlewareContext, (current) => Promise.resolve(terminal(current.params as P))) as Promise<T>;
 }
 
 export function answerTools(scope: SessionScope): void {
-  const { app, server, rounds } = scope;
-  server.setRequestHandler('tools/list', (request) => wire(async () => listResult(app.tools.page(request.params?.cursor), 'tools')));
+  const { app, server } = scope;
+  server.setRequestHandler('tools/list', (request, ctx) =>
+    wire(scope, 'tools/list', () =>
+      through(scope, 'tools/list', request.params ?? {}, ctx, async (params) =>
+        listResult(await pageFor(app.tools, params.cursor, () => openChannel(scope, ctx), 'tools/list', app.scopes), 'tools'),
+      ),
+    ) as never,
+  );
 
-  server.setRequestHandler('tools/call', async (request, ctx) => {
-    const { name, arguments: args, _meta } = request.params;
-    const tool = app.tools.get(name);
-    if (!tool) {
-      // Spec 2025-11-25 server/tools#error-handling: unknown tools are a protocol error (-32602).
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    }
-    // Only a tool that receives a Context can ask the client for input (and be re-entered), or needs a channel.
-    if (!tool.needsContext) {
-      const outcome = app.invoker.call(tool, args, tool.timeout === undefined ? undefined : () => openChannel(scope, ctx));
-      return convert(server, tool.descriptor.outputSchema, outcome instanceof Promise ? await outcome : outcome);
-    }
-    const target = `tool:${name}`;
-    const open = () => openChannel(scope, ctx, _meta?.progressToken, target);
-    return rounds.run(ctx, target, async () => convert(server, tool.descriptor.outputSchema, await app.invoker.call(tool, args, open))) as never;
+  server.setRequestHandler('tools/call', (request, ctx) => {
+    if (app.middleware('tools/call').length === 0) return callTool(scope, ctx, request.params) as never;
+    return Promise.resolve()
+      .then(() => through(scope, 'tools/call', request.params, ctx, (params) => callTool(scope, ctx, params)))
+      .catch((error: unknown) => toolCallFailure(scope, request.params.name, error)) as never;
   });
+}
+
+type ToolCall = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: unknown } };
+
+function callTool(scope: SessionScope, ctx: ServerContext, params: ToolCall): unknown {
+  const { app, server, rounds } = scope;
+  const { name, arguments: args, _meta } = params;
+  const tool = app.tools.get(name);
+  // Spec 2025-11-25 server/tools#error-handling: unknown tools are a protocol error (-32602).
+  if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  const { pipeline } = tool;
+  const target = `tool:${name}`;
+  const open = pipeline.needsChannel ? () => openChannel(scope, ctx, _meta?.progressToken, target) : undefined;
+  const answer = (outcome: unknown) => convert(server, tool.descriptor.outputSchema, outcome);
+  // Only a tool that receives a Context can ask the client for input (and be re-entered).
+  if (!pipeline.takesContext) {
+    try {
+      const outcome = pipeline.call(args, open, undefined);
+      return outcome instanceof Promise ? outcome.then(answer, rethrowWire) : answer(outcome);
+    } catch (error) {
+      return rethrowWire(error);
+    }
+  }
+  return rounds.run(ctx, target, async () => answer(await pipeline.call(args, open, undefined))).catch(rethrowWire);
+}
+
+function rethrowWire(error: unknown): never {
+  throw toWireError(error);
+}
+
+/** What a middleware of tools/call threw: a tool answer (isError) unless it is a protocol error. */
+function toolCallFailure(scope: SessionScope, name: string, error: unknown): unknown {
+  if (error instanceof RequestError || scope.app.policy.isProtocolError(error) || error instanceof InputRequiredSignal) throw toWireError(error);
+  const text =
+    error instanceof ToolError
+      ? error.message
+      : (scope.app.policy.logger.error(`A middleware of tools/call (tool '${name}') threw:`, error),
+        scope.app.policy.maskErrorDetails ? `Error calling tool '${name}'` : `Error calling tool '${name}': ${error instanceof Error ? error.message : String(error)}`);
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 // The codec's projection only matters for structured results (the 2025-era {result} wrap).
@@ -71,21 +136,31 @@ function convert(server: Server, outputSchema: object | undefined, outcome: unkn
 export function answerResources(scope: SessionScope): void {
   const { app, server, session, rounds } = scope;
   server.setRequestHandler('resources/list', (request, ctx) =>
-    wire(async () => {
-      const page = await app.resources.list(request.params?.cursor, openChannel(scope, ctx));
-      return { resources: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-    }),
+    wire(scope, 'resources/list', () =>
+      through(scope, 'resources/list', request.params ?? {}, ctx, async (params) => {
+        const page = await app.resources.list(params.cursor, () => openChannel(scope, ctx));
+        return { resources: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      }),
+    ) as never,
   );
 
-  server.setRequestHandler('resources/templates/list', (request) =>
-    wire(async () => listResult(app.resources.templates.page(request.params?.cursor), 'resourceTemplates')),
+  server.setRequestHandler('resources/templates/list', (request, ctx) =>
+    wire(scope, 'resources/templates/list', () =>
+      through(scope, 'resources/templates/list', request.params ?? {}, ctx, async (params) =>
+        listResult(await app.resources.templatePage(params.cursor, () => openChannel(scope, ctx)), 'resourceTemplates'),
+      ),
+    ) as never,
   );
 
   server.setRequestHandler('resources/read', (request, ctx) =>
-    wire(() => {
-      const target = `resource:${request.params.uri}`;
-      return rounds.run(ctx, target, async () => ({ contents: await app.resources.read(request.params.uri, openChannel(scope, ctx, undefined, target)) }));
-    }) as never,
+    wire(scope, 'resources/read', () =>
+      through(scope, 'resources/read', request.params, ctx, (params) => {
+        const target = `resource:${params.uri}`;
+        return rounds.run(ctx, target, async () => ({
+          contents: await app.resources.read(params.uri, () => openChannel(scope, ctx, undefined, target)),
+        }));
+      }),
+    ) as never,
   );
 
   server.setRequestHandler('resources/subscribe', async (request) => {
@@ -109,24 +184,36 @@ export function answerResources(scope: SessionScope): void {
 
 export function answerPrompts(scope: SessionScope): void {
   const { app, server, rounds } = scope;
-  server.setRequestHandler('prompts/list', (request) => wire(async () => listResult(app.prompts.page(request.params?.cursor), 'prompts')));
+  server.setRequestHandler('prompts/list', (request, ctx) =>
+    wire(scope, 'prompts/list', () =>
+      through(scope, 'prompts/list', request.params ?? {}, ctx, async (params) =>
+        listResult(await pageFor(app.prompts, params.cursor, () => openChannel(scope, ctx), 'prompts/list', app.scopes), 'prompts'),
+      ),
+    ) as never,
+  );
 
   server.setRequestHandler('prompts/get', (request, ctx) =>
-    wire(() => {
-      const target = `prompt:${request.params.name}`;
-      return rounds.run(ctx, target, () => app.prompts.render(request.params.name, request.params.arguments, openChannel(scope, ctx, undefined, target)));
-    }) as never,
+    wire(scope, 'prompts/get', () =>
+      through(scope, 'prompts/get', request.params, ctx, (params) => {
+        const target = `prompt:${params.name}`;
+        return rounds.run(ctx, target, async () => app.prompts.render(params.name, params.arguments, () => openChannel(scope, ctx, undefined, target)));
+      }),
+    ) as never,
   );
 }
 
 export function answerCompletions(scope: SessionScope): void {
   const { app, server } = scope;
   server.setRequestHandler('completion/complete', (request, ctx) =>
-    wire(async () => {
-      const { ref, argument, context } = request.params;
-      const target: CompletionRef = ref.type === 'ref/prompt' ? { type: 'ref/prompt', name: ref.name } : { type: 'ref/resource', uri: ref.uri };
-      const completion = await app.completions.complete(target, argument.name, argument.value, { arguments: context?.arguments ?? {} }, openChannel(scope, ctx));
-      return { completion: { ...completion } };
-    }),
+    wire(scope, 'completion/complete', () =>
+      through(scope, 'completion/complete', request.params, ctx, async (params) => {
+        const { ref, argument, context } = params;
+        const target: CompletionRef = ref.type === 'ref/prompt' ? { type: 'ref/prompt', name: ref.name } : { type: 'ref/resource', uri: ref.uri };
+        const completion = await app.completions.complete(target, argument.name, argument.value, { arguments: context?.arguments ?? {} }, () =>
+          openChannel(scope, ctx),
+        );
+        return { completion: { ...completion } };
+      }),
+    ) as never,
   );
 }

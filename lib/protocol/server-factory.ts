@@ -2,11 +2,12 @@ import { Server } from '@modelcontextprotocol/server';
 import type { CompletionRegistry } from '../completions';
 import { RequestError, ToolError } from '../errors';
 import type { DeclaredKinds } from '../interfaces';
-import type { ElicitationForms, ServerLogger } from '../invocation';
+import type { McpMethod, MiddlewareHook } from '../interfaces';
+import type { CallPolicy, ElicitationForms, RequestScopes, ServerLogger } from '../invocation';
 import { InputRounds } from './input-required';
 import type { PromptRegistry } from '../prompts';
 import type { ResourceRegistry } from '../resources';
-import type { ToolInvoker, ToolRegistry } from '../tools';
+import type { ToolRegistry } from '../tools';
 import { answerCompletions, answerPrompts, answerResources, answerTools, type SessionScope } from './request-handlers';
 import type { ChannelServices } from './request-channel';
 import type { SessionHub } from './session-hub';
@@ -19,8 +20,12 @@ export interface ProtocolApplication {
   readonly resources: ResourceRegistry;
   readonly prompts: PromptRegistry;
   readonly completions: CompletionRegistry;
-  readonly invoker: ToolInvoker;
   readonly logger: ServerLogger;
+  readonly policy: CallPolicy;
+  /** Opens the request scope of a call or list (request-scoped guards and classes). */
+  readonly scopes: RequestScopes;
+  /** The middleware hooks around each MCP method, outermost first (computed once). */
+  readonly middleware: (method: McpMethod) => readonly MiddlewareHook[];
   readonly hub: SessionHub;
   readonly forms: ElicitationForms;
   /** HMAC key for multi-round-trip state; the same on every instance that may see a retry. */
@@ -71,8 +76,8 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
   app.resources.templates.onChange(changed('resources'));
   const canLog = () =>
     (logs ??=
-      app.tools.some((t) => t.needsContext) ||
-      app.prompts.some((p) => p.compiled.needsContext) ||
+      app.tools.some((t) => t.pipeline.takesContext) ||
+      app.prompts.some((p) => p.pipeline.takesContext) ||
       app.resources.usesContext() ||
       app.completions.usesContext);
 
@@ -84,9 +89,11 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     forms: app.forms,
     // A failed read inside a tool is the tool's answer to the model, not an unexpected error.
     readResource: (uri, channel) =>
-      app.resources.read(uri, channel).catch((error: unknown) => {
-        throw error instanceof RequestError ? new ToolError(error.message) : error;
-      }),
+      Promise.resolve()
+        .then(() => app.resources.read(uri, () => channel))
+        .catch((error: unknown) => {
+          throw error instanceof RequestError ? new ToolError(error.message) : error;
+        }),
   };
 
   // A session declares (and answers) the kinds the application has as it opens: a server without prompts

@@ -52,7 +52,25 @@ export class SessionHub {
     return this.sessions.size;
   }
 
+  private batched?: Set<'tools' | 'resources' | 'prompts'>;
+
+  /** Runs `work`; the list changes it makes are sent once per kind when it ends (even if it throws). */
+  batch<T>(work: () => T): T {
+    if (this.batched) return work();
+    const kinds = (this.batched = new Set());
+    try {
+      return work();
+    } finally {
+      this.batched = undefined;
+      for (const kind of kinds) this.listChanged(kind);
+    }
+  }
+
   listChanged(kind: 'tools' | 'resources' | 'prompts'): void {
+    if (this.batched) {
+      this.batched.add(kind);
+      return;
+    }
     for (const publisher of this.publishers) {
       if (kind === 'tools') publisher.toolsChanged();
       else if (kind === 'prompts') publisher.promptsChanged();

@@ -1,5 +1,7 @@
 import type { ResourceAnnotations, ToolIcon } from '../interfaces';
 import type { CompiledMethod } from '../invocation';
+import type { Pipeline } from '../pipeline';
+import type { ResourceContents } from './resource-result';
 
 /** A resource as `resources/list` shows it. */
 export interface ResourceDescriptor {
@@ -38,6 +40,8 @@ export interface ResourceDefinition {
   readonly tags?: readonly string[];
   readonly descriptor: ResourceDescriptor;
   readonly compiled: CompiledMethod;
+  /** Reads the resource; the extra input is the URI read. */
+  readonly pipeline: Pipeline<ResourceContents[], string>;
 }
 
 export interface TemplateDefinition {
@@ -47,6 +51,7 @@ export interface TemplateDefinition {
   readonly descriptor: TemplateDescriptor;
   readonly matcher: UriMatcher;
   readonly compiled: CompiledMethod;
+  readonly pipeline: Pipeline<ResourceContents[], string>;
   /** Static completion values per variable, from the decorator options. */
   readonly complete?: Record<string, readonly string[]>;
 }
@@ -54,4 +59,5 @@ export interface TemplateDefinition {
 /** A `@ResourceList()` method: entries computed per `resources/list`. */
 export interface ResourceListDefinition {
   readonly compiled: CompiledMethod;
+  readonly pipeline: Pipeline<ResourceDescriptor[], undefined>;
 }

@@ -2,8 +2,8 @@ import { Catalogue, paginate, passesTags, type Page, type TagFilter } from '../c
 import type { RequestChannel } from '../context';
 import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
 import type { ResourceOptions, ResourceTemplateOptions } from '../interfaces';
-import { compileMethod, runMethod, toRequestError, type CallPolicy, type MethodHost, pruneUndefined } from '../invocation';
-import { getComponentMethods, getComponentOptions } from '../metadata';
+import { compileMethod, toRequestError, type CallPolicy, type CompiledMethod, pruneUndefined } from '../invocation';
+import { allowedItems, isGuarded, Pipeline, type ComponentRecord, type ExploredComponents, type PipelineServices } from '../pipeline';
 import type { SchemaCompiler } from '../validation';
 import type {
   ResourceDefinition,
@@ -21,7 +21,14 @@ import {
   templateParamMismatchMessage,
 } from './resource.messages';
 
-type Decorated<T> = T & { uri?: string; uriTemplate?: string };
+/** Resources, templates and resource lists built from records, not yet added. */
+export interface StagedResources {
+  readonly resources: ResourceDefinition[];
+  readonly templates: TemplateDefinition[];
+  readonly lists: ResourceListDefinition[];
+}
+
+type Kinds = Pick<ExploredComponents, 'resources' | 'templates' | 'lists'>;
 
 /**
  * The resources and resource templates of the application. Reads find a static resource by URI first, then
@@ -38,7 +45,7 @@ export class ResourceRegistry {
 
   /** True when a resource, template or `@ResourceList()` method (enabled or not) receives a Context. */
   usesContext(): boolean {
-    const takes = (d: { compiled: { needsContext: boolean } }) => d.compiled.needsContext;
+    const takes = (d: { pipeline: { takesContext: boolean } }) => d.pipeline.takesContext;
     return this.resources.some(takes) || this.templates.some(takes) || this.lists.some(takes);
   }
 
@@ -51,6 +58,7 @@ export class ResourceRegistry {
     private readonly compiler: SchemaCompiler,
     private readonly matcher: (template: string, owner: string) => UriMatcher,
     private readonly policy: CallPolicy,
+    private readonly services: PipelineServices,
     private readonly filter: TagFilter = {},
     pageSize?: number,
   ) {
@@ -58,17 +66,20 @@ export class ResourceRegistry {
     this.templates = new Catalogue('resource template', (t) => t.descriptor, pageSize);
   }
 
-  addHost(host: MethodHost): void {
-    const { target } = host;
-    for (const method of getComponentMethods('resource', target)) {
-      const options = getComponentOptions<Decorated<ResourceOptions>>('resource', target, method)!;
+  /** Builds the resources, templates and lists of `found` without adding them. */
+  stage(found: Kinds): StagedResources {
+    const staged: StagedResources = { resources: [], templates: [], lists: [] };
+    for (const record of found.resources) {
+      const { host, method, options } = record;
+      const { target } = host;
       const name = options.name ?? method;
       const owner = resourceOwner('resource', name, target.name, method);
-      const uri = options.uri!;
+      const uri = options.uri;
       if (!URL.canParse(uri)) throw new BootstrapError(BootstrapErrorCode.InvalidResourceUri, invalidResourceUriMessage(owner, uri));
-      this.checkFree(name, `${target.name}.${method}`);
-      const clash = this.byUri.get(uri);
-      if (clash && this.resources.find(clash.name) === clash) {
+      this.checkFree(name, `${target.name}.${method}`, staged);
+      const live = this.byUri.get(uri);
+      const clash = (live && this.resources.find(live.name) === live ? live : undefined) ?? staged.resources.find((r) => r.uri === uri);
+      if (clash) {
         throw new BootstrapError(
           BootstrapErrorCode.DuplicateResource,
           duplicateResourceMessage('resource URI', uri, `${clash.compiled.className}.${clash.compiled.methodName}`, `${target.name}.${method}`),
@@ -77,101 +88,128 @@ export class ResourceRegistry {
       const compiled = compileMethod(host, method, owner, this.compiler);
       const descriptor = pruneUndefined({ uri, name, title: options.title, description: options.description, mimeType: options.mimeType, annotations: options.annotations, icons: options.icons, size: options.size, _meta: options._meta });
       if (!passesTags(options.tags, this.filter)) continue;
-      const definition: ResourceDefinition = { name, uri, tags: options.tags, descriptor, compiled };
-      this.byUri.set(uri, definition);
-      this.resources.add(definition);
+      const pipeline = this.readPipeline(record, compiled, name, 'resource', descriptor.mimeType);
+      staged.resources.push({ name, uri, tags: options.tags, descriptor, compiled, pipeline });
     }
-    for (const method of getComponentMethods('resource-template', target)) {
-      const options = getComponentOptions<Decorated<ResourceTemplateOptions>>('resource-template', target, method)!;
+    for (const record of found.templates) {
+      const { host, method, options } = record;
+      const { target } = host;
       const name = options.name ?? method;
       const owner = resourceOwner('resource template', name, target.name, method);
-      this.checkFree(name, `${target.name}.${method}`);
-      const matcher = this.matcher(options.uriTemplate!, owner);
+      this.checkFree(name, `${target.name}.${method}`, staged);
+      const matcher = this.matcher(options.uriTemplate, owner);
       const compiled = compileMethod(host, method, owner, this.compiler);
       for (const property of Object.keys((compiled.inputSchema.properties ?? {}) as object)) {
         if (!matcher.variableNames.includes(property)) {
-          throw new BootstrapError(
-            BootstrapErrorCode.TemplateParamMismatch,
-            templateParamMismatchMessage(owner, property, matcher.variableNames),
-          );
+          throw new BootstrapError(BootstrapErrorCode.TemplateParamMismatch, templateParamMismatchMessage(owner, property, matcher.variableNames));
         }
       }
-      const descriptor = pruneUndefined({ uriTemplate: options.uriTemplate!, name, title: options.title, description: options.description, mimeType: options.mimeType, annotations: options.annotations, icons: options.icons, _meta: options._meta });
+      const descriptor = pruneUndefined({ uriTemplate: options.uriTemplate, name, title: options.title, description: options.description, mimeType: options.mimeType, annotations: options.annotations, icons: options.icons, _meta: options._meta });
       if (!passesTags(options.tags, this.filter)) {
-        this.excludedTemplates.add(options.uriTemplate!);
+        this.excludedTemplates.add(options.uriTemplate);
         continue;
       }
-      this.templates.add({ name, uriTemplate: options.uriTemplate!, tags: options.tags, descriptor, matcher, compiled, complete: options.complete });
+      const pipeline = this.readPipeline(record, compiled, name, 'resource-template', descriptor.mimeType, options.uriTemplate);
+      staged.templates.push({ name, uriTemplate: options.uriTemplate, tags: options.tags, descriptor, matcher, compiled, pipeline, complete: options.complete });
     }
-    const lists = getComponentMethods('resource-list', target);
-    for (const method of lists) {
-      const owner = `resource list (${target.name}.${method})`;
-      this.lists.push({ compiled: compileMethod(host, method, owner, this.compiler) });
+    for (const record of found.lists) {
+      const { target } = record.host;
+      const where = `${target.name}.${record.method}`;
+      const compiled = compileMethod(record.host, record.method, `resource list (${where})`, this.compiler);
+      const pipeline = new Pipeline<ResourceDescriptor[], undefined>({
+        compiled,
+        enhancers: record.enhancers,
+        component: { kind: 'resource-list', name: where, method: 'resources/list' },
+        scopes: this.services.scopes,
+        convert: (value) => (Array.isArray(value) ? (value as ResourceDescriptor[]) : []),
+        invalid: () => [],
+        fail: (error) => {
+          throw toRequestError(error, 'listing resources', where, this.policy);
+        },
+        denied: () => [],
+      });
+      staged.lists.push({ compiled, pipeline });
     }
-    if (lists.length > 0) this.resources.changed(); // resources/list shows them: sessions are told
+    return staged;
   }
 
-  /** `resources/list`: the static resources, then what `@ResourceList()` methods return now. */
-  async list(cursor: string | undefined, channel: RequestChannel): Promise<Page<ResourceDescriptor>> {
-    if (this.lists.length === 0) return this.resources.page(cursor);
+  /** Adds what `stage()` built: one change per catalogue. */
+  commit(staged: StagedResources): void {
+    for (const resource of staged.resources) this.byUri.set(resource.uri, resource);
+    this.resources.addAll(staged.resources);
+    this.templates.addAll(staged.templates);
+    this.lists.push(...staged.lists);
+    if (staged.lists.length > 0) this.resources.changed(); // resources/list shows them: sessions are told
+  }
+
+  private readPipeline(
+    record: ComponentRecord<ResourceOptions | ResourceTemplateOptions>,
+    compiled: CompiledMethod,
+    name: string,
+    kind: 'resource' | 'resource-template',
+    mimeType: string | undefined,
+    uriTemplate?: string,
+  ): Pipeline<ResourceContents[], string> {
+    const where = `${compiled.className}.${compiled.methodName}`;
+    return new Pipeline<ResourceContents[], string>({
+      compiled,
+      enhancers: record.enhancers,
+      component: { kind, name, method: 'resources/read' },
+      scopes: this.services.scopes,
+      convert: (value, uri) => toContents(value, uri, mimeType),
+      invalid: (issues, uri) => {
+        throw new RequestError(RpcCode.InvalidParams, `Invalid resource URI '${uri}' for template '${uriTemplate}': ${issues.join('; ')}`, { uri });
+      },
+      fail: (error, uri) => {
+        throw toRequestError(error, `reading resource '${uri}'`, where, this.policy);
+      },
+      denied: (uri) => {
+        throw notFound(uri);
+      },
+    });
+  }
+
+  /** `resources/list`: the static resources the caller may see, then what `@ResourceList()` methods return now. */
+  async list(cursor: string | undefined, open: () => RequestChannel): Promise<Page<ResourceDescriptor>> {
+    const guarded = isGuarded(this.resources);
+    if (this.lists.length === 0 && !guarded) return this.resources.page(cursor);
+    const visible = guarded
+      ? (await allowedItems(this.resources.values(), (r) => r.pipeline, open, 'resources/list', this.services.scopes)).map((r) => r.descriptor)
+      : this.resources.list();
     const dynamic: ResourceDescriptor[] = [];
-    for (const list of this.lists) {
-      const where = `${list.compiled.className}.${list.compiled.methodName}`;
-      try {
-        const outcome = await runMethod(list.compiled, {}, channel);
-        if (outcome.ok && Array.isArray(outcome.value)) dynamic.push(...(outcome.value as ResourceDescriptor[]));
-      } catch (error) {
-        throw toRequestError(error, 'listing resources', where, this.policy);
-      }
-    }
-    return paginate([...this.resources.list(), ...dynamic], cursor, this.resources.pageLimit);
+    for (const list of this.lists) dynamic.push(...(await list.pipeline.call({}, open, undefined)));
+    return paginate([...visible, ...dynamic], cursor, this.resources.pageLimit);
+  }
+
+  /** `resources/templates/list` for this caller. */
+  async templatePage(cursor: string | undefined, open: () => RequestChannel): Promise<Page<TemplateDescriptor>> {
+    if (!isGuarded(this.templates)) return this.templates.page(cursor);
+    const visible = await allowedItems(this.templates.values(), (t) => t.pipeline, open, 'resources/templates/list', this.services.scopes);
+    return paginate(visible.map((t) => t.descriptor), cursor, this.templates.pageLimit);
   }
 
   /** `resources/read`. */
-  async read(uri: string, channel: RequestChannel): Promise<ResourceContents[]> {
+  read(uri: string, open: () => RequestChannel): ResourceContents[] | Promise<ResourceContents[]> {
     const resource = this.byUri.get(uri);
-    if (resource && this.resources.get(resource.name) === resource) {
-      return this.run(resource.compiled, {}, uri, resource.descriptor.mimeType, channel, `reading resource '${uri}'`);
-    }
+    if (resource && this.resources.get(resource.name) === resource) return resource.pipeline.call({}, open, uri);
     for (const template of this.templates.values()) {
       const variables = template.matcher.match(uri);
-      if (variables) {
-        return this.run(template.compiled, variables, uri, template.descriptor.mimeType, channel, `reading resource '${uri}'`, template);
-      }
+      if (variables) return template.pipeline.call(variables, open, uri);
     }
-    throw new RequestError(RpcCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    throw notFound(uri);
   }
 
-  private async run(
-    compiled: ResourceDefinition['compiled'],
-    args: Record<string, unknown>,
-    uri: string,
-    mimeType: string | undefined,
-    channel: RequestChannel,
-    what: string,
-    template?: TemplateDefinition,
-  ): Promise<ResourceContents[]> {
-    try {
-      const outcome = await runMethod(compiled, args, channel);
-      if (!outcome.ok) {
-        throw new RequestError(
-          RpcCode.InvalidParams,
-          `Invalid resource URI '${uri}' for template '${template?.uriTemplate}': ${outcome.issues.join('; ')}`,
-          { uri },
-        );
-      }
-      return toContents(outcome.value, uri, mimeType);
-    } catch (error) {
-      throw toRequestError(error, what, `${compiled.className}.${compiled.methodName}`, this.policy);
-    }
-  }
-
-  private checkFree(name: string, where: string): void {
-    const clash = this.resources.find(name) ?? this.templates.find(name);
+  private checkFree(name: string, where: string, staged: StagedResources): void {
+    const clash =
+      this.resources.find(name) ?? this.templates.find(name) ?? staged.resources.find((r) => r.name === name) ?? staged.templates.find((t) => t.name === name);
     if (!clash) return;
     throw new BootstrapError(
       BootstrapErrorCode.DuplicateResource,
       duplicateResourceMessage('resource name', name, `${clash.compiled.className}.${clash.compiled.methodName}`, where),
     );
   }
+}
+
+function notFound(uri: string): RequestError {
+  return new RequestError(RpcCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
 }

@@ -1,7 +1,5 @@
 export { ToolRegistry } from './tool-registry';
-export type { ToolHost } from './tool-registry';
-export { ToolInvoker } from './tool-invoker';
-export type { InvokerOptions, ServerLogger } from './tool-invoker';
+export type { ServerLogger } from '../invocation';
 export type { ToolDefinition, ToolDescriptor } from './tool-definition';
 export type { CallOutcome } from './result-converter';
 export { ToolResult, text, image, audio, embeddedResource, resourceLink, isContentBlock } from './content';

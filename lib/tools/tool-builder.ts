@@ -1,19 +1,26 @@
+import { InputRequiredSignal } from '../context';
+import { RequestError, RpcCode, ToolError } from '../errors';
 import type { JsonSchema, ToolOptions } from '../interfaces';
-import { compileMethod, compileOrExplain, type MethodHost, pruneUndefined } from '../invocation';
+import { compileMethod, compileOrExplain, pruneUndefined, type CallPolicy } from '../invocation';
+import { Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
 import { outputSchema } from '../schema';
 import type { SchemaCompiler, ValidateFunction } from '../validation';
-import { compileResultConverter, type OutputCheck } from './result-converter';
+import { compileResultConverter, type CallOutcome, type OutputCheck } from './result-converter';
 import type { ToolDefinition, ToolDescriptor } from './tool-definition';
 import { toolOwner } from './tool.messages';
 
-/** Builds one tool from a provider instance and one `@Tool()` method: schema, validator, binder, converter. */
-export function buildTool(
-  host: MethodHost,
-  method: string,
-  options: ToolOptions,
-  compiler: SchemaCompiler,
-  intern: (schema: JsonSchema) => JsonSchema = (schema) => schema,
-): ToolDefinition {
+/** What building a tool needs besides its record. */
+export interface ToolBuildContext {
+  readonly compiler: SchemaCompiler;
+  readonly policy: CallPolicy;
+  readonly services: PipelineServices;
+  readonly intern: (schema: JsonSchema) => JsonSchema;
+}
+
+/** Builds one tool from a `@Tool()` method: schema, validator, binder, converter, and its pipeline. */
+export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuildContext): ToolDefinition {
+  const { host, method, options } = record;
+  const { compiler, policy } = build;
   const name = options.name ?? method;
   const owner = toolOwner(name, host.target.name, method);
   const compiled = compileMethod(host, method, owner, compiler, options.inputSchema);
@@ -30,8 +37,8 @@ export function buildTool(
     name,
     title: options.title,
     description: options.description,
-    inputSchema: intern(compiled.inputSchema),
-    outputSchema: output && intern(output.schema),
+    inputSchema: build.intern(compiled.inputSchema),
+    outputSchema: output && build.intern(output.schema),
     annotations: options.annotations,
     icons: options.icons,
     _meta: options._meta,
@@ -42,10 +49,48 @@ export function buildTool(
     validate: compileOrExplain(owner, 'output schema', () => compiler.compile(output.schema, 'output', output.generated)),
     reporting: lazy(() => compiler.compileReporting(output.schema, 'output')),
   };
+  const convertResult = compileResultConverter(outputCheck);
+  const where = `${compiled.className}.${compiled.methodName}`;
 
-  // needsContext covers request-scoped classes too (their instance is resolved per request).
-  const direct = !compiled.needsContext && options.timeout === undefined && compiled.runtimeChecked.length === 0;
-  return { ...compiled, name, descriptor, timeout: options.timeout, convertResult: compileResultConverter(outputCheck), direct };
+  const failure = (error: unknown): CallOutcome => {
+    if (error instanceof InputRequiredSignal) throw error; // answered by the protocol layer (input required)
+    if (error instanceof ToolError) return errorResult(error.message);
+    if (policy.isProtocolError(error)) throw error;
+    policy.logger.error(`Tool '${name}' (${where}) threw:`, error);
+    if (policy.maskErrorDetails) return errorResult(`Error calling tool '${name}'`);
+    return errorResult(`Error calling tool '${name}': ${error instanceof Error ? error.message : String(error)}`);
+  };
+
+  const pipeline = new Pipeline<CallOutcome, undefined>({
+    compiled,
+    enhancers: record.enhancers,
+    component: { kind: 'tool', name, method: 'tools/call' },
+    scopes: build.services.scopes,
+    timeout: options.timeout,
+    convert: (value) => {
+      const converted = convertResult(value);
+      if (converted.ok) return converted.outcome;
+      const detail = converted.issues.join('; ');
+      policy.logger.error(`Tool '${name}' (${where}) returned output that does not match its output schema: ${detail}`);
+      return errorResult(`Tool '${name}' returned output that does not match its output schema: ${detail}`);
+    },
+    invalid: (issues) => errorResult(`Invalid arguments for tool ${name}: ${issues.join('; ')}`),
+    fail: failure,
+    denied: () => {
+      // Spec 2025-11-25 server/tools#error-handling: an unknown tool is a protocol error (-32602).
+      throw unknownTool(name);
+    },
+  });
+  return { ...compiled, name, descriptor, tags: options.tags, pipeline };
+}
+
+/** The answer to a tool that does not exist (or that the caller may not see). */
+export function unknownTool(name: string): RequestError {
+  return new RequestError(RpcCode.InvalidParams, `Unknown tool: ${name}`);
+}
+
+function errorResult(text: string): CallOutcome {
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 function lazy(make: () => ValidateFunction): () => ValidateFunction {

@@ -1,6 +1,7 @@
 import type { JsonSchema, ToolAnnotations, ToolIcon } from '../interfaces';
 import type { CompiledMethod } from '../invocation';
-import type { Conversion } from './result-converter';
+import type { Pipeline } from '../pipeline';
+import type { CallOutcome } from './result-converter';
 
 /** The tool as `tools/list` shows it. Built once at bootstrap and never changed. */
 export interface ToolDescriptor {
@@ -16,14 +17,11 @@ export interface ToolDescriptor {
 
 /**
  * Everything needed to call one tool, compiled at bootstrap: the per-call path only looks things up and runs
- * these functions.
+ * its pipeline.
  */
 export interface ToolDefinition extends CompiledMethod {
   readonly name: string;
+  readonly tags?: readonly string[];
   readonly descriptor: ToolDescriptor;
-  /** Milliseconds a call may take (`@Tool({ timeout })`). */
-  readonly timeout?: number;
-  readonly convertResult: (value: unknown) => Conversion;
-  /** Callable on the synchronous path: a singleton's method without Context, timeout or class-validator rules. */
-  readonly direct: boolean;
+  readonly pipeline: Pipeline<CallOutcome, undefined>;
 }

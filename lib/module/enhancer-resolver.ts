@@ -1,0 +1,183 @@
+import type { Container, ModuleRecord, ProviderRecord, RequestScope } from '../di';
+import { BootstrapError, BootstrapErrorCode } from '../errors';
+import type { McpMiddleware } from '../interfaces';
+import type { RequestHandle, RequestScopes } from '../invocation';
+import { getCatch, getEnhancers, getParamMetadata, type EnhancerKind } from '../metadata';
+import type { MethodEnhancers, Resolved, ResolvedFilter } from '../pipeline';
+import { RequestScope as Scope } from '../di';
+
+/** The method each kind of enhancer must have, and how messages name it. */
+const ROLES = {
+  guards: { method: 'canActivate', what: 'a guard', signature: 'canActivate(context)' },
+  interceptors: { method: 'intercept', what: 'an interceptor', signature: 'intercept(context, next)' },
+  pipes: { method: 'transform', what: 'a pipe', signature: 'transform(value, metadata)' },
+  filters: { method: 'catch', what: 'an exception filter', signature: 'catch(exception, host)' },
+  middleware: { method: undefined, what: 'a middleware', signature: 'onRequest(context, next) or onCallTool(context, next), …' },
+} as const;
+type Role = keyof typeof ROLES;
+const MIDDLEWARE_HOOKS = ['onRequest', 'onCallTool', 'onListTools', 'onReadResource', 'onListResources', 'onListResourceTemplates', 'onGetPrompt', 'onListPrompts', 'onComplete'];
+
+/** Global enhancers: from `forRoot()` (built in the root module) and from APP_* providers. */
+export interface GlobalEnhancerRefs {
+  readonly guards?: readonly unknown[];
+  readonly interceptors?: readonly unknown[];
+  readonly pipes?: readonly unknown[];
+  readonly filters?: readonly unknown[];
+  readonly middleware?: readonly unknown[];
+}
+
+/** A request scope opened for one call; resolvers read the container's scope from it. */
+class ScopeHandle implements RequestHandle {
+  constructor(
+    readonly scope: RequestScope,
+    private readonly container: Container,
+  ) {}
+  run<T>(fn: () => T): T {
+    return this.container.runInRequest(this.scope, fn);
+  }
+}
+
+/** Resolves `record` in the request scope of the handle a pipeline opened. */
+export function perRequest(container: Container, record: ProviderRecord): (handle: RequestHandle) => unknown {
+  return (handle) => container.resolveInRequest(record, (handle as ScopeHandle).scope);
+}
+
+/**
+ * Turns the enhancers named in decorators and options into instances, once at bootstrap: classes are built
+ * by the container in the module of the class they decorate (constructor injection; request-scoped ones per
+ * request), instances are used as given; anything else fails the bootstrap with a fix.
+ */
+export class EnhancerResolver {
+  private readonly cache = new Map<ModuleRecord, Map<Function, Resolved<unknown>>>();
+  private readonly globals: { [K in EnhancerKind]: readonly Resolved<any>[] };
+  private readonly globalFilters: readonly ResolvedFilter[];
+  readonly middleware: readonly McpMiddleware[];
+  readonly scopes: RequestScopes;
+
+  constructor(
+    private readonly container: Container,
+    given: GlobalEnhancerRefs,
+    multi: { [K in EnhancerKind | 'middleware']: readonly ProviderRecord[] },
+  ) {
+    this.scopes = (context) => new ScopeHandle(new Scope({ context }), container);
+    const root = container.root;
+    const global = (kind: EnhancerKind) => [
+      ...(given[kind] ?? []).map((ref, i) => this.resolve(kind, ref, root, `McpModule.forRoot({ ${kind} }) entry #${i}`)),
+      ...multi[kind].map((record) => this.fromProvider(kind, record)),
+    ];
+    this.globals = { guards: global('guards'), interceptors: global('interceptors'), pipes: global('pipes'), filters: global('filters') };
+    this.globalFilters = this.globals.filters.map((filter) => ({ filter, catches: this.catches(filter) }));
+    const middleware = [
+      ...(given.middleware ?? []).map((ref, i) => this.resolve('middleware', ref, root, `McpModule.forRoot({ middleware }) entry #${i}`)),
+      ...multi.middleware.map((record) => this.fromProvider('middleware', record)),
+    ];
+    this.middleware = middleware.map((m) => {
+      if (m.instance) return m.instance as McpMiddleware;
+      throw new BootstrapError(
+        BootstrapErrorCode.InvalidEnhancer,
+        `Cannot use ${m.name} as a middleware: it is request-scoped, and middleware is built once for the application.\n` +
+          `Fix: make ${m.name} a singleton, and read per-request data from context.context in its hooks.`,
+      );
+    });
+  }
+
+  /** Global, class and method enhancers of `target.method` (and its parameters' pipes), in running order. */
+  forMethod(target: Function, module: ModuleRecord, method: string): MethodEnhancers {
+    const where = `${target.name}.${method}`;
+    const at = (kind: EnhancerKind) => [
+      ...getEnhancers(kind, target).map((ref, i) => this.resolve(kind, ref, module, `@${decoratorOf(kind)}() entry #${i} on class ${target.name} (for ${where})`)),
+      ...getEnhancers(kind, target, method).map((ref, i) => this.resolve(kind, ref, module, `@${decoratorOf(kind)}() entry #${i} on ${where}`)),
+    ];
+    const parameterPipes = new Map<number, Resolved<any>[]>();
+    for (const entry of getParamMetadata(target, method)) {
+      if (!entry || entry.kind === 'ctx' || !entry.pipes?.length) continue;
+      parameterPipes.set(
+        entry.index,
+        entry.pipes.map((ref, i) => this.resolve('pipes', ref, module, `pipe #${i} of parameter #${entry.index} of ${where}`)),
+      );
+    }
+    const local = at('filters');
+    return {
+      guards: [...this.globals.guards, ...at('guards')],
+      interceptors: [...this.globals.interceptors, ...at('interceptors')],
+      pipes: [...this.globals.pipes, ...at('pipes')],
+      parameterPipes,
+      // The most specific filter first: method, then class, then global.
+      filters: [...local.reverse().map((filter) => ({ filter, catches: this.catches(filter) })), ...this.globalFilters],
+    };
+  }
+
+  private fromProvider(role: Role, record: ProviderRecord): Resolved<any> {
+    const type = record.recipe.kind === 'class' ? record.recipe.useClass : undefined;
+    if (record.requestScoped) {
+      return { name: record.owner, type, resolve: perRequest(this.container, record) as never };
+    }
+    const instance = record.instance as object | undefined;
+    return this.check(role, { name: record.owner, type: type ?? instance?.constructor, instance }, record.owner, `the provider ${record.owner}`);
+  }
+
+  private resolve(role: Role, ref: unknown, module: ModuleRecord, where: string): Resolved<any> {
+    if (typeof ref === 'function' && ref.prototype) {
+      let known = this.cache.get(module)?.get(ref);
+      if (!known) {
+        const cls = ref as new (...args: unknown[]) => unknown;
+        this.checkClass(role, cls, where);
+        const built = this.container.instanceFor(module, cls);
+        known =
+          'perRequest' in built
+            ? { name: cls.name, type: cls, resolve: (handle: RequestHandle) => built.perRequest((handle as ScopeHandle).scope) }
+            : { name: cls.name, type: cls, instance: built.instance };
+        if (!this.cache.has(module)) this.cache.set(module, new Map());
+        this.cache.get(module)!.set(ref, known);
+      }
+      return known;
+    }
+    if (typeof ref === 'object' && ref !== null) {
+      return this.check(role, { name: ref.constructor?.name ?? 'object', type: ref.constructor, instance: ref }, describe(ref), where);
+    }
+    throw new BootstrapError(BootstrapErrorCode.InvalidEnhancer, notEnhancerMessage(role, describe(ref), where));
+  }
+
+  private checkClass(role: Role, cls: Function, where: string): void {
+    const { method } = ROLES[role];
+    const ok = method ? typeof cls.prototype[method] === 'function' : MIDDLEWARE_HOOKS.some((hook) => typeof cls.prototype[hook] === 'function');
+    if (!ok) throw new BootstrapError(BootstrapErrorCode.InvalidEnhancer, missingMethodMessage(role, `class ${cls.name}`, where));
+  }
+
+  private check<T extends Resolved<unknown>>(role: Role, resolved: T, name: string, where: string): T {
+    if (!resolved.instance) return resolved;
+    const { method } = ROLES[role];
+    const instance = resolved.instance as Record<string, unknown>;
+    const ok = method ? typeof instance[method] === 'function' : MIDDLEWARE_HOOKS.some((hook) => typeof instance[hook] === 'function');
+    if (!ok) throw new BootstrapError(BootstrapErrorCode.InvalidEnhancer, missingMethodMessage(role, name, where));
+    return resolved;
+  }
+
+  private catches(filter: Resolved<unknown>): readonly Function[] {
+    return (filter.type && getCatch(filter.type)) ?? [];
+  }
+}
+
+function decoratorOf(kind: EnhancerKind): string {
+  return { guards: 'UseGuards', interceptors: 'UseInterceptors', pipes: 'UsePipes', filters: 'UseFilters' }[kind];
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'function') return `function ${value.name || '(anonymous)'}`;
+  if (typeof value === 'object' && value !== null) return `an instance of ${value.constructor?.name ?? 'Object'}`;
+  return value === undefined ? 'undefined' : JSON.stringify(value) ?? String(value);
+}
+
+function notEnhancerMessage(role: Role, what: string, where: string): string {
+  const { what: kind, signature } = ROLES[role];
+  return (
+    `Cannot use ${what} as ${kind} (${where}): ${kind} is a class (built by the container) or an object with ${signature}.\n` +
+    (what === 'undefined' ? `Cause: undefined here usually means a circular import: the class was not defined yet when the decorator ran.\n` : '') +
+    `Fix: pass the class itself, e.g. @${role === 'middleware' ? 'McpModule.forRoot({ middleware: [MyMiddleware] })' : `${decoratorOf(role as EnhancerKind)}(MyClass)`}, or an instance of it.`
+  );
+}
+
+function missingMethodMessage(role: Role, what: string, where: string): string {
+  const { what: kind, signature } = ROLES[role];
+  return `Cannot use ${what} as ${kind} (${where}): it has no ${signature} method.\nFix: implement ${signature} in it, or give it where ${kind === 'a pipe' ? 'pipes' : `${kind.replace(/^an? /, '')}s`} are expected.`;
+}

@@ -1,0 +1,92 @@
+import { COMPONENT_KINDS, Scope } from '../constants';
+import type { Container, ModuleRecord, ProviderRecord } from '../di';
+import { BootstrapError, BootstrapErrorCode } from '../errors';
+import type { MethodHost, RequestHandle } from '../invocation';
+import { getComponentMethods, getComponentOptions, getToolMethods, getToolOptions } from '../metadata';
+import type { ComponentRecord, ExploredComponents } from '../pipeline';
+import { perRequest, type EnhancerResolver } from './enhancer-resolver';
+
+/** A component host and the module whose providers its enhancers may inject. */
+export interface HostRecord extends MethodHost {
+  readonly module: ModuleRecord;
+}
+
+/** True when the class has any decorated method: a tool, resource, template, resource list, prompt or completer. */
+export function hasComponents(target: Function): boolean {
+  return getToolMethods(target).length > 0 || COMPONENT_KINDS.some((kind) => getComponentMethods(kind, target).length > 0);
+}
+
+/**
+ * The providers whose class has decorated methods, as hosts: singletons and transients serve every call with
+ * one instance; request-scoped ones (classes, or factories provided under their class) build theirs per
+ * request. A provider whose components cannot be served fails the bootstrap.
+ */
+export async function collectHosts(container: Container): Promise<HostRecord[]> {
+  const hosts: HostRecord[] = [];
+  const seen = new Set<Function>();
+  for (const record of container.providers()) {
+    if (record.recipe.kind === 'existing' || record.recipe.kind === 'request-value') continue; // an alias serves nothing of its own
+    const target = targetOf(container, record);
+    if (!target || seen.has(target) || !hasComponents(target)) continue;
+    seen.add(target);
+    if (record.requestScoped) {
+      hosts.push({
+        target,
+        module: record.module,
+        resolve: perRequest(container, record) as (request: RequestHandle) => object | Promise<object>,
+      });
+      continue;
+    }
+    const instance = record.scope === Scope.TRANSIENT ? await container.instantiateTransient(record) : record.instance;
+    if (typeof instance !== 'object' || instance === null || !(instance instanceof target)) {
+      throw new BootstrapError(
+        BootstrapErrorCode.InvalidProvider,
+        `Cannot serve the components of ${target.name} (provider in ${record.module.name}): its provider gave ${describe(instance)}, not an instance of ${target.name}.\n` +
+          `Fix: make the factory return an instance of ${target.name}, or provide the class itself (useClass).`,
+      );
+    }
+    hosts.push({ target, module: record.module, instance });
+  }
+  return hosts;
+}
+
+/** The class whose decorated methods a provider serves. */
+function targetOf(container: Container, record: ProviderRecord): Function | undefined {
+  if (record.recipe.kind === 'class') return record.recipe.useClass;
+  // A factory or value provided under a class token serves that class (request-scoped factories too).
+  if (typeof record.token === 'function' && hasComponents(record.token)) return record.token;
+  if (record.requestScoped || record.scope === Scope.TRANSIENT) return undefined; // not built: nothing to inspect
+  const instance = record.instance;
+  return typeof instance === 'object' && instance !== null ? instance.constructor : undefined;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'object' && value !== null) return `an instance of ${value.constructor?.name ?? 'Object'}`;
+  return value === undefined ? 'undefined' : typeof value;
+}
+
+/**
+ * Walks the hosts once and returns every decorated method as a typed record of its kind, with its enhancers
+ * resolved (NestJS's DiscoveryService + MetadataScanner in one pass).
+ */
+export function exploreHosts(hosts: readonly HostRecord[], enhancers: EnhancerResolver): ExploredComponents {
+  const found: ExploredComponents = { tools: [], resources: [], templates: [], lists: [], prompts: [], completers: [] };
+  for (const host of hosts) {
+    const { target } = host;
+    const record = <O>(method: string, options: O): ComponentRecord<O> => ({
+      host,
+      method,
+      options,
+      enhancers: enhancers.forMethod(target, host.module, method),
+    });
+    for (const method of getToolMethods(target)) found.tools.push(record(method, getToolOptions(target, method) ?? {}));
+    for (const method of getComponentMethods('resource', target)) found.resources.push(record(method, getComponentOptions('resource', target, method)!));
+    for (const method of getComponentMethods('resource-template', target)) {
+      found.templates.push(record(method, getComponentOptions('resource-template', target, method)!));
+    }
+    for (const method of getComponentMethods('resource-list', target)) found.lists.push(record(method, {}));
+    for (const method of getComponentMethods('prompt', target)) found.prompts.push(record(method, getComponentOptions('prompt', target, method) ?? {}));
+    for (const method of getComponentMethods('complete', target)) found.completers.push(record(method, getComponentOptions('complete', target, method)!));
+  }
+  return found;
+}

@@ -1,0 +1,26 @@
+import type { CompleteOptions, PromptOptions, ResourceOptions, ResourceTemplateOptions, ToolOptions } from '../interfaces';
+import type { MethodHost, RequestScopes } from '../invocation';
+import type { MethodEnhancers } from './enhancers';
+
+/** One decorated method found by the explorer: its host, its options (typed by kind) and its enhancers. */
+export interface ComponentRecord<O> {
+  readonly host: MethodHost;
+  readonly method: string;
+  readonly options: O;
+  readonly enhancers: MethodEnhancers;
+}
+
+/** Every component of a set of hosts, by kind: what the explorer returns. */
+export interface ExploredComponents {
+  readonly tools: ComponentRecord<ToolOptions>[];
+  readonly resources: ComponentRecord<ResourceOptions & { uri: string }>[];
+  readonly templates: ComponentRecord<ResourceTemplateOptions & { uriTemplate: string }>[];
+  readonly lists: ComponentRecord<object>[];
+  readonly prompts: ComponentRecord<PromptOptions>[];
+  readonly completers: ComponentRecord<CompleteOptions>[];
+}
+
+/** What every registry needs to build pipelines. */
+export interface PipelineServices {
+  readonly scopes: RequestScopes;
+}

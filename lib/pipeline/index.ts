@@ -1,0 +1,12 @@
+export { Pipeline } from './pipeline';
+export type { PipelineSpec, Stage } from './pipeline';
+export { NO_ENHANCERS, hasRequestScoped } from './enhancers';
+export type { MethodEnhancers, Resolved, ResolvedFilter } from './enhancers';
+export { ExecutionContextHost } from './execution-context';
+export type { ComponentInfo } from './execution-context';
+export { middlewareHooks, runMiddleware } from './middleware';
+export { Reflector } from './reflector';
+export type { ReflectableDecorator } from './reflector';
+export { allowedItems, isGuarded, pageFor } from './list-guard';
+export type { PipelinedItem } from './list-guard';
+export type { ComponentRecord, ExploredComponents, PipelineServices } from './component-record';

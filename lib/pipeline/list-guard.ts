@@ -1,0 +1,60 @@
+import { paginate, type Catalogue, type CatalogueItem, type Page } from '../catalogue';
+import { Context, type RequestChannel } from '../context';
+import type { McpMethod } from '../interfaces';
+import type { RequestScopes } from '../invocation';
+import type { Pipeline } from './pipeline';
+
+/**
+ * The items of a list the caller may see: each item whose pipeline is guarded is asked with `phase: 'list'`.
+ * One Context (and, when something is request-scoped, one request scope) serves every check of the list.
+ */
+export async function allowedItems<T>(
+  items: readonly T[],
+  pipelineOf: (item: T) => Pipeline<unknown, any> | undefined,
+  open: () => RequestChannel,
+  listMethod: McpMethod,
+  scopes: RequestScopes,
+): Promise<T[]> {
+  let context: Context | undefined;
+  let request: ReturnType<RequestScopes> | undefined;
+  const allowed: T[] = [];
+  for (const item of items) {
+    const pipeline = pipelineOf(item);
+    if (!pipeline?.guarded) {
+      allowed.push(item);
+      continue;
+    }
+    context ??= new Context(open());
+    if (pipeline.scopedPerRequest) request ??= scopes(context);
+    const check = () => pipeline.allows(context!, request, listMethod);
+    if (await (request ? request.run(check) : check())) allowed.push(item);
+  }
+  return allowed;
+}
+
+/** An item whose calls run through a pipeline. */
+export interface PipelinedItem extends CatalogueItem {
+  readonly pipeline: Pipeline<any, any>;
+}
+
+/**
+ * One page of a catalogue as this caller may see it. Without guarded items it is the precomputed page (no
+ * work per request); otherwise the guards of the guarded items decide, and the page is cut from what is left.
+ */
+export function pageFor<T extends PipelinedItem, D>(
+  catalogue: Catalogue<T, D>,
+  cursor: string | undefined,
+  open: () => RequestChannel,
+  listMethod: McpMethod,
+  scopes: RequestScopes,
+): Page<D> | Promise<Page<D>> {
+  if (!isGuarded(catalogue)) return catalogue.page(cursor);
+  return allowedItems(catalogue.values(), (item) => item.pipeline, open, listMethod, scopes).then((items) =>
+    paginate(items.map(catalogue.describe), cursor, catalogue.pageLimit),
+  );
+}
+
+/** True when some item of the catalogue has a guard (computed once per change of the catalogue). */
+export function isGuarded<T extends PipelinedItem>(catalogue: Catalogue<T, unknown>): boolean {
+  return catalogue.memo('guarded', () => catalogue.some((item) => item.pipeline.guarded));
+}

@@ -1,0 +1,250 @@
+import { Context, InputRequiredSignal, type RequestChannel } from '../context';
+import { InvalidArgumentsError, TimeoutError } from '../errors';
+import type { ArgumentMetadata, McpMethod, PipeTransform } from '../interfaces';
+import type { CompiledMethod, RequestHandle, RequestScopes } from '../invocation';
+import { classValidatorIssues } from '../validation';
+import { hasRequestScoped, instanceOf, type MethodEnhancers, type Resolved } from './enhancers';
+import { ExecutionContextHost, type ComponentInfo } from './execution-context';
+
+/** How one kind of component answers: conversion of the method's value, and its kinds of failure. */
+export interface PipelineSpec<R, X> {
+  readonly compiled: CompiledMethod;
+  readonly enhancers: MethodEnhancers;
+  readonly component: Omit<ComponentInfo, 'target' | 'handler'>;
+  readonly scopes: RequestScopes;
+  /** Milliseconds a call may take; at the deadline the Context's signal aborts and the caller is answered. */
+  readonly timeout?: number;
+  /** The method's (or a filter's) value as this kind's answer; may throw, then `fail` answers. */
+  convert(value: unknown, extra: X): R;
+  /** Invalid arguments (validation or a pipe): a result (tools) or a thrown JSON-RPC error. */
+  invalid(issues: readonly string[], extra: X): R;
+  /** Anything else that was thrown: a result (tools) or a thrown JSON-RPC error. */
+  fail(error: unknown, extra: X): R;
+  /** A guard said no: answered as if the component did not exist (throws). */
+  denied(extra: X): R;
+}
+
+/** The stages a pipeline runs, decided at bootstrap; the empty ones are left out. */
+export type Stage = 'guards' | 'interceptors' | 'validate' | 'class-validator' | 'pipes' | 'invoke' | 'convert' | 'filters';
+
+/**
+ * One component method's call path, compiled once from one list of stages: guards → interceptors around
+ * (validation → class-validator rules → pipes → the method) → conversion, with exception filters around it.
+ * A method whose list is just validate → invoke → convert (no enhancer, no Context, no timeout, a singleton)
+ * runs on a synchronous path that allocates nothing of its own.
+ */
+export class Pipeline<R, X = undefined> {
+  readonly stages: readonly Stage[];
+  /** The caller must give a channel opener (the Context, the signal, or an ExecutionContext need it). */
+  readonly needsChannel: boolean;
+  /** Some guard decides per caller: lists must ask it. */
+  readonly guarded: boolean;
+  private readonly info: ComponentInfo;
+  private readonly direct: boolean;
+  private readonly needsContext: boolean;
+  private readonly requestScoped: boolean;
+  private readonly slotPipes: readonly (readonly [number, readonly Resolved<PipeTransform>[], ArgumentMetadata])[];
+
+  constructor(private readonly spec: PipelineSpec<R, X>) {
+    const { compiled, enhancers } = spec;
+    this.info = { ...spec.component, target: compiled.target, handler: compiled.method };
+    this.slotPipes = compiled.parameters.flatMap((p) => {
+      if (p.kind === 'ctx') return [];
+      const pipes = [...enhancers.pipes, ...(enhancers.parameterPipes.get(p.index) ?? [])];
+      if (pipes.length === 0) return [];
+      const metatype = typeof p.reflected === 'function' ? p.reflected : undefined;
+      const data = p.kind === 'param' ? p.name : p.kind === 'custom' ? p.data : undefined;
+      return [[p.index, pipes, { type: p.kind, metatype, data, index: p.index }] as const];
+    });
+    const stages: Stage[] = [];
+    if (enhancers.guards.length > 0) stages.push('guards');
+    if (enhancers.interceptors.length > 0) stages.push('interceptors');
+    stages.push('validate');
+    if (compiled.runtimeChecked.length > 0) stages.push('class-validator');
+    if (this.slotPipes.length > 0) stages.push('pipes');
+    stages.push('invoke', 'convert');
+    if (enhancers.filters.length > 0) stages.push('filters');
+    this.stages = stages;
+    this.guarded = enhancers.guards.length > 0;
+    this.requestScoped = compiled.resolve !== undefined || hasRequestScoped(enhancers);
+    const enhanced = stages.length > 3 || compiled.hasCustomParameters;
+    this.needsContext = compiled.needsContext || enhanced || this.requestScoped;
+    this.needsChannel = this.needsContext || spec.timeout !== undefined;
+    this.direct = !this.needsChannel && stages.length === 3;
+  }
+
+  /**
+   * Runs one call. `open` gives the request's channel; pass it when `needsChannel`. The answer is a promise
+   * only when something on the way is asynchronous.
+   */
+  call(args: unknown, open: (() => RequestChannel) | undefined, extra: X): R | Promise<R> {
+    if (!this.direct) return this.general(args, open, extra);
+    const { compiled } = this.spec;
+    const accepted = compiled.validator.accept(args);
+    if (accepted === undefined) return this.general(args, open, extra); // to coerce, or to name the issues
+    let value: unknown;
+    try {
+      value = compiled.method.apply(compiled.instance, compiled.bind(accepted, undefined));
+    } catch (error) {
+      return this.failed(error, extra);
+    }
+    if (isPromiseLike(value)) {
+      return Promise.resolve(value).then(
+        (resolved) => this.converted(resolved, extra),
+        (error: unknown) => this.failed(error, extra),
+      );
+    }
+    return this.converted(value, extra);
+  }
+
+  /**
+   * Whether the caller may see this component in a list: every guard is asked, with `phase: 'list'`. A guard
+   * that throws hides the component too.
+   */
+  async allows(context: Context, request: RequestHandle | undefined, listMethod: McpMethod): Promise<boolean> {
+    const execution = new ExecutionContextHost(this.info, 'list', undefined, context, listMethod);
+    try {
+      for (const guard of this.spec.enhancers.guards) {
+        if (!(await (await instanceOf(guard, request)).canActivate(execution))) return false;
+      }
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** A Context is built per call (so the call may ask the client for input, and be re-entered). */
+  get takesContext(): boolean {
+    return this.needsContext;
+  }
+
+  /** True when some guard or the class is built per request: lists open one request scope for all checks. */
+  get scopedPerRequest(): boolean {
+    return this.requestScoped;
+  }
+
+  private general(args: unknown, open: (() => RequestChannel) | undefined, extra: X): Promise<R> {
+    let channel = this.needsChannel ? open!() : undefined;
+    const { timeout } = this.spec;
+    let deadline: AbortController | undefined;
+    if (timeout !== undefined) {
+      deadline = new AbortController();
+      channel = Object.create(channel!, { signal: { value: AbortSignal.any([channel!.signal, deadline.signal]) } }) as RequestChannel;
+    }
+    const context = this.needsContext ? new Context(channel!) : undefined;
+    const request = this.requestScoped ? this.spec.scopes(context!) : undefined;
+    const work = () => this.run(args, context, request, extra);
+    const running = request ? request.run(work) : work();
+    if (timeout === undefined) return running;
+    return new Promise<R>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const error = new TimeoutError(`${capitalize(this.info.kind)} '${this.info.name}'`, timeout);
+        deadline!.abort(error);
+        try {
+          resolve(this.spec.fail(error, extra));
+        } catch (answer) {
+          reject(answer);
+        }
+      }, timeout);
+      running.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  private async run(args: unknown, context: Context | undefined, request: RequestHandle | undefined, extra: X): Promise<R> {
+    const { enhancers } = this.spec;
+    const data = (args ?? {}) as Record<string, unknown>;
+    const execution = context ? new ExecutionContextHost(this.info, 'call', data, context) : undefined;
+    let value: unknown;
+    let allowed = true;
+    try {
+      for (const guard of enhancers.guards) {
+        allowed = Boolean(await (await instanceOf(guard, request)).canActivate(execution!));
+        if (!allowed) break;
+      }
+      if (allowed) value = await this.intercepted(0, args, context, request, execution);
+    } catch (error) {
+      return this.recover(error, execution, request, extra);
+    }
+    // Outside the filters: a denial is answered as an unknown component, never turned into another answer.
+    if (!allowed) return this.spec.denied(extra);
+    return this.converted(value, extra);
+  }
+
+  private async intercepted(
+    index: number,
+    args: unknown,
+    context: Context | undefined,
+    request: RequestHandle | undefined,
+    execution: ExecutionContextHost | undefined,
+  ): Promise<unknown> {
+    const { interceptors } = this.spec.enhancers;
+    if (index === interceptors.length) return this.invoke(args, context, request, execution);
+    const interceptor = await instanceOf(interceptors[index], request);
+    return interceptor.intercept(execution!, { handle: () => this.intercepted(index + 1, args, context, request, execution) });
+  }
+
+  /** Validation, class-validator rules, pipes, the method. */
+  private async invoke(args: unknown, context: Context | undefined, request: RequestHandle | undefined, execution: unknown): Promise<unknown> {
+    const { compiled } = this.spec;
+    const validation = compiled.validator.validate(args);
+    if (!validation.ok) throw new InvalidArgumentsError(validation.issues);
+    const values = compiled.bind(validation.value, context, execution);
+    if (compiled.runtimeChecked.length > 0) {
+      const issues: string[] = [];
+      for (const index of compiled.runtimeChecked) {
+        const value = values[index];
+        if (typeof value === 'object' && value !== null) issues.push(...(await classValidatorIssues(value)));
+      }
+      if (issues.length > 0) throw new InvalidArgumentsError(issues);
+    }
+    for (const [index, pipes, metadata] of this.slotPipes) {
+      for (const pipe of pipes) values[index] = await (await instanceOf(pipe, request)).transform(values[index], metadata);
+    }
+    const instance = compiled.instance ?? (await compiled.resolve!(request!));
+    return compiled.method.apply(instance, values);
+  }
+
+  /** The first filter that handles the error answers; if none does (or it throws), the kind's own mapping. */
+  private async recover(error: unknown, execution: ExecutionContextHost | undefined, request: RequestHandle | undefined, extra: X): Promise<R> {
+    if (error instanceof InputRequiredSignal) throw error; // answered by the protocol layer (input required)
+    const entry = this.spec.enhancers.filters.find((f) => f.catches.length === 0 || f.catches.some((type) => error instanceof (type as never)));
+    if (!entry) return this.failed(error, extra);
+    let value: unknown;
+    try {
+      value = await (await instanceOf(entry.filter, request)).catch(error, execution!);
+    } catch (rethrown) {
+      return this.failed(rethrown, extra);
+    }
+    return this.converted(value, extra);
+  }
+
+  private converted(value: unknown, extra: X): R {
+    try {
+      return this.spec.convert(value, extra);
+    } catch (error) {
+      return this.failed(error, extra);
+    }
+  }
+
+  private failed(error: unknown, extra: X): R {
+    if (error instanceof InvalidArgumentsError) return this.spec.invalid(error.issues, extra);
+    return this.spec.fail(error, extra);
+  }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
