@@ -16,7 +16,17 @@ export {
   ResourceList,
   Prompt,
   Complete,
+  UseGuards,
+  UseInterceptors,
+  UsePipes,
+  UseFilters,
+  Catch,
+  SetMetadata,
+  createParamDecorator,
 } from './decorators';
+export type { ClassOrMethodDecorator } from './decorators';
+export { Reflector } from './pipeline';
+export type { ReflectableDecorator } from './pipeline';
 export { ResourceResult } from './resources';
 export type { ResourceContents, ResourceDescriptor, TemplateDescriptor } from './resources';
 export { userMessage, assistantMessage } from './prompts';
@@ -48,8 +58,17 @@ export type {
   ServerLogger,
   ToolDescriptor,
 } from './tools';
-export { McpReflectError, BootstrapError, BootstrapErrorCode, ToolError, RequestError, RpcCode } from './errors';
-export { MCP_OPTIONS, CONTEXT, Scope } from './constants';
+export {
+  McpReflectError,
+  BootstrapError,
+  BootstrapErrorCode,
+  ToolError,
+  RequestError,
+  RpcCode,
+  InvalidArgumentsError,
+  TimeoutError,
+} from './errors';
+export { MCP_OPTIONS, CONTEXT, Scope, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, APP_FILTER, APP_MIDDLEWARE } from './constants';
 export type {
   Constructor,
   DependencyToken,
@@ -76,4 +95,20 @@ export type {
   TypeHint,
   TypeName,
   TypeRef,
+  McpMethod,
+  McpComponentKind,
+  RpcArgumentsHost,
+  ArgumentsHost,
+  ExecutionContext,
+  CanActivate,
+  CallHandler,
+  McpInterceptor,
+  ArgumentMetadata,
+  PipeTransform,
+  ExceptionFilter,
+  EnhancerRef,
+  MiddlewareContext,
+  NextMiddleware,
+  MiddlewareHook,
+  McpMiddleware,
 } from './interfaces';

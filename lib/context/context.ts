@@ -27,6 +27,8 @@ export interface RequestChannel {
   readonly auth?: Readonly<Record<string, unknown>>;
   /** The HTTP request headers (lower-case names), when the request came over HTTP. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The request's `_meta` as the client sent it (progressToken, a W3C `traceparent`, …). */
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 /** Who is calling: the client's name, version and declared capabilities. */
@@ -108,6 +110,11 @@ export class Context {
   /** The HTTP request headers (lower-case names), when the request came over HTTP; undefined on stdio. */
   get headers(): Readonly<Record<string, string>> | undefined {
     return this.channel.headers;
+  }
+
+  /** The request's `_meta` (progressToken, a W3C `traceparent` for tracing, …); undefined when it had none. */
+  get meta(): Readonly<Record<string, unknown>> | undefined {
+    return this.channel.meta;
   }
 
   /** The protocol revision of this request, e.g. '2025-11-25' or '2026-07-28'. */

@@ -6,7 +6,7 @@ import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { InjectionToken, McpMethod, MiddlewareHook, ModuleImport, Provider } from '../interfaces';
 import { CompletionRegistry } from '../completions';
 import { ElicitationForms } from '../invocation';
-import { middlewareHooks } from '../pipeline';
+import { middlewareHooks, Reflector } from '../pipeline';
 import { PromptRegistry } from '../prompts';
 import { createServerFactory, isProtocolError, SessionHub, uriMatcher } from '../protocol';
 import { ResourceRegistry } from '../resources';
@@ -35,6 +35,8 @@ export class McpFactory {
         // The request's Context, injectable into request-scoped providers by its class or the CONTEXT token.
         { provide: Context, useRequestValue: 'context' } as unknown as Provider,
         { provide: CONTEXT, useRequestValue: 'context' } as unknown as Provider,
+        // Guards and interceptors read custom metadata with it (`constructor(private reflector: Reflector)`).
+        { provide: Reflector, useValue: new Reflector() },
       ],
     });
     const settings = container.get<McpModuleOptions>(MCP_OPTIONS);

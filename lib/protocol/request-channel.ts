@@ -62,6 +62,10 @@ export class SdkRequestChannel implements RequestChannel {
     return request ? Object.fromEntries(request.headers.entries()) : undefined;
   }
 
+  get meta(): Readonly<Record<string, unknown>> | undefined {
+    return this.ctx.mcpReq._meta as Readonly<Record<string, unknown>> | undefined;
+  }
+
   get protocolVersion(): string | undefined {
     const envelope = this.ctx.mcpReq.envelope as Record<string, any> | undefined;
     return envelope?.['io.modelcontextprotocol/protocolVersion'] ?? this.server.getNegotiatedProtocolVersion();
