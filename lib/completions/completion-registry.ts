@@ -94,7 +94,7 @@ export class CompletionRegistry {
         compiled,
         enhancers: record.enhancers,
         component: { kind: 'completion', name: `${ref.type === 'ref/prompt' ? ref.name : ref.uri}#${options.argument}`, method: 'completion/complete' },
-        scopes: this.services.scopes,
+        ...this.services,
         convert: (values) => capped(Array.isArray(values) ? values.map(String) : []),
         invalid: (issues) => {
           throw new RequestError(RpcCode.InvalidParams, `Invalid completion request for '${options.argument}': ${issues.join('; ')}`);

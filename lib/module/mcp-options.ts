@@ -47,6 +47,12 @@ export interface McpModuleOptions {
   interceptors?: EnhancerRef<McpInterceptor>[];
   /** Pipes of every argument parameter, first. Also: providers under `APP_PIPE`. */
   pipes?: EnhancerRef<PipeTransform>[];
+  /**
+   * How a call that a guard denies (canActivate returned false) is answered. `'hide'` (default): as if the
+   * component did not exist (tools: -32602 `Unknown tool`), the way lists leave it out. `'refuse'`: with an
+   * access-denied error (tools: an `isError` result; resources, prompts, completions: JSON-RPC -32603).
+   */
+  guardDenial?: 'hide' | 'refuse';
   /** Exception filters tried after method and class filters. Also: providers under `APP_FILTER`. */
   filters?: EnhancerRef<ExceptionFilter>[];
 }

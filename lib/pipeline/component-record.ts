@@ -23,4 +23,6 @@ export interface ExploredComponents {
 /** What every registry needs to build pipelines. */
 export interface PipelineServices {
   readonly scopes: RequestScopes;
+  /** How a call that a guard denies is answered (`McpModule.forRoot({ guardDenial })`). */
+  readonly guardDenial?: 'hide' | 'refuse';
 }

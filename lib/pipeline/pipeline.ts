@@ -1,5 +1,5 @@
 import { Context, InputRequiredSignal, type RequestChannel } from '../context';
-import { InvalidArgumentsError, TimeoutError } from '../errors';
+import { InvalidArgumentsError, TimeoutError, ToolError } from '../errors';
 import type { ArgumentMetadata, McpMethod, PipeTransform } from '../interfaces';
 import type { CompiledMethod, RequestHandle, RequestScopes } from '../invocation';
 import { classValidatorIssues } from '../validation';
@@ -12,6 +12,8 @@ export interface PipelineSpec<R, X> {
   readonly enhancers: MethodEnhancers;
   readonly component: Omit<ComponentInfo, 'target' | 'handler'>;
   readonly scopes: RequestScopes;
+  /** 'hide' (default): a denied call is answered as an unknown component; 'refuse': with an access-denied error. */
+  readonly guardDenial?: 'hide' | 'refuse';
   /** Milliseconds a call may take; at the deadline the Context's signal aborts and the caller is answered. */
   readonly timeout?: number;
   /** The method's (or a filter's) value as this kind's answer; may throw, then `fail` answers. */
@@ -174,8 +176,8 @@ export class Pipeline<R, X = undefined> {
     } catch (error) {
       return this.recover(error, execution, request, extra);
     }
-    // Outside the filters: a denial is answered as an unknown component, never turned into another answer.
-    if (!allowed) return this.spec.denied(extra);
+    // Outside the filters: a denial is never turned into another answer.
+    if (!allowed) return this.spec.guardDenial === 'refuse' ? this.spec.fail(this.refusal(), extra) : this.spec.denied(extra);
     return this.converted(value, extra);
   }
 
@@ -225,6 +227,11 @@ export class Pipeline<R, X = undefined> {
       return this.failed(rethrown, extra);
     }
     return this.converted(value, extra);
+  }
+
+  private refusal(): ToolError {
+    const what = this.info.kind === 'resource-template' ? 'resource template' : this.info.kind === 'resource-list' ? 'resource list' : this.info.kind;
+    return new ToolError(`Access denied: the ${what} '${this.info.name}' is not available to this caller.`);
   }
 
   private converted(value: unknown, extra: X): R {

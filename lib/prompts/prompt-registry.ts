@@ -91,7 +91,7 @@ export class PromptRegistry extends Catalogue<PromptDefinition, PromptDescriptor
       compiled,
       enhancers: record.enhancers,
       component: { kind: 'prompt', name, method: 'prompts/get' },
-      scopes: this.services.scopes,
+      ...this.services,
       convert: (value) => {
         const result = toPromptResult(value, descriptor.description);
         if (result) return result;

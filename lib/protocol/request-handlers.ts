@@ -97,19 +97,16 @@ function callTool(scope: SessionScope, ctx: ServerContext, params: ToolCall): un
   // Spec 2025-11-25 server/tools#error-handling: unknown tools are a protocol error (-32602).
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const { pipeline } = tool;
-  const target = `tool:${name}`;
-  const open = pipeline.needsChannel ? () => openChannel(scope, ctx, _meta?.progressToken, target) : undefined;
-  const answer = (outcome: unknown) => convert(server, tool.descriptor.outputSchema, outcome);
-  // Only a tool that receives a Context can ask the client for input (and be re-entered).
+  const schema = tool.descriptor.outputSchema;
+  // Only a tool that receives a Context can ask the client for input (and be re-entered); without one, no
+  // guard can deny it either (a guard reads the Context), so its failures are all results.
   if (!pipeline.takesContext) {
-    try {
-      const outcome = pipeline.call(args, open, undefined);
-      return outcome instanceof Promise ? outcome.then(answer, rethrowWire) : answer(outcome);
-    } catch (error) {
-      return rethrowWire(error);
-    }
+    const outcome = pipeline.call(args, pipeline.needsChannel ? () => openChannel(scope, ctx) : undefined, undefined);
+    return outcome instanceof Promise ? outcome.then((value) => convert(server, schema, value)) : convert(server, schema, outcome);
   }
-  return rounds.run(ctx, target, async () => answer(await pipeline.call(args, open, undefined))).catch(rethrowWire);
+  const target = `tool:${name}`;
+  const open = () => openChannel(scope, ctx, _meta?.progressToken, target);
+  return rounds.run(ctx, target, async () => convert(server, schema, await pipeline.call(args, open, undefined))).catch(rethrowWire);
 }
 
 function rethrowWire(error: unknown): never {

@@ -120,7 +120,7 @@ export class ResourceRegistry {
         compiled,
         enhancers: record.enhancers,
         component: { kind: 'resource-list', name: where, method: 'resources/list' },
-        scopes: this.services.scopes,
+        ...this.services,
         convert: (value) => (Array.isArray(value) ? (value as ResourceDescriptor[]) : []),
         invalid: () => [],
         fail: (error) => {
@@ -155,7 +155,7 @@ export class ResourceRegistry {
       compiled,
       enhancers: record.enhancers,
       component: { kind, name, method: 'resources/read' },
-      scopes: this.services.scopes,
+      ...this.services,
       convert: (value, uri) => toContents(value, uri, mimeType),
       invalid: (issues, uri) => {
         throw new RequestError(RpcCode.InvalidParams, `Invalid resource URI '${uri}' for template '${uriTemplate}': ${issues.join('; ')}`, { uri });

@@ -65,7 +65,7 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
     compiled,
     enhancers: record.enhancers,
     component: { kind: 'tool', name, method: 'tools/call' },
-    scopes: build.services.scopes,
+    ...build.services,
     timeout: options.timeout,
     convert: (value) => {
       const converted = convertResult(value);

@@ -107,7 +107,8 @@ describe('enhancers at bootstrap', () => {
     ['pipes', UsePipes, 'a pipe', 'transform(value, metadata)', 'UsePipes'],
     ['filters', UseFilters, 'an exception filter', 'catch(exception, host)', 'UseFilters'],
   ] as const)('refuses %s that are neither a class nor an object (at class level)', async (_kind, decorator, what, signature, name) => {
-    @(decorator as (...items: unknown[]) => ClassDecorator)(undefined)
+    const enhance = decorator as (...items: unknown[]) => ClassDecorator;
+    @enhance(undefined)
     @Injectable()
     class Tools {
       @Tool()

@@ -278,3 +278,42 @@ describe('global and request-scoped guards', () => {
     expect(new Reflector().getAllAndMerge('tags', [])).toBeUndefined();
   });
 });
+
+describe("guardDenial: 'refuse'", () => {
+  const closed: CanActivate = { canActivate: (context) => context.phase === 'list' };
+
+  @Injectable()
+  class Locked {
+    @UseGuards(closed)
+    @Tool()
+    locked(): string {
+      return 'never';
+    }
+    @UseGuards(closed)
+    @Prompt()
+    secret(): string {
+      return 'never';
+    }
+  }
+
+  @Module({ imports: [McpModule.forRoot({ name: 'refuse', version: '1.0.0', guardDenial: 'refuse' })], providers: [Locked] })
+  class RefuseModule {}
+
+  it('answers a denied call with an access-denied error instead of hiding the component', async () => {
+    const app = await McpFactory.create(RefuseModule);
+    try {
+      const client = await connectAs(app, 'anyone');
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['locked']);
+      expect(answer(await client.callTool({ name: 'locked', arguments: {} }))).toEqual({
+        text: "Access denied: the tool 'locked' is not available to this caller.",
+        isError: true,
+      });
+      await expect(client.getPrompt({ name: 'secret' })).rejects.toMatchObject({
+        code: -32603,
+        message: expect.stringContaining("Access denied: the prompt 'secret' is not available to this caller."),
+      });
+    } finally {
+      await app.close();
+    }
+  });
+});
