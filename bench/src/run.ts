@@ -41,13 +41,13 @@ async function main(): Promise<void> {
     d: ['(d) HTTP stateless', () => httpThroughput(systems, settings)],
     e: ['(e) memory per session', () => memoryPerSession(systems, { ...settings, reps: settings.memoryReps })],
     f: ['(f) bootstrap', () => bootstrapTimes(systems, settings)],
-    g: ['(f) request scope', () => requestScope(settings)],
+    g: ['(f) add variants (request scope, enhancers)', () => requestScope(settings)],
     h: ['(h) CPU time checks', () => cpuChecks(systems, { reps: quick ? 1 : 3, quick })],
   };
   const defaults = ['a', 'b', 'c', 'd', 'e', 'f', 'g']; // h only when asked for (two minutes a pair)
   const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
   const unknown = only?.filter((key) => !(key in scenarios)) ?? [];
-  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (choose from ${Object.keys(scenarios).join(', ')}; g = request scope, h = CPU time checks)`);
+  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (choose from ${Object.keys(scenarios).join(', ')}; g = add variants, h = CPU time checks)`);
   const tables: Table = {};
   for (const key of only ?? defaults) {
     const [name, run] = scenarios[key];

@@ -19,14 +19,21 @@ export async function bootstrapTimes(systems: readonly BenchSystem[], settings: 
   }
 }
 
-/** (f) a request-scoped tool class vs a singleton, in memory through the client: µs per call. */
+/**
+ * (f) variants of `add` in memory through the client, µs per call: a singleton, a request-scoped class, and
+ * a singleton with one guard and one interceptor (the pipeline's cost over the plain path).
+ */
 export async function requestScope(settings: Settings) {
   const workers = await startWorkers(['mcp-reflect']);
   const worker = workers.get('mcp-reflect')!;
   try {
-    const variants = [{ name: 'singleton', tool: 'add' }, { name: 'request-scoped', tool: 'addScoped' }];
+    const variants = [
+      { name: 'singleton', tool: 'add' },
+      { name: 'request-scoped', tool: 'addScoped' },
+      { name: 'one guard + one interceptor', tool: 'addEnhanced' },
+    ];
     const medians = await alternate(variants, settings.reps, ({ tool }) => worker.run({ op: 'scoped', tool, calls: settings.calls }));
-    return { 'mcp-reflect add, µs per call (in memory)': Object.fromEntries(medians) };
+    return { 'mcp-reflect add variants, µs per call (in memory)': Object.fromEntries(medians) };
   } finally {
     await worker.stop();
   }

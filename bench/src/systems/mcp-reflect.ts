@@ -1,7 +1,22 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
-import { Args, Injectable, McpFactory, McpModule, Module, Param, Scope, Tool } from 'mcp-reflect';
+import {
+  Args,
+  Injectable,
+  McpFactory,
+  McpModule,
+  Module,
+  Param,
+  Scope,
+  Tool,
+  UseGuards,
+  UseInterceptors,
+  type CallHandler,
+  type CanActivate,
+  type ExecutionContext,
+  type McpInterceptor,
+} from 'mcp-reflect';
 import { bookText, type BenchSystem } from '../system';
 import { clientSdk } from '../lazy';
 import { AddTools, extraTools } from './mcp-reflect-extra';
@@ -36,8 +51,31 @@ class ScopedTools {
   }
 }
 
+/** A guard and an interceptor that do what most do: read the context, and await the call. */
+class AllowGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    return context.name.length > 0;
+  }
+}
+
+class PassInterceptor implements McpInterceptor {
+  async intercept(_context: ExecutionContext, next: CallHandler): Promise<unknown> {
+    return next.handle();
+  }
+}
+
+@Injectable()
+class EnhancedTools {
+  @UseGuards(new AllowGuard())
+  @UseInterceptors(new PassInterceptor())
+  @Tool({ description: 'Add two numbers, with one guard and one interceptor' })
+  addEnhanced(@Param() a: number, @Param() b: number): string {
+    return String(a + b);
+  }
+}
+
 export function reflectModule(extra: number, scoped = false): Function {
-  const providers = [AddTools, BookTools, extraTools(extra), ...(scoped ? [ScopedTools] : [])];
+  const providers = [AddTools, BookTools, extraTools(extra), ...(scoped ? [ScopedTools, EnhancedTools] : [])];
   @Module({ imports: [McpModule.forRoot({ name: 'mcp-reflect', version: '1.0.0' })], providers: providers as never })
   class BenchModule {}
   return BenchModule;
@@ -45,7 +83,7 @@ export function reflectModule(extra: number, scoped = false): Function {
 
 export const mcpReflect: BenchSystem = {
   name: 'mcp-reflect',
-  /** `scoped` adds the request-scoped `addScoped` tool (for the request-scope comparison only). */
+  /** `scoped` adds `addScoped` (request-scoped class) and `addEnhanced` (a guard and an interceptor), for the variants table only. */
   async inMemory(extra, options) {
     const app = await McpFactory.create(reflectModule(extra, options?.scoped));
     const { Client, InMemoryTransport } = clientSdk();
