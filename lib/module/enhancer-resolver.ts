@@ -49,6 +49,7 @@ export function perRequest(container: Container, record: ProviderRecord): (handl
  */
 export class EnhancerResolver {
   private readonly cache = new Map<ModuleRecord, Map<Function, Resolved<unknown>>>();
+  private readonly classes = new Map<ModuleRecord, Map<Function, { [K in EnhancerKind]: readonly Resolved<any>[] }>>();
   private readonly globals: { [K in EnhancerKind]: readonly Resolved<any>[] };
   private readonly globalFilters: readonly ResolvedFilter[];
   readonly middleware: readonly McpMiddleware[];
@@ -84,8 +85,9 @@ export class EnhancerResolver {
   /** Global, class and method enhancers of `target.method` (and its parameters' pipes), in running order. */
   forMethod(target: Function, module: ModuleRecord, method: string): MethodEnhancers {
     const where = `${target.name}.${method}`;
+    const atClass = this.classLevel(target, module, where);
     const at = (kind: EnhancerKind) => [
-      ...getEnhancers(kind, target).map((ref, i) => this.resolve(kind, ref, module, `@${decoratorOf(kind)}() entry #${i} on class ${target.name} (for ${where})`)),
+      ...atClass[kind],
       ...getEnhancers(kind, target, method).map((ref, i) => this.resolve(kind, ref, module, `@${decoratorOf(kind)}() entry #${i} on ${where}`)),
     ];
     const parameterPipes = new Map<number, Resolved<any>[]>();
@@ -105,6 +107,20 @@ export class EnhancerResolver {
       // The most specific filter first: method, then class, then global.
       filters: [...local.reverse().map((filter) => ({ filter, catches: this.catches(filter) })), ...this.globalFilters],
     };
+  }
+
+  /** The class-level enhancers of `target`, resolved once per class and module (messages name the first method). */
+  private classLevel(target: Function, module: ModuleRecord, where: string): { [K in EnhancerKind]: readonly Resolved<any>[] } {
+    let byModule = this.classes.get(module);
+    if (!byModule) this.classes.set(module, (byModule = new Map()));
+    let found = byModule.get(target);
+    if (!found) {
+      const of = (kind: EnhancerKind) =>
+        getEnhancers(kind, target).map((ref, i) => this.resolve(kind, ref, module, `@${decoratorOf(kind)}() entry #${i} on class ${target.name} (for ${where})`));
+      found = { guards: of('guards'), interceptors: of('interceptors'), pipes: of('pipes'), filters: of('filters') };
+      byModule.set(target, found);
+    }
+    return found;
   }
 
   private fromProvider(role: Role, record: ProviderRecord): Resolved<any> {
