@@ -7,7 +7,7 @@ import { toRequestError } from '../invocation';
 import { pageFor, runMiddleware } from '../pipeline';
 import { toWireError } from './error-mapping';
 import type { InputRounds } from './input-required';
-import type { ProtocolApplication } from './server-factory';
+import type { ProtocolApplication } from './protocol-application';
 import { SdkRequestChannel, type ChannelServices } from './request-channel';
 import type { Session } from './session-hub';
 

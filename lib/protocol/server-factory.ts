@@ -1,38 +1,12 @@
 import { Server } from '@modelcontextprotocol/server';
-import type { CompletionRegistry } from '../completions';
 import { RequestError, ToolError } from '../errors';
-import type { DeclaredKinds } from '../interfaces';
-import type { McpMethod, MiddlewareHook } from '../interfaces';
-import type { CallPolicy, ElicitationForms, RequestScopes, ServerLogger } from '../invocation';
 import { InputRounds } from './input-required';
-import type { PromptRegistry } from '../prompts';
-import type { ResourceRegistry } from '../resources';
-import type { ToolRegistry } from '../tools';
+import type { ProtocolApplication } from './protocol-application';
 import { answerCompletions, answerPrompts, answerResources, answerTools, type SessionScope } from './request-handlers';
 import type { ChannelServices } from './request-channel';
 import type { SessionHub } from './session-hub';
 
-/** What the protocol layer needs from the application: identity and the compiled registries. */
-export interface ProtocolApplication {
-  readonly info: { readonly name: string; readonly version: string; readonly title?: string };
-  readonly instructions?: string;
-  readonly tools: ToolRegistry;
-  readonly resources: ResourceRegistry;
-  readonly prompts: PromptRegistry;
-  readonly completions: CompletionRegistry;
-  readonly logger: ServerLogger;
-  readonly policy: CallPolicy;
-  /** Opens the request scope of a call or list (request-scoped guards and classes). */
-  readonly scopes: RequestScopes;
-  /** The middleware hooks around each MCP method, outermost first (computed once). */
-  readonly middleware: (method: McpMethod) => readonly MiddlewareHook[];
-  readonly hub: SessionHub;
-  readonly forms: ElicitationForms;
-  /** HMAC key for multi-round-trip state; the same on every instance that may see a retry. */
-  readonly stateSecret: string | Uint8Array;
-  /** Kinds declared even while empty (by default a kind is declared when the application has one). */
-  readonly declare?: DeclaredKinds;
-}
+export type { ProtocolApplication };
 
 /** Builds one SDK server per connection; `hub` reaches every live session. */
 export type ServerFactory = (() => Server) & { readonly hub: SessionHub };
