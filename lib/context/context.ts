@@ -62,15 +62,19 @@ export interface ContextLogger {
  * }
  */
 export class Context {
-  /** Log messages for the client. */
-  readonly log: ContextLogger;
+  private logger?: ContextLogger;
   private lastProgress = Number.NEGATIVE_INFINITY;
   /** Counts the inputs asked for in this run, so a re-entered call asks again under the same keys. */
   private inputs = 0;
 
-  constructor(private readonly channel: RequestChannel) {
+  constructor(private readonly channel: RequestChannel) {}
+
+  /** Log messages for the client (built on first use: most calls never log). */
+  get log(): ContextLogger {
+    if (this.logger) return this.logger;
+    const channel = this.channel;
     const send = (level: LogLevel) => (data: unknown, logger?: string) => channel.log(level, data, logger);
-    this.log = {
+    return (this.logger = {
       debug: send('debug'),
       info: send('info'),
       notice: send('notice'),
@@ -79,7 +83,7 @@ export class Context {
       critical: send('critical'),
       alert: send('alert'),
       emergency: send('emergency'),
-    };
+    });
   }
 
   /** Aborted when the client cancels the request or the connection closes. */

@@ -169,7 +169,9 @@ export class Pipeline<R, X = undefined> {
     let allowed = true;
     try {
       for (const guard of enhancers.guards) {
-        allowed = Boolean(await (await instanceOf(guard, request)).canActivate(execution!));
+        const instance = guard.instance ?? (await guard.resolve!(request!));
+        const verdict = instance.canActivate(execution!);
+        allowed = Boolean(isPromiseLike(verdict) ? await verdict : verdict);
         if (!allowed) break;
       }
       if (allowed) value = await this.intercepted(0, args, context, request, execution);
@@ -181,25 +183,44 @@ export class Pipeline<R, X = undefined> {
     return this.converted(value, extra);
   }
 
-  private async intercepted(
+  /** Interceptor `index` around the rest (a value or a promise: the caller awaits it). */
+  private intercepted(
     index: number,
     args: unknown,
     context: Context | undefined,
     request: RequestHandle | undefined,
     execution: ExecutionContextHost | undefined,
-  ): Promise<unknown> {
+  ): unknown {
     const { interceptors } = this.spec.enhancers;
     if (index === interceptors.length) return this.invoke(args, context, request, execution);
-    const interceptor = await instanceOf(interceptors[index], request);
-    return interceptor.intercept(execution!, { handle: () => this.intercepted(index + 1, args, context, request, execution) });
+    const entry = interceptors[index];
+    const next = {
+      handle: (): Promise<unknown> => {
+        try {
+          return Promise.resolve(this.intercepted(index + 1, args, context, request, execution));
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      },
+    };
+    if (entry.instance) return entry.instance.intercept(execution!, next);
+    return Promise.resolve(entry.resolve!(request!)).then((interceptor) => interceptor.intercept(execution!, next));
   }
 
-  /** Validation, class-validator rules, pipes, the method. */
-  private async invoke(args: unknown, context: Context | undefined, request: RequestHandle | undefined, execution: unknown): Promise<unknown> {
+  /** Validation, class-validator rules, pipes, the method: synchronous unless one of them is not. */
+  private invoke(args: unknown, context: Context | undefined, request: RequestHandle | undefined, execution: unknown): unknown {
     const { compiled } = this.spec;
     const validation = compiled.validator.validate(args);
     if (!validation.ok) throw new InvalidArgumentsError(validation.issues);
     const values = compiled.bind(validation.value, context, execution);
+    if (compiled.runtimeChecked.length === 0 && this.slotPipes.length === 0 && compiled.instance) {
+      return compiled.method.apply(compiled.instance, values);
+    }
+    return this.invokeChecked(values, request);
+  }
+
+  private async invokeChecked(values: unknown[], request: RequestHandle | undefined): Promise<unknown> {
+    const { compiled } = this.spec;
     if (compiled.runtimeChecked.length > 0) {
       const issues: string[] = [];
       for (const index of compiled.runtimeChecked) {
