@@ -112,3 +112,26 @@ export type {
   MiddlewareHook,
   McpMiddleware,
 } from './interfaces';
+export {
+  TimingInterceptor,
+  RateLimitGuard,
+  RateLimitError,
+  ResponseCacheInterceptor,
+  UpstreamErrorFilter,
+  UpstreamHttpError,
+  assertUpstreamOk,
+  OpenTelemetryInterceptor,
+} from './builtins';
+export type {
+  TimingEntry,
+  TimingOptions,
+  RequestOutcome,
+  CallerScope,
+  RateLimitOptions,
+  ResponseCacheOptions,
+  UpstreamErrorFilterOptions,
+  UpstreamResponse,
+  OpenTelemetryOptions,
+  SpanLike,
+  TracerLike,
+} from './builtins';

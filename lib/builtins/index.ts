@@ -1,0 +1,16 @@
+export { TimingInterceptor } from './timing.interceptor';
+export type { TimingEntry, TimingOptions } from './timing.interceptor';
+export type { RequestOutcome } from './request-outcome';
+export type { CallerScope } from './caller-key';
+export { RateLimitGuard } from './rate-limit.guard';
+export type { RateLimitOptions } from './rate-limit.guard';
+export { RateLimitError } from './rate-limit.error';
+export { ResponseCacheInterceptor } from './response-cache.interceptor';
+export type { ResponseCacheOptions } from './response-cache.interceptor';
+export { UpstreamErrorFilter } from './upstream-error.filter';
+export type { UpstreamErrorFilterOptions } from './upstream-error.filter';
+export { UpstreamHttpError, assertUpstreamOk } from './upstream-http.error';
+export type { UpstreamResponse } from './upstream-http.error';
+export { OpenTelemetryInterceptor } from './opentelemetry.interceptor';
+export type { OpenTelemetryOptions } from './opentelemetry.interceptor';
+export type { SpanLike, TracerLike } from './trace-context';
