@@ -6,6 +6,8 @@ import { Units } from './weather.dto';
 export class ConfigService {
   readonly serverName = process.env.WEATHER_SERVER_NAME ?? 'weather';
   readonly defaultUnits = process.env.WEATHER_UNITS === Units.Imperial ? Units.Imperial : Units.Metric;
+  /** The caller's role on stdio (see RoleGuard): 'traveller' unless WEATHER_ROLE says otherwise. */
+  readonly role = process.env.WEATHER_ROLE ?? 'traveller';
 }
 
 @Module({ providers: [ConfigService], exports: [ConfigService] })

@@ -1,5 +1,6 @@
-import { Args, Context, Ctx, Injectable, Tool, ToolError } from 'mcp-reflect';
+import { Args, Context, Ctx, Injectable, ResponseCacheInterceptor, Tool, ToolError, UseGuards, UseInterceptors } from 'mcp-reflect';
 import { GeoService } from './geo.service';
+import { RequireRole, WeatherRateLimit } from './weather.guards';
 import { Forecast, ForecastQuery, TripPlan, Units } from './weather.dto';
 
 /** A deterministic "forecast" from latitude, so the sample needs no network. */
@@ -7,10 +8,16 @@ function temperatureAt(lat: number, day: number): number {
   return Math.round(30 - Math.abs(lat) / 2 + (day % 3));
 }
 
+/**
+ * Rate-limited per session (WeatherRateLimit). Forecasts are cached for a minute (read-only tool: same arguments, same answer); the cache is the
+ * ResponseCacheInterceptor provider of WeatherModule, which WeatherAdminTools can clear.
+ */
 @Injectable()
+@UseGuards(WeatherRateLimit)
 export class WeatherTools {
   constructor(private readonly geo: GeoService) {}
 
+  @UseInterceptors(ResponseCacheInterceptor)
   @Tool({ description: 'Forecast for a city', output: Forecast, annotations: { readOnlyHint: true } })
   async forecast(@Args() query: ForecastQuery, @Ctx() ctx: Context): Promise<Forecast> {
     const place = this.geo.locate(query.city);
@@ -40,5 +47,19 @@ export class WeatherTools {
       startsOn: plan.start.toISOString().slice(0, 10),
       unknownCities,
     };
+  }
+}
+
+/** Tools for operators only: hidden from (and unknown to) callers without the admin role. */
+@Injectable()
+@RequireRole('admin')
+export class WeatherAdminTools {
+  constructor(private readonly cache: ResponseCacheInterceptor) {}
+
+  @Tool({ name: 'clearForecastCache', description: 'Forget every cached forecast' })
+  clear(): string {
+    const cleared = this.cache.size;
+    this.cache.clear();
+    return `Cleared ${cleared} cached forecast(s).`;
   }
 }
