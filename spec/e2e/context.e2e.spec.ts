@@ -124,7 +124,7 @@ describe('@Tool({ timeout })', () => {
   @Module({ imports: [McpModule.forRoot({ name: 'timeouts', version: '1.0.0' })], providers: [SlowTools] })
   class TimeoutModule {}
 
-  it('answers "timed out after N ms" within 50 ms of the deadline, even if the method ignores the signal', async () => {
+  it('answers "timed out after N ms" at the deadline, long before a method that ignores the signal ends', async () => {
     const client = await createTestClient(TimeoutModule);
     try {
       const started = Date.now();
@@ -132,7 +132,9 @@ describe('@Tool({ timeout })', () => {
       const elapsed = Date.now() - started;
       expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: "Tool 'ignoresSignal' timed out after 100 ms" }] });
       expect(elapsed).toBeGreaterThanOrEqual(95);
-      expect(elapsed).toBeLessThan(150);
+      // The method sleeps 1 s: an answer well before that came from the deadline (the bound leaves room for a
+      // loaded CI machine running suites in parallel).
+      expect(elapsed).toBeLessThan(600);
 
       const listening = await client.callTool({ name: 'listens', arguments: {} });
       expect(listening.content).toEqual([{ type: 'text', text: "Tool 'listens' timed out after 100 ms" }]);
