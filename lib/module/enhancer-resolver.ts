@@ -3,7 +3,7 @@ import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { McpMiddleware } from '../interfaces';
 import type { RequestHandle, RequestScopes } from '../invocation';
 import { getCatch, getEnhancers, getParamMetadata, type EnhancerKind } from '../metadata';
-import type { MethodEnhancers, Resolved, ResolvedFilter } from '../pipeline';
+import { NO_ENHANCERS, type MethodEnhancers, type Resolved, type ResolvedFilter } from '../pipeline';
 import { RequestScope as Scope } from '../di';
 
 /** The method each kind of enhancer must have, and how messages name it. */
@@ -49,7 +49,9 @@ export function perRequest(container: Container, record: ProviderRecord): (handl
  */
 export class EnhancerResolver {
   private readonly cache = new Map<ModuleRecord, Map<Function, Resolved<unknown>>>();
-  private readonly classes = new Map<ModuleRecord, Map<Function, { [K in EnhancerKind]: readonly Resolved<any>[] }>>();
+  private readonly classes = new Map<ModuleRecord, Map<Function, ClassLevel>>();
+  /** No global enhancer at all. */
+  private readonly plain: boolean;
   private readonly globals: { [K in EnhancerKind]: readonly Resolved<any>[] };
   private readonly globalFilters: readonly ResolvedFilter[];
   readonly middleware: readonly McpMiddleware[];
@@ -68,6 +70,7 @@ export class EnhancerResolver {
     ];
     this.globals = { guards: global('guards'), interceptors: global('interceptors'), pipes: global('pipes'), filters: global('filters') };
     this.globalFilters = this.globals.filters.map((filter) => ({ filter, catches: this.catches(filter) }));
+    this.plain = Object.values(this.globals).every((list) => list.length === 0);
     const middleware = [
       ...(given.middleware ?? []).map((ref, i) => this.resolve('middleware', ref, root, `McpModule.forRoot({ middleware }) entry #${i}`)),
       ...multi.middleware.map((record) => this.fromProvider('middleware', record)),
@@ -86,6 +89,7 @@ export class EnhancerResolver {
   forMethod(target: Function, module: ModuleRecord, method: string): MethodEnhancers {
     const where = `${target.name}.${method}`;
     const atClass = this.classLevel(target, module, where);
+    if (this.plain && atClass.plain && !hasMethodEnhancers(target, method)) return NO_ENHANCERS; // the common case, shared
     const at = (kind: EnhancerKind) => [
       ...atClass[kind],
       ...getEnhancers(kind, target, method).map((ref, i) => this.resolve(kind, ref, module, `@${decoratorOf(kind)}() entry #${i} on ${where}`)),
@@ -110,14 +114,15 @@ export class EnhancerResolver {
   }
 
   /** The class-level enhancers of `target`, resolved once per class and module (messages name the first method). */
-  private classLevel(target: Function, module: ModuleRecord, where: string): { [K in EnhancerKind]: readonly Resolved<any>[] } {
+  private classLevel(target: Function, module: ModuleRecord, where: string): ClassLevel {
     let byModule = this.classes.get(module);
     if (!byModule) this.classes.set(module, (byModule = new Map()));
     let found = byModule.get(target);
     if (!found) {
       const of = (kind: EnhancerKind) =>
         getEnhancers(kind, target).map((ref, i) => this.resolve(kind, ref, module, `@${decoratorOf(kind)}() entry #${i} on class ${target.name} (for ${where})`));
-      found = { guards: of('guards'), interceptors: of('interceptors'), pipes: of('pipes'), filters: of('filters') };
+      const level = { guards: of('guards'), interceptors: of('interceptors'), pipes: of('pipes'), filters: of('filters') };
+      found = { ...level, plain: Object.values(level).every((list) => list.length === 0) };
       byModule.set(target, found);
     }
     return found;
@@ -172,6 +177,15 @@ export class EnhancerResolver {
   private catches(filter: Resolved<unknown>): readonly Function[] {
     return (filter.type && getCatch(filter.type)) ?? [];
   }
+}
+
+type ClassLevel = { readonly [K in EnhancerKind]: readonly Resolved<any>[] } & { readonly plain: boolean };
+
+const KINDS: readonly EnhancerKind[] = ['guards', 'interceptors', 'pipes', 'filters'];
+
+/** Whether the method, or one of its parameters, names an enhancer. */
+function hasMethodEnhancers(target: Function, method: string): boolean {
+  return KINDS.some((kind) => getEnhancers(kind, target, method).length > 0) || getParamMetadata(target, method).some((p) => p && p.kind !== 'ctx' && p.pipes?.length);
 }
 
 function decoratorOf(kind: EnhancerKind): string {

@@ -3,7 +3,7 @@ import { InvalidArgumentsError, TimeoutError, ToolError } from '../errors';
 import type { ArgumentMetadata, McpMethod, PipeTransform } from '../interfaces';
 import type { CompiledMethod, RequestHandle, RequestScopes } from '../invocation';
 import { classValidatorIssues } from '../validation';
-import { hasRequestScoped, instanceOf, type MethodEnhancers, type Resolved } from './enhancers';
+import { hasRequestScoped, instanceOf, NO_ENHANCERS, type MethodEnhancers, type Resolved } from './enhancers';
 import { ExecutionContextHost, type ComponentInfo } from './execution-context';
 
 /** How one kind of component answers: conversion of the method's value, and its kinds of failure. */
@@ -29,6 +29,9 @@ export interface PipelineSpec<R, X> {
 /** The stages a pipeline runs, decided at bootstrap; the empty ones are left out. */
 export type Stage = 'guards' | 'interceptors' | 'validate' | 'class-validator' | 'pipes' | 'invoke' | 'convert' | 'filters';
 
+/** The stages of a method without enhancers or class-validator rules (shared by every such pipeline). */
+const PLAIN_STAGES: Stage[] = ['validate', 'invoke', 'convert'];
+
 /**
  * One component method's call path, compiled once from one list of stages: guards → interceptors around
  * (validation → class-validator rules → pipes → the method) → conversion, with exception filters around it.
@@ -50,7 +53,7 @@ export class Pipeline<R, X = undefined> {
   constructor(private readonly spec: PipelineSpec<R, X>) {
     const { compiled, enhancers } = spec;
     this.info = { ...spec.component, target: compiled.target, handler: compiled.method };
-    this.slotPipes = compiled.parameters.flatMap((p) => {
+    this.slotPipes = enhancers === NO_ENHANCERS ? [] : compiled.parameters.flatMap((p) => {
       if (p.kind === 'ctx') return [];
       const pipes = [...enhancers.pipes, ...(enhancers.parameterPipes.get(p.index) ?? [])];
       if (pipes.length === 0) return [];
@@ -58,21 +61,25 @@ export class Pipeline<R, X = undefined> {
       const data = p.kind === 'param' ? p.name : p.kind === 'custom' ? p.data : undefined;
       return [[p.index, pipes, { type: p.kind, metatype, data, index: p.index }] as const];
     });
-    const stages: Stage[] = [];
-    if (enhancers.guards.length > 0) stages.push('guards');
-    if (enhancers.interceptors.length > 0) stages.push('interceptors');
-    stages.push('validate');
-    if (compiled.runtimeChecked.length > 0) stages.push('class-validator');
-    if (this.slotPipes.length > 0) stages.push('pipes');
-    stages.push('invoke', 'convert');
-    if (enhancers.filters.length > 0) stages.push('filters');
+    const stages: Stage[] = enhancers === NO_ENHANCERS && compiled.runtimeChecked.length === 0 ? PLAIN_STAGES : [];
+    if (stages !== PLAIN_STAGES) this.collectStages(stages, enhancers, compiled.runtimeChecked.length > 0);
     this.stages = stages;
     this.guarded = enhancers.guards.length > 0;
-    this.requestScoped = compiled.resolve !== undefined || hasRequestScoped(enhancers);
+    this.requestScoped = compiled.resolve !== undefined || (enhancers !== NO_ENHANCERS && hasRequestScoped(enhancers));
     const enhanced = stages.length > 3 || compiled.hasCustomParameters;
     this.needsContext = compiled.needsContext || enhanced || this.requestScoped;
     this.needsChannel = this.needsContext || spec.timeout !== undefined;
     this.direct = !this.needsChannel && stages.length === 3;
+  }
+
+  private collectStages(stages: Stage[], enhancers: MethodEnhancers, classValidator: boolean): void {
+    if (enhancers.guards.length > 0) stages.push('guards');
+    if (enhancers.interceptors.length > 0) stages.push('interceptors');
+    stages.push('validate');
+    if (classValidator) stages.push('class-validator');
+    if (this.slotPipes.length > 0) stages.push('pipes');
+    stages.push('invoke', 'convert');
+    if (enhancers.filters.length > 0) stages.push('filters');
   }
 
   /**

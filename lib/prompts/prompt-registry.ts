@@ -47,11 +47,12 @@ export class PromptRegistry extends Catalogue<PromptDefinition, PromptDescriptor
   /** Builds the prompts of `records` without adding them. */
   stage(records: readonly ComponentRecord<PromptOptions>[]): PromptDefinition[] {
     const staged: PromptDefinition[] = [];
+    const names = new Map<string, PromptDefinition>();
     for (const record of records) {
       const { host, method, options } = record;
       const { target } = host;
       const name = options.name ?? method;
-      const clash = this.find(name) ?? staged.find((p) => p.name === name);
+      const clash = this.find(name) ?? names.get(name);
       if (clash) {
         throw new BootstrapError(
           BootstrapErrorCode.DuplicatePrompt,
@@ -73,7 +74,9 @@ export class PromptRegistry extends Catalogue<PromptDefinition, PromptDescriptor
         this.excluded.add(name);
         continue;
       }
-      staged.push({ name, tags: options.tags, descriptor, compiled, pipeline: this.pipeline(record, compiled, name, descriptor), complete: options.complete });
+      const prompt = { name, tags: options.tags, descriptor, compiled, pipeline: this.pipeline(record, compiled, name, descriptor), complete: options.complete };
+      staged.push(prompt);
+      names.set(name, prompt);
     }
     return staged;
   }

@@ -69,6 +69,8 @@ export class ResourceRegistry {
   /** Builds the resources, templates and lists of `found` without adding them. */
   stage(found: Kinds): StagedResources {
     const staged: StagedResources = { resources: [], templates: [], lists: [] };
+    const names = new Map<string, ResourceDefinition | TemplateDefinition>();
+    const uris = new Map<string, ResourceDefinition>();
     for (const record of found.resources) {
       const { host, method, options } = record;
       const { target } = host;
@@ -76,9 +78,9 @@ export class ResourceRegistry {
       const owner = resourceOwner('resource', name, target.name, method);
       const uri = options.uri;
       if (!URL.canParse(uri)) throw new BootstrapError(BootstrapErrorCode.InvalidResourceUri, invalidResourceUriMessage(owner, uri));
-      this.checkFree(name, `${target.name}.${method}`, staged);
+      this.checkFree(name, `${target.name}.${method}`, names);
       const live = this.byUri.get(uri);
-      const clash = (live && this.resources.find(live.name) === live ? live : undefined) ?? staged.resources.find((r) => r.uri === uri);
+      const clash = (live && this.resources.find(live.name) === live ? live : undefined) ?? uris.get(uri);
       if (clash) {
         throw new BootstrapError(
           BootstrapErrorCode.DuplicateResource,
@@ -89,14 +91,17 @@ export class ResourceRegistry {
       const descriptor = pruneUndefined({ uri, name, title: options.title, description: options.description, mimeType: options.mimeType, annotations: options.annotations, icons: options.icons, size: options.size, _meta: options._meta });
       if (!passesTags(options.tags, this.filter)) continue;
       const pipeline = this.readPipeline(record, compiled, name, 'resource', descriptor.mimeType);
-      staged.resources.push({ name, uri, tags: options.tags, descriptor, compiled, pipeline });
+      const resource = { name, uri, tags: options.tags, descriptor, compiled, pipeline };
+      staged.resources.push(resource);
+      names.set(name, resource);
+      uris.set(uri, resource);
     }
     for (const record of found.templates) {
       const { host, method, options } = record;
       const { target } = host;
       const name = options.name ?? method;
       const owner = resourceOwner('resource template', name, target.name, method);
-      this.checkFree(name, `${target.name}.${method}`, staged);
+      this.checkFree(name, `${target.name}.${method}`, names);
       const matcher = this.matcher(options.uriTemplate, owner);
       const compiled = compileMethod(host, method, owner, this.compiler);
       for (const property of Object.keys((compiled.inputSchema.properties ?? {}) as object)) {
@@ -110,7 +115,9 @@ export class ResourceRegistry {
         continue;
       }
       const pipeline = this.readPipeline(record, compiled, name, 'resource-template', descriptor.mimeType, options.uriTemplate);
-      staged.templates.push({ name, uriTemplate: options.uriTemplate, tags: options.tags, descriptor, matcher, compiled, pipeline, complete: options.complete });
+      const template = { name, uriTemplate: options.uriTemplate, tags: options.tags, descriptor, matcher, compiled, pipeline, complete: options.complete };
+      staged.templates.push(template);
+      names.set(name, template);
     }
     for (const record of found.lists) {
       const { target } = record.host;
@@ -199,9 +206,8 @@ export class ResourceRegistry {
     throw notFound(uri);
   }
 
-  private checkFree(name: string, where: string, staged: StagedResources): void {
-    const clash =
-      this.resources.find(name) ?? this.templates.find(name) ?? staged.resources.find((r) => r.name === name) ?? staged.templates.find((t) => t.name === name);
+  private checkFree(name: string, where: string, staged: ReadonlyMap<string, { compiled: CompiledMethod }>): void {
+    const clash = this.resources.find(name) ?? this.templates.find(name) ?? staged.get(name);
     if (!clash) return;
     throw new BootstrapError(
       BootstrapErrorCode.DuplicateResource,

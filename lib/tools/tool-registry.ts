@@ -40,13 +40,14 @@ export class ToolRegistry extends Catalogue<ToolDefinition, ToolDescriptor> {
   /** Builds the tools of `records` without adding them (a failure leaves the registry as it was). */
   stage(records: readonly ComponentRecord<ToolOptions>[]): ToolDefinition[] {
     const staged: ToolDefinition[] = [];
+    const names = new Map<string, ToolDefinition>();
     for (const record of records) {
       const { host, method, options } = record;
       const name = options.name ?? method;
       if (!TOOL_NAME_PATTERN.test(name)) {
         throw new BootstrapError(BootstrapErrorCode.InvalidToolName, invalidToolNameMessage(name, host.target.name, method));
       }
-      const existing = this.find(name) ?? staged.find((tool) => tool.name === name);
+      const existing = this.find(name) ?? names.get(name);
       if (existing) {
         throw new BootstrapError(
           BootstrapErrorCode.DuplicateToolName,
@@ -54,7 +55,9 @@ export class ToolRegistry extends Catalogue<ToolDefinition, ToolDescriptor> {
         );
       }
       const tool = buildTool(record, { compiler: this.compiler, policy: this.policy, services: this.services, intern: this.intern });
-      if (passesTags(options.tags, this.filter)) staged.push(tool);
+      if (!passesTags(options.tags, this.filter)) continue;
+      staged.push(tool);
+      names.set(name, tool);
     }
     return staged;
   }
