@@ -66,7 +66,9 @@ export class Pipeline<R, X = undefined> {
     this.stages = stages;
     this.guarded = enhancers.guards.length > 0;
     this.requestScoped = compiled.resolve !== undefined || (enhancers !== NO_ENHANCERS && hasRequestScoped(enhancers));
-    const enhanced = stages.length > 3 || compiled.hasCustomParameters;
+    // Enhancers and custom parameters read an ExecutionContext, hence a Context; class-validator rules do not.
+    const enhanced =
+      enhancers.guards.length > 0 || enhancers.interceptors.length > 0 || this.slotPipes.length > 0 || enhancers.filters.length > 0 || compiled.hasCustomParameters;
     this.needsContext = compiled.needsContext || enhanced || this.requestScoped;
     this.needsChannel = this.needsContext || spec.timeout !== undefined;
     this.direct = !this.needsChannel && stages.length === 3;

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
+import { Contains, IsString } from 'class-validator';
 import {
+  Args,
   BootstrapErrorCode,
   Context,
   CONTEXT,
@@ -244,11 +246,18 @@ describe('the compiled stages', () => {
         return true;
       }
     }
+    class Named {
+      @IsString() @Contains('x') name!: string;
+    }
     @Injectable()
     class Tools {
       @Tool()
       plain(@Param() n: number): number {
         return n;
+      }
+      @Tool()
+      dto(@Args() named: Named): string {
+        return named.name;
       }
       @UseGuards(Guard)
       @Tool()
@@ -260,6 +269,12 @@ describe('the compiled stages', () => {
     try {
       expect(app.toolRegistry.get('plain')!.pipeline.stages).toEqual(['validate', 'invoke', 'convert']);
       expect(app.toolRegistry.get('guarded')!.pipeline.stages).toEqual(['guards', 'validate', 'invoke', 'convert']);
+      // class-validator rules JSON Schema cannot say are checked at call time, without a Context: the server
+      // does not declare logging for them, and the call is not wrapped for client input.
+      const dto = app.toolRegistry.get('dto')!.pipeline;
+      expect(dto.stages).toEqual(['validate', 'class-validator', 'invoke', 'convert']);
+      expect([dto.takesContext, dto.needsChannel]).toEqual([false, false]);
+      expect(app.toolRegistry.get('guarded')!.pipeline.takesContext).toBe(true);
       // The plain tool answers synchronously: no promise of the library's own.
       expect(app.toolRegistry.get('plain')!.pipeline.call({ n: 2 }, undefined, undefined)).toEqual({ content: [{ type: 'text', text: '2' }] });
     } finally {
