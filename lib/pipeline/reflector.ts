@@ -50,14 +50,21 @@ export class Reflector {
     return undefined;
   }
 
-  /** Every defined value merged: arrays concatenated, objects merged (later targets do not override earlier ones). */
+  /**
+   * Every defined value merged, as NestJS merges them: arrays concatenated, objects spread (a later target's
+   * keys win), other values collected into an array.
+   */
   getAllAndMerge<T = any>(key: Key<T>, targets: readonly Function[]): T {
     const values = this.getAll(key, targets).filter((value) => value !== undefined) as unknown[];
     if (values.length === 0) return undefined as T;
-    if (values.every(Array.isArray)) return (values as unknown[][]).flat() as T;
-    if (values.every((value) => typeof value === 'object' && value !== null)) {
-      return Object.assign({}, ...[...values].reverse()) as T;
-    }
-    return (values.length === 1 ? values[0] : values.flatMap((value) => (Array.isArray(value) ? value : [value]))) as T;
+    return values.reduce((merged, value) => {
+      if (Array.isArray(merged)) return merged.concat(value);
+      if (isObject(merged) && isObject(value)) return { ...merged, ...value };
+      return [merged, value];
+    }) as T;
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
