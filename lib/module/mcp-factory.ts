@@ -113,6 +113,7 @@ export class McpFactory {
       forms: new ElicitationForms(lenient),
       stateSecret: stateSecret(settings.requestStateSecret),
       declare: settings.capabilities,
+      maxSubscriptionsPerSession: settings.maxSubscriptionsPerSession ?? 100,
     });
     const rootModule = container.root;
     const app = new McpApplication(

@@ -37,6 +37,18 @@ export interface McpModuleOptions {
    */
   capabilities?: DeclaredKinds;
   /**
+   * Most resources one session may subscribe to (`resources/subscribe`); one more is refused with -32602.
+   * Default 100.
+   */
+  maxSubscriptionsPerSession?: number;
+  /**
+   * Milliseconds a component call (tool, resource, template, prompt, completion) may take unless it sets its
+   * own (`@Tool({ timeout })`): then it is answered with `<Kind> '<name>' timed out after N ms` and its
+   * Context's signal aborts. Bounds what a call whose client went away can hold (an HTTP concurrency slot).
+   * Default 300 000 (5 minutes); 0 turns it off.
+   */
+  callTimeout?: number;
+  /**
    * Middleware around every MCP request, lists included (classes are built by the container in the root
    * module; the first is the outermost). Also: providers under the token `APP_MIDDLEWARE`.
    */

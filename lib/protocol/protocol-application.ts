@@ -26,4 +26,6 @@ export interface ProtocolApplication {
   readonly stateSecret: string | Uint8Array;
   /** Kinds declared even while empty (by default a kind is declared when the application has one). */
   readonly declare?: DeclaredKinds;
+  /** Most resource subscriptions one session may hold (`McpModule.forRoot({ maxSubscriptionsPerSession })`). */
+  readonly maxSubscriptionsPerSession: number;
 }
