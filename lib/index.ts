@@ -45,7 +45,7 @@ export type {
 export { Context, InvalidAnswerError } from './context';
 export type { ClientInfo, ContextLogger, ElicitResult, LogLevel, SampleOptions, SamplingMessage, SamplingResult } from './context';
 export { McpModule, McpFactory, McpApplication, InMemoryEventStore } from './module';
-export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore } from './module';
+export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions } from './module';
 export type { ListenOptions, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, Transport } from './module';
 export { ToolResult, text, image, audio, embeddedResource, resourceLink } from './tools';
 export type {

@@ -5,5 +5,5 @@ export type { McpModuleAsyncOptions } from './mcp.module';
 export { McpApplication } from './mcp-application';
 export type { ListenOptions, Transport } from './mcp-application';
 export type { McpModuleOptions } from './mcp-options';
-export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore } from '../protocol';
+export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions } from '../protocol';
 export { InMemoryEventStore } from '../protocol';

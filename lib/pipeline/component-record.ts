@@ -25,4 +25,6 @@ export interface PipelineServices {
   readonly scopes: RequestScopes;
   /** How a call that a guard denies is answered (`McpModule.forRoot({ guardDenial })`). */
   readonly guardDenial?: 'hide' | 'refuse';
+  /** The deadline of calls that set none (`McpModule.forRoot({ callTimeout })`; 0: none). */
+  readonly callTimeout?: number;
 }

@@ -1,6 +1,6 @@
 import { Context, InputRequiredSignal, type RequestChannel } from '../context';
 import { InvalidArgumentsError, TimeoutError, ToolError } from '../errors';
-import type { ArgumentMetadata, McpMethod, PipeTransform } from '../interfaces';
+import type { ArgumentMetadata, McpComponentKind, McpMethod, PipeTransform } from '../interfaces';
 import type { CompiledMethod, RequestHandle, RequestScopes } from '../invocation';
 import { classValidatorIssues } from '../validation';
 import { hasRequestScoped, instanceOf, NO_ENHANCERS, type MethodEnhancers, type Resolved } from './enhancers';
@@ -16,6 +16,8 @@ export interface PipelineSpec<R, X> {
   readonly guardDenial?: 'hide' | 'refuse';
   /** Milliseconds a call may take; at the deadline the Context's signal aborts and the caller is answered. */
   readonly timeout?: number;
+  /** The server-wide deadline of calls without their own (`McpModule.forRoot({ callTimeout })`; 0: none). */
+  readonly callTimeout?: number;
   /** The method's (or a filter's) value as this kind's answer; may throw, then `fail` answers. */
   convert(value: unknown, extra: X): R;
   /** Invalid arguments (validation or a pipe): a result (tools) or a thrown JSON-RPC error. */
@@ -48,6 +50,8 @@ export class Pipeline<R, X = undefined> {
   private readonly direct: boolean;
   private readonly needsContext: boolean;
   private readonly requestScoped: boolean;
+  /** The deadline of a call: the method's own (`@Tool({ timeout })`), else the server-wide `callTimeout`. */
+  private readonly timeout: number | undefined;
   private readonly slotPipes: readonly (readonly [number, readonly Resolved<PipeTransform>[], ArgumentMetadata])[];
 
   constructor(private readonly spec: PipelineSpec<R, X>) {
@@ -70,7 +74,9 @@ export class Pipeline<R, X = undefined> {
     const enhanced =
       enhancers.guards.length > 0 || enhancers.interceptors.length > 0 || this.slotPipes.length > 0 || enhancers.filters.length > 0 || compiled.hasCustomParameters;
     this.needsContext = compiled.needsContext || enhanced || this.requestScoped;
+    // A method's own timeout aborts its signal, so it needs the channel; the server-wide one only answers in time.
     this.needsChannel = this.needsContext || spec.timeout !== undefined;
+    this.timeout = spec.timeout ?? (spec.callTimeout !== undefined && spec.callTimeout > 0 ? spec.callTimeout : undefined);
     this.direct = !this.needsChannel && stages.length === 3;
   }
 
@@ -100,10 +106,12 @@ export class Pipeline<R, X = undefined> {
       return this.failed(error, extra);
     }
     if (isPromiseLike(value)) {
-      return Promise.resolve(value).then(
+      const settled = Promise.resolve(value).then(
         (resolved) => this.converted(resolved, extra),
         (error: unknown) => this.failed(error, extra),
       );
+      // Only an asynchronous method can outlive its caller: the server-wide deadline applies to it.
+      return this.timeout === undefined ? settled : this.withDeadline(settled, this.timeout, extra);
     }
     return this.converted(value, extra);
   }
@@ -136,27 +144,31 @@ export class Pipeline<R, X = undefined> {
 
   private general(args: unknown, open: (() => RequestChannel) | undefined, extra: X): Promise<R> {
     let channel = this.needsChannel ? open!() : undefined;
-    const { timeout } = this.spec;
     let deadline: AbortController | undefined;
-    if (timeout !== undefined) {
+    if (this.timeout !== undefined && channel) {
+      // The Context's signal aborts at the deadline too, so a method that listens stops.
       deadline = new AbortController();
-      channel = Object.create(channel!, { signal: { value: AbortSignal.any([channel!.signal, deadline.signal]) } }) as RequestChannel;
+      channel = Object.create(channel, { signal: { value: AbortSignal.any([channel.signal, deadline.signal]) } }) as RequestChannel;
     }
     const context = this.needsContext ? new Context(channel!) : undefined;
     const request = this.requestScoped ? this.spec.scopes(context!) : undefined;
     const work = () => this.run(args, context, request, extra);
     const running = request ? request.run(work) : work();
-    if (timeout === undefined) return running;
+    return this.timeout === undefined ? running : this.withDeadline(running, this.timeout, extra, deadline);
+  }
+
+  /** At the deadline the caller is answered (`… timed out after N ms`); a late answer is dropped. */
+  private withDeadline(running: Promise<R>, ms: number, extra: X, deadline?: AbortController): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       const timer = setTimeout(() => {
-        const error = new TimeoutError(`${capitalize(this.info.kind)} '${this.info.name}'`, timeout);
-        deadline!.abort(error);
+        const error = new TimeoutError(`${capitalize(kindLabel(this.info.kind))} '${this.info.name}'`, ms);
+        deadline?.abort(error);
         try {
           resolve(this.spec.fail(error, extra));
         } catch (answer) {
           reject(answer);
         }
-      }, timeout);
+      }, ms);
       running.then(
         (value) => {
           clearTimeout(timer);
@@ -260,8 +272,7 @@ export class Pipeline<R, X = undefined> {
   }
 
   private refusal(): ToolError {
-    const what = this.info.kind === 'resource-template' ? 'resource template' : this.info.kind === 'resource-list' ? 'resource list' : this.info.kind;
-    return new ToolError(`Access denied: the ${what} '${this.info.name}' is not available to this caller.`);
+    return new ToolError(`Access denied: the ${kindLabel(this.info.kind)} '${this.info.name}' is not available to this caller.`);
   }
 
   private converted(value: unknown, extra: X): R {
@@ -280,6 +291,11 @@ export class Pipeline<R, X = undefined> {
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** How messages name a kind of component: 'tool', 'resource template', … */
+function kindLabel(kind: McpComponentKind): string {
+  return kind.replace('-', ' ');
 }
 
 function capitalize(text: string): string {

@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../server-factory';
-import { InMemoryEventStore } from './event-store';
+import { InMemoryEventStore, sessionEvents, type EventStore } from './event-store';
 import type { HttpOptions } from './http-options';
 
 /** What a framework adapter passes along: a body it already parsed, the verified auth of the request. */
@@ -20,12 +20,30 @@ interface RequestOptions {
   authInfo?: AuthInfo;
 }
 
-const DEFAULTS = { maxSessions: 10_000, sessionIdleTimeoutMs: 30 * 60_000, maxRequestBodySize: 4 * 1024 * 1024 };
+const DEFAULTS = {
+  maxSessions: 10_000,
+  maxSessionsPerClient: 1_000,
+  sessionIdleTimeoutMs: 30 * 60_000,
+  handshakeTimeoutMs: 10_000,
+  maxRequestBodySize: 4 * 1024 * 1024,
+  drainTimeoutMs: 10_000,
+};
+
+/**
+ * The header through which the node adapter hands the endpoint the connection's remote address. Its name is
+ * random per process, so no client can send it.
+ */
+export const PEER_HEADER = `x-mcp-reflect-peer-${randomUUID()}`;
 
 interface LegacySession {
+  readonly id: string;
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
+  /** Who opened it (for maxSessionsPerClient), when known. */
+  readonly client: string | undefined;
   lastSeen: number;
+  /** Until `notifications/initialized`: the handshake deadline. */
+  handshake?: NodeJS.Timeout;
 }
 
 /**
@@ -35,11 +53,14 @@ interface LegacySession {
  */
 export class HttpEndpoint {
   private readonly sessions = new Map<string, LegacySession>();
+  private readonly perClient = new Map<string, number>();
   private readonly modern: McpHttpHandler;
-  private readonly eventStore;
+  private readonly eventStore: EventStore;
   private readonly sweeper?: NodeJS.Timeout;
+  /** Calls (POST requests) whose answer is still being produced. */
   private inFlight = 0;
-  private closed = false;
+  private draining = false;
+  private drained?: () => void;
   private readonly unpublish: () => void;
 
   constructor(
@@ -70,14 +91,18 @@ export class HttpEndpoint {
 
   /** Web-standard face: one HTTP request in, one response out (SSE responses stream). */
   readonly fetch = async (request: Request, options: RequestOptions = {}): Promise<Response> => {
-    if (this.closed) return jsonRpcError(503, -32000, 'Server is shutting down.');
+    if (this.draining) {
+      return jsonRpcError(503, -32000, 'Server is shutting down: retry (on another instance).', { connection: 'close', 'retry-after': '1' });
+    }
     const refused = this.refuseOrigin(request);
     if (refused) return refused;
+    // Calls count; GET streams (notifications, resumption) do not: sessions bound them.
+    const call = request.method === 'POST';
     const limit = this.options.maxConcurrentRequests;
-    if (limit !== undefined && this.inFlight >= limit) {
+    if (call && limit !== undefined && this.inFlight >= limit) {
       return jsonRpcError(503, -32000, `Server busy: more than ${limit} requests in progress. Retry shortly.`, { 'retry-after': '1' });
     }
-    this.inFlight++;
+    if (call) this.inFlight++;
     let response: Response;
     try {
       const legacy = !this.options.stateless && (await isLegacyRequest(request.clone(), options.parsedBody));
@@ -86,24 +111,43 @@ export class HttpEndpoint {
       this.logger.error('HTTP request failed:', error);
       response = jsonRpcError(500, -32603, 'Internal server error.');
     }
-    // A streamed (SSE) answer is in progress until its body ends, not when its headers are ready; the body
-    // is only watched when a concurrency limit needs the count.
-    if (limit === undefined) {
-      this.inFlight--;
+    if (!call) return response;
+    // A streamed (SSE) answer is in progress until its body ends, not when its headers are ready.
+    if (!response.body || !response.headers.get('content-type')?.includes('text/event-stream')) {
+      this.release();
       return response;
     }
-    return whenBodyEnds(response, () => this.inFlight--);
+    return whenBodyEnds(response, this.release);
   };
 
-  /** Closes every session (aborting its in-flight calls) and the per-request handler. */
+  /**
+   * Drains, then closes: new requests are answered 503 (`Connection: close`) at once, calls in progress may
+   * finish for up to `drainTimeoutMs`, then every session is closed (aborting what is left) with the
+   * per-request handler.
+   */
   async close(): Promise<void> {
-    this.closed = true;
+    if (this.draining) return;
+    this.draining = true;
     this.unpublish();
     if (this.sweeper) clearInterval(this.sweeper);
+    if (this.inFlight > 0) {
+      const timeout = this.options.drainTimeoutMs ?? DEFAULTS.drainTimeoutMs;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => (this.drained = resolve)),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, timeout))),
+      ]);
+      clearTimeout(timer);
+    }
     const open = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.allSettled([...open.map((s) => this.end(s)), this.modern.close()]);
   }
+
+  private readonly release = (): void => {
+    this.inFlight--;
+    if (this.inFlight === 0) this.drained?.();
+  };
 
   // 2025-era sessions (spec 2025-11-25 basic/transports#session-management).
   private async legacy(request: Request, options: RequestOptions): Promise<Response> {
@@ -120,26 +164,51 @@ export class HttpEndpoint {
     if (this.sessions.size >= (this.options.maxSessions ?? DEFAULTS.maxSessions)) {
       return jsonRpcError(503, -32000, 'Too many sessions: try again later.', { 'retry-after': '5' });
     }
-    return this.open(request, options);
+    const client = this.clientOf(request);
+    const most = this.options.maxSessionsPerClient ?? DEFAULTS.maxSessionsPerClient;
+    if (client !== undefined && (this.perClient.get(client) ?? 0) >= most) {
+      return jsonRpcError(429, -32000, `Too many sessions from this client (at most ${most}): close one (DELETE with its Mcp-Session-Id) or reuse it.`, {
+        'retry-after': '5',
+      });
+    }
+    return this.open(request, options, client);
   }
 
-  private async open(request: Request, options: RequestOptions): Promise<Response> {
+  private clientOf(request: Request): string | undefined {
+    const remote = request.headers.get(PEER_HEADER) ?? undefined;
+    return this.options.clientKey ? this.options.clientKey(request, remote) : remote;
+  }
+
+  private async open(request: Request, options: RequestOptions, client: string | undefined): Promise<Response> {
     const server = this.factory();
-    // Hooks shared by every session (no closure per session: idle sessions should cost little).
+    const id = newSessionId();
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: newSessionId,
+      sessionIdGenerator: () => id,
       onsessionclosed: this.dropSession,
       enableJsonResponse: this.options.jsonResponse ?? false,
-      eventStore: this.eventStore,
+      // The session's own view of the store: events of other sessions are never found, nor replayed.
+      eventStore: sessionEvents(this.eventStore, id),
       maxRequestBodySize: this.options.maxRequestBodySize ?? DEFAULTS.maxRequestBodySize,
     });
-    const session: LegacySession = { transport, server, lastSeen: Date.now() };
+    const session: LegacySession = { id, transport, server, client, lastSeen: Date.now() };
     await server.connect(transport);
     const response = await transport.handleRequest(request, options);
     // Registered before the response (and with it the session id) reaches the client. Not an initialize, or a
     // failed one: the transport answered 400 and no session exists.
-    if (transport.sessionId) this.sessions.set(transport.sessionId, session);
-    else await this.end(session);
+    if (transport.sessionId !== id) {
+      await this.end(session);
+      return response;
+    }
+    this.sessions.set(id, session);
+    if (client !== undefined) this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
+    // A client that never completes the handshake does not keep its session (nor a place under maxSessions).
+    session.handshake = setTimeout(() => void this.drop(id), this.options.handshakeTimeoutMs ?? DEFAULTS.handshakeTimeoutMs);
+    session.handshake.unref();
+    server.oninitialized = () => {
+      clearTimeout(session.handshake);
+      session.handshake = undefined;
+      server.oninitialized = undefined;
+    };
     return response;
   }
 
@@ -147,13 +216,21 @@ export class HttpEndpoint {
 
   private async drop(id: string): Promise<void> {
     const session = this.sessions.get(id);
+    if (!session) return;
     this.sessions.delete(id);
-    if (session) await this.end(session);
+    await this.end(session);
   }
 
   private async end(session: LegacySession): Promise<void> {
+    clearTimeout(session.handshake);
+    if (session.client !== undefined) {
+      const left = (this.perClient.get(session.client) ?? 1) - 1;
+      if (left > 0) this.perClient.set(session.client, left);
+      else this.perClient.delete(session.client);
+    }
     await session.transport.close().catch(() => undefined);
     await session.server.close().catch(() => undefined);
+    await this.eventStore.dropSession(session.id).catch((error: unknown) => this.logger.warn(`HTTP: could not drop the events of a session: ${String(error)}`));
   }
 
   private async evictIdle(ttl: number): Promise<void> {

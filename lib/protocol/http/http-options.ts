@@ -12,13 +12,29 @@ export interface HttpOptions {
   allowedOrigins?: string[];
   /** Most sessions at once; one more `initialize` is answered 503. Default 10,000. */
   maxSessions?: number;
+  /** Most sessions one client may hold at once (see `clientKey`); one more is answered 429. Default 1,000. */
+  maxSessionsPerClient?: number;
+  /**
+   * Who a request comes from, for `maxSessionsPerClient`: by default the remote address of its connection
+   * (through `listen()` or `createHttpHandler()`). Behind a proxy, derive it from a header the proxy sets
+   * (and clients cannot), e.g. `(request) => request.headers.get('x-real-ip') ?? undefined`. Undefined: no
+   * per-client limit for that request.
+   */
+  clientKey?: (request: Request, remoteAddress: string | undefined) => string | undefined;
   /** A session unused this long is closed and its in-flight calls aborted. Default 30 minutes. */
   sessionIdleTimeoutMs?: number;
+  /** A session whose client has not sent `notifications/initialized` this long after `initialize` is closed. Default 10 s. */
+  handshakeTimeoutMs?: number;
   /** Largest request body in bytes; larger is answered 413. Default 4 MiB. */
   maxRequestBodySize?: number;
-  /** Most requests in progress at once; more are answered 503. Default unlimited. */
+  /**
+   * Most calls (POST requests) in progress at once; more are answered 503. A call holds its slot until its
+   * answer has been produced, even when its client disconnected (see docs/http.md). Default unlimited.
+   */
   maxConcurrentRequests?: number;
-  /** Where SSE events are kept for `Last-Event-ID` resumption. Default: in memory. */
+  /** On close: how long calls in progress may go on finishing before they are aborted. Default 10 s. */
+  drainTimeoutMs?: number;
+  /** Where SSE events are kept for `Last-Event-ID` resumption. Default: an InMemoryEventStore. */
   eventStore?: EventStore;
 }
 
@@ -31,4 +47,8 @@ export interface HttpListenOptions extends HttpOptions {
   port?: number;
   /** The MCP endpoint path. Default '/mcp'. */
   path?: string;
+  /** A client must send its request headers within this time, or the connection is closed. Default 10 s. */
+  headersTimeoutMs?: number;
+  /** A client must send its whole request (headers and body) within this time, or gets 408. Default 30 s. */
+  requestTimeoutMs?: number;
 }

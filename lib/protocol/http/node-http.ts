@@ -3,13 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../server-factory';
-import { HttpEndpoint } from './http-endpoint';
+import { HttpEndpoint, PEER_HEADER } from './http-endpoint';
 import type { HttpListenOptions, HttpOptions } from './http-options';
 
 export type NodeHttpHandler = ((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>) & {
   /** Closes the endpoint's sessions and per-request handler. */
   close(): Promise<void>;
 };
+
+/** A Host header: a name or IPv4 address, or a bracketed IPv6 address, with an optional port (RFC 9110 §7.2). */
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /** A `(req, res)` handler for node:http and Express, serving the MCP endpoint at whatever path it is mounted. */
 export function createNodeHandler(factory: ServerFactory, options: HttpOptions, logger: ServerLogger): NodeHttpHandler {
@@ -22,8 +25,17 @@ export function createNodeHandler(factory: ServerFactory, options: HttpOptions, 
   });
   // A body parsed by a framework before us (Express's express.json() sets req.body) is used as is.
   // Express passes `next` as the third argument: only a non-function is a parsed body.
-  const serve = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) =>
-    handle(req, res, (typeof parsedBody === 'function' ? undefined : parsedBody) ?? (req as IncomingMessage & { body?: unknown }).body);
+  const serve = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => {
+    // A Host that is not a host name or address (with an optional port) cannot make a request URL: 400.
+    const host = req.headers.host;
+    if (host !== undefined && !HOST.test(host)) {
+      res.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
+      return void res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: invalid Host header.' }, id: null }));
+    }
+    // The connection's remote address reaches the endpoint (maxSessionsPerClient) under a header no client can name.
+    if (req.socket.remoteAddress) req.headers[PEER_HEADER] = req.socket.remoteAddress;
+    return handle(req, res, (typeof parsedBody === 'function' ? undefined : parsedBody) ?? (req as IncomingMessage & { body?: unknown }).body);
+  };
   return Object.assign(serve, { close: () => endpoint.close() });
 }
 
@@ -54,7 +66,15 @@ export async function listenHttp(factory: ServerFactory, options: HttpListenOpti
     logger,
   );
   let closing = false;
-  const server: NodeServer = createServer((req, res) => {
+  // Slow clients are cut early: headers within 10 s, the whole request within 30 s (Node's defaults are 60 s
+  // and 5 minutes, checked every 30 s), checked every second.
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const timeouts = {
+    headersTimeout: Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout || Infinity),
+    requestTimeout,
+    connectionsCheckingInterval: 1_000,
+  };
+  const server: NodeServer = createServer(timeouts, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === path) return void handler(req, res);
     if (url.pathname === '/healthz' && req.method === 'GET') {
@@ -78,7 +98,9 @@ export async function listenHttp(factory: ServerFactory, options: HttpListenOpti
     close: async () => {
       closing = true;
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      await handler.close(); // ends sessions: open SSE streams close, in-flight calls are aborted
+      // Drains: new requests get 503 (Connection: close), calls in progress finish (up to drainTimeoutMs),
+      // then sessions end: open SSE streams close, calls still running are aborted.
+      await handler.close();
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), 2_000);
       await stopped;

@@ -132,9 +132,9 @@ describe('load and lifecycle', () => {
     }
   }, 60_000);
 
-  it('shuts down gracefully: in-flight calls are aborted, the port is released', async () => {
+  it('shuts down: a call still running when the drain time is over is aborted, the port is released', async () => {
     const app = await McpFactory.create(LimitsModule);
-    await app.listen({ transport: 'http', port: 0 });
+    await app.listen({ transport: 'http', port: 0, drainTimeoutMs: 300 });
     const url = await app.getUrl();
     aborted = 0;
     const session = await openSession(url);
