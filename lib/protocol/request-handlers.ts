@@ -5,6 +5,7 @@ import { RequestError, ToolError } from '../errors';
 import type { McpMethod, MiddlewareContext } from '../interfaces';
 import { toRequestError } from '../invocation';
 import { pageFor, runMiddleware } from '../pipeline';
+import { subscriptionLimitMessage } from '../resources';
 import { toWireError } from './error-mapping';
 import type { InputRounds } from './input-required';
 import type { ProtocolApplication } from './protocol-application';
@@ -169,7 +170,15 @@ export function answerResources(scope: SessionScope): void {
           'or connect to a stateful endpoint (or with a 2026-07-28 client, which subscribes with subscriptions/listen).',
       );
     }
-    (session.subscriptions ??= new Set()).add(request.params.uri);
+    const { uri } = request.params;
+    const refusal = app.resources.refuseSubscription(uri);
+    if (refusal) throw toWireError(refusal);
+    const held = (session.subscriptions ??= new Set());
+    // Re-subscribing to a URI already held takes no new place.
+    if (!held.has(uri) && held.size >= app.maxSubscriptionsPerSession) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, subscriptionLimitMessage(uri, app.maxSubscriptionsPerSession), { uri });
+    }
+    held.add(uri);
     return {};
   });
 

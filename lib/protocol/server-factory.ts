@@ -1,5 +1,6 @@
-import { Server } from '@modelcontextprotocol/server';
+import { Server, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
 import { RequestError, ToolError } from '../errors';
+import { withReadableParams } from './error-mapping';
 import { InputRounds } from './input-required';
 import type { ProtocolApplication } from './protocol-application';
 import { answerCompletions, answerPrompts, answerResources, answerTools, type SessionScope } from './request-handlers';
@@ -30,6 +31,18 @@ function capabilities(kinds: Kinds): Record<string, object> {
     CAPABILITIES.set(key, declared);
   }
   return declared;
+}
+
+type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+/**
+ * The SDK server, with invalid params answered -32602 and readably on every method it validates for us: the
+ * SDK's own hook around each registered handler (logging/setLevel, registered by the SDK, included).
+ */
+class ReflectServer extends Server {
+  protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
+    return withReadableParams(method, super._wrapHandler(method, handler));
+  }
 }
 
 /**
@@ -94,7 +107,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
 
   const factory = () => {
     const declared = kinds();
-    const server = new Server(info, options(declared));
+    const server = new ReflectServer(info, options(declared));
     const scope: SessionScope = {
       app,
       server,

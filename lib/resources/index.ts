@@ -1,4 +1,5 @@
 export { ResourceRegistry } from './resource-registry';
+export { subscriptionLimitMessage } from './resource.messages';
 export { ResourceResult } from './resource-result';
 export type { ResourceContents } from './resource-result';
 export type { ResourceDescriptor, TemplateDescriptor, TemplateDefinition, UriMatcher } from './resource-definition';

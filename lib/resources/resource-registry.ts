@@ -18,8 +18,12 @@ import {
   duplicateResourceMessage,
   invalidResourceUriMessage,
   resourceOwner,
+  subscriptionUriTooLongMessage,
   templateParamMismatchMessage,
 } from './resource.messages';
+
+/** The longest URI `resources/subscribe` accepts (it is checked before any matching). */
+export const MAX_SUBSCRIPTION_URI_LENGTH = 2048;
 
 /** Resources, templates and resource lists built from records, not yet added. */
 export interface StagedResources {
@@ -33,7 +37,7 @@ type Kinds = Pick<ExploredComponents, 'resources' | 'templates' | 'lists'>;
 /**
  * The resources and resource templates of the application. Reads find a static resource by URI first, then
  * the first template that matches; template variables are validated like tool arguments (always with
- * lenient coercion, since URIs carry strings).
+ * lenient coercion, since URIs carry strings, and integers only in canonical decimal form).
  */
 export class ResourceRegistry {
   readonly resources: Catalogue<ResourceDefinition, ResourceDescriptor>;
@@ -103,7 +107,7 @@ export class ResourceRegistry {
       const owner = resourceOwner('resource template', name, target.name, method);
       this.checkFree(name, `${target.name}.${method}`, names);
       const matcher = this.matcher(options.uriTemplate, owner);
-      const compiled = compileMethod(host, method, owner, this.compiler);
+      const compiled = compileMethod(host, method, owner, this.compiler.withCanonicalIntegers());
       for (const property of Object.keys((compiled.inputSchema.properties ?? {}) as object)) {
         if (!matcher.variableNames.includes(property)) {
           throw new BootstrapError(BootstrapErrorCode.TemplateParamMismatch, templateParamMismatchMessage(owner, property, matcher.variableNames));
@@ -204,6 +208,21 @@ export class ResourceRegistry {
       if (variables) return template.pipeline.call(variables, open, uri);
     }
     throw notFound(uri);
+  }
+
+  /**
+   * Why `resources/subscribe` must refuse `uri`, or undefined: a URI longer than MAX_SUBSCRIPTION_URI_LENGTH,
+   * then one that no enabled resource or template matches (the answer `resources/read` gives). Only matches:
+   * no method, guard or validation runs.
+   */
+  refuseSubscription(uri: string): RequestError | undefined {
+    if (uri.length > MAX_SUBSCRIPTION_URI_LENGTH) {
+      return new RequestError(RpcCode.InvalidParams, subscriptionUriTooLongMessage(uri.length, MAX_SUBSCRIPTION_URI_LENGTH));
+    }
+    const resource = this.byUri.get(uri);
+    if (resource && this.resources.get(resource.name) === resource) return undefined;
+    for (const template of this.templates.values()) if (template.matcher.match(uri)) return undefined;
+    return notFound(uri);
   }
 
   private checkFree(name: string, where: string, staged: ReadonlyMap<string, { compiled: CompiledMethod }>): void {

@@ -23,3 +23,14 @@ export function templateParamMismatchMessage(owner: string, name: string, variab
     `Fix: name the parameter after a template variable (@Param('${variables[0] ?? 'id'}')), or add {${name}} to the template.`
   );
 }
+
+export function subscriptionUriTooLongMessage(length: number, max: number): string {
+  return `Cannot subscribe to a URI of ${length} characters: subscription URIs are at most ${max} characters long.`;
+}
+
+export function subscriptionLimitMessage(uri: string, max: number): string {
+  return (
+    `Cannot subscribe to ${uri}: this session already holds ${max} subscriptions, the most one session may hold. ` +
+    `Unsubscribe from one (resources/unsubscribe) to free a place.`
+  );
+}

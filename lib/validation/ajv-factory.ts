@@ -2,6 +2,7 @@ import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { JsonSchema } from '../interfaces';
+import type { IntegerCoercion } from './coercion';
 
 export type ValidateFunction = ((data: unknown) => boolean) & { errors?: AjvIssue[] | null };
 
@@ -20,13 +21,29 @@ export type SchemaUse = 'input' | 'output';
  * Generated schemas are 2020-12; a raw schema that names draft-07 gets a draft-07 compiler.
  */
 export class SchemaCompiler {
-  private readonly engines = new Map<string, Ajv>();
+  private readonly engines: Map<string, Ajv>;
   /** Identical schemas (many tools share one shape) compile once. */
-  private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly compiled: Map<string, ValidateFunction>;
   /** Schemas already checked against their meta-schema. */
-  private readonly checked = new Set<string>();
+  private readonly checked: Set<string>;
+  private canonical?: SchemaCompiler;
 
-  constructor(readonly lenient: boolean) {}
+  /** `integers`: how lenient coercion reads strings at `integer` positions (see IntegerCoercion). */
+  constructor(
+    readonly lenient: boolean,
+    readonly integers: IntegerCoercion = 'numeric',
+    shared?: SchemaCompiler,
+  ) {
+    this.engines = shared?.engines ?? new Map();
+    this.compiled = shared?.compiled ?? new Map();
+    this.checked = shared?.checked ?? new Set();
+  }
+
+  /** This compiler, sharing its engines and caches, coercing only canonical integers: for URI template variables. */
+  withCanonicalIntegers(): SchemaCompiler {
+    if (this.integers === 'canonical') return this;
+    return (this.canonical ??= new SchemaCompiler(this.lenient, 'canonical', this));
+  }
 
   /**
    * The validator used on every call: stops at the first error. Throws on an invalid schema: a schema with

@@ -24,7 +24,7 @@ export class ArgumentValidator {
     generated = false,
   ) {
     this.check = compiler.compile(schema, 'input', generated);
-    this.coerce = compiler.lenient ? compileCoercer(schema) : undefined;
+    this.coerce = compiler.lenient ? compileCoercer(schema, compiler.integers) : undefined;
   }
 
   /**

@@ -3,15 +3,24 @@ import type { JsonSchema } from '../interfaces';
 /** Rewrites a value in place toward its schema; returns the (possibly new) value. */
 export type Coercer = (value: unknown) => unknown;
 
-const NUMERIC = /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+/**
+ * Which strings become numbers at `integer` positions. `'numeric'` (tool and prompt arguments): any numeric
+ * string (`"1e3"`, `"007"`) unless it reads as an integer beyond the safe range. `'canonical'` (URI template
+ * variables, where one resource should have one URI): only `-?(0|[1-9][0-9]*)` within the safe range.
+ */
+export type IntegerCoercion = 'numeric' | 'canonical';
+
+// No surrounding blanks: `" 7"` is not a number (nor is `""`).
+const NUMERIC = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const CANONICAL_INTEGER = /^-?(0|[1-9]\d*)$/;
 
 /**
  * Compiles the lenient-mode coercion for a schema, once: "10" → 10, "true" → true, 5 → "5" for strings,
  * and a JSON-encoded object or array string parsed for object/array positions. Nothing else is guessed:
  * a value that does not coerce cleanly is left for the validator to reject with a clear message.
  */
-export function compileCoercer(schema: JsonSchema, root: JsonSchema = schema): Coercer | undefined {
-  const defs = (root.$defs ?? {}) as Record<string, JsonSchema>;
+export function compileCoercer(schema: JsonSchema, integers: IntegerCoercion = 'numeric'): Coercer | undefined {
+  const defs = (schema.$defs ?? {}) as Record<string, JsonSchema>;
   const cache = new Map<JsonSchema, Coercer | undefined>();
 
   const compile = (node: JsonSchema): Coercer | undefined => {
@@ -31,8 +40,9 @@ export function compileCoercer(schema: JsonSchema, root: JsonSchema = schema): C
     }
     switch (node.type) {
       case 'number':
-      case 'integer':
         return toNumber;
+      case 'integer':
+        return integers === 'canonical' ? toCanonicalInteger : toInteger;
       case 'boolean':
         return toBoolean;
       case 'string':
@@ -69,7 +79,18 @@ function toNumber(value: unknown): unknown {
   if (typeof value !== 'string' || !NUMERIC.test(value)) return value;
   const number = Number(value);
   return Number.isFinite(number) ? number : value; // "1e400" is no JSON number: leave it for the validator
+}
 
+/** "2.5" still becomes 2.5 (the validator then says `must be an integer`); an integer past 2^53 stays text. */
+function toInteger(value: unknown): unknown {
+  const number = toNumber(value);
+  return typeof number === 'number' && Number.isInteger(number) && !Number.isSafeInteger(number) ? value : number;
+}
+
+function toCanonicalInteger(value: unknown): unknown {
+  if (typeof value !== 'string' || !CANONICAL_INTEGER.test(value)) return value;
+  const number = Number(value);
+  return Number.isSafeInteger(number) ? number || 0 : value; // "-0" reads as 0
 }
 
 function toBoolean(value: unknown): unknown {
