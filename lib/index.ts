@@ -44,7 +44,18 @@ export type {
 } from './di';
 export { Context, InvalidAnswerError } from './context';
 export type { ClientInfo, ContextLogger, ElicitResult, LogLevel, SampleOptions, SamplingMessage, SamplingResult } from './context';
-export { McpModule, McpFactory, McpApplication, InMemoryEventStore } from './module';
+export { McpModule, McpFactory, McpApplication, InMemoryEventStore, RedisEventStore, RedisSessionStore, RedisBus } from './module';
+export type {
+  ChangeBus,
+  ChangeMessage,
+  SessionRecord,
+  SessionStore,
+  RedisClient,
+  RedisSubscriber,
+  RedisOptions,
+  RedisEventStoreOptions,
+  RedisSessionStoreOptions,
+} from './module';
 export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions } from './module';
 export type { ListenOptions, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, Transport } from './module';
 export { ToolResult, text, image, audio, embeddedResource, resourceLink } from './tools';

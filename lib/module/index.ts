@@ -6,4 +6,15 @@ export { McpApplication } from './mcp-application';
 export type { ListenOptions, Transport } from './mcp-application';
 export type { McpModuleOptions } from './mcp-options';
 export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions } from '../protocol';
-export { InMemoryEventStore } from '../protocol';
+export { InMemoryEventStore, RedisEventStore, RedisSessionStore, RedisBus } from '../protocol';
+export type {
+  ChangeBus,
+  ChangeMessage,
+  SessionRecord,
+  SessionStore,
+  RedisClient,
+  RedisSubscriber,
+  RedisOptions,
+  RedisEventStoreOptions,
+  RedisSessionStoreOptions,
+} from '../protocol';

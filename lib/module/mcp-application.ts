@@ -3,7 +3,9 @@ import { McpReflectError } from '../errors';
 import { describeToken } from '../errors/describe';
 import type { InjectionToken } from '../interfaces';
 import {
+  attachBus,
   createNodeHandler,
+  type ChangeBus,
   listenHttp,
   serveConnection,
   type ConnectionHandle,
@@ -107,6 +109,18 @@ export class McpApplication {
     const listener = this.http[0];
     if (!listener) throw new Error("Cannot give a URL: the application is not listening over HTTP. Call app.listen({ transport: 'http' }) first.");
     return listener.url;
+  }
+
+  /**
+   * Joins the instances of one server through a bus (`RedisBus`): list changes and resource updates made on
+   * any instance reach the sessions and `subscriptions/listen` streams of every instance.
+   *
+   * @example
+   * await app.useBus(new RedisBus(redis));
+   */
+  async useBus(bus: ChangeBus): Promise<void> {
+    const leave = await attachBus(this.registries.hub, bus, this.logger);
+    this.track({ close: leave });
   }
 
   /**

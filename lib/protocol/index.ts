@@ -6,3 +6,6 @@ export type { ProtocolApplication, ServerFactory } from './server-factory';
 export { serveConnection } from './transports';
 export type { ConnectionHandle, Transport } from './transports';
 export * from './http';
+export * from './redis';
+export { attachBus } from './change-bus';
+export type { ChangeBus, ChangeMessage } from './change-bus';

@@ -58,3 +58,23 @@ export function messagesOf(body: string): any[] {
     .filter((line) => line.startsWith('data: ') && line.length > 6)
     .map((line) => JSON.parse(line.slice(6)));
 }
+
+/** A GET on an SSE stream: its status and what arrived within `ms`, then the connection is dropped. */
+export function peek(url: string, headers: Record<string, string>, ms = 300): Promise<RawResponse> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'GET', headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      const done = () => {
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+      };
+      res.on('end', done);
+      setTimeout(done, ms);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

@@ -122,13 +122,24 @@ export class InMemoryEventStore implements EventStore {
   }
 }
 
-/** The SDK transport's view of one session's events. */
-export function sessionEvents(store: EventStore, sessionId: string): SdkEventStore {
+/**
+ * The SDK transport's view of one session's events. A store that fails (a shared store out of reach) never
+ * fails the call: the event is sent without being kept (it cannot be replayed), and the failure is logged.
+ */
+export function sessionEvents(store: EventStore, sessionId: string, warn: (message: string) => void): SdkEventStore {
+  const failed = (what: string) => (error: unknown) => {
+    warn(`HTTP: the event store could not ${what}: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  };
   return {
-    storeEvent: (streamId, message) => store.storeEvent(sessionId, streamId, message),
-    getStreamIdForEventId: (eventId) => store.streamOf(sessionId, eventId),
+    storeEvent: (streamId, message) =>
+      store.storeEvent(sessionId, streamId, message).catch((error: unknown) => {
+        failed('keep an event (it cannot be replayed)')(error);
+        return `${streamId}_${randomBytes(16).toString('hex')}`;
+      }),
+    getStreamIdForEventId: (eventId) => store.streamOf(sessionId, eventId).catch(failed('look up an event')),
     // The transport asked streamOf first: an event of another session never gets here.
-    replayEventsAfter: async (eventId, { send }) => (await store.replayAfter(sessionId, eventId, send)) ?? '',
+    replayEventsAfter: async (eventId, { send }) => (await store.replayAfter(sessionId, eventId, send).catch(failed('replay events'))) ?? '',
   };
 }
 

@@ -1,4 +1,5 @@
 import type { EventStore } from './event-store';
+import type { SessionStore } from './session-store';
 
 /** Options of the Streamable HTTP endpoint (`app.listen({ transport: 'http', ... })`, `app.createHttpHandler()`). */
 export interface HttpOptions {
@@ -36,6 +37,12 @@ export interface HttpOptions {
   drainTimeoutMs?: number;
   /** Where SSE events are kept for `Last-Event-ID` resumption. Default: an InMemoryEventStore. */
   eventStore?: EventStore;
+  /**
+   * Where 2025-era sessions are remembered beyond this instance (`RedisSessionStore`): another instance then
+   * serves a session this one opened (no sticky routing needed, and sessions outlive a restart). Default:
+   * none (a session lives in the instance that opened it).
+   */
+  sessionStore?: SessionStore;
 }
 
 /** `app.listen({ transport: 'http' })`: where to bind. */

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { request as httpRequest } from 'node:http';
 import { Context, Ctx, InMemoryEventStore, Injectable, McpFactory, McpModule, Module, Param, Tool, type McpApplication } from 'mcp-reflect';
-import { JSON_AND_SSE, initializeBody, messagesOf, openSession, rawRequest, type RawResponse } from '../../support/http-helpers';
+import { JSON_AND_SSE, initializeBody, messagesOf, openSession, peek, rawRequest } from '../../support/http-helpers';
 
 let aborted = 0;
 
@@ -44,26 +44,6 @@ const headersOf = (session: string) => ({ ...JSON_AND_SSE, 'mcp-session-id': ses
 
 /** The `id:` lines of an SSE body. */
 const eventIds = (body: string) => [...body.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
-
-/** A GET on an SSE stream: its status and what arrived within `ms`, then the connection is dropped. */
-function peek(url: string, headers: Record<string, string>, ms = 300): Promise<RawResponse> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'GET', headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      const done = () => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-      };
-      res.on('end', done);
-      setTimeout(done, ms);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 async function listening(app: McpApplication, options: object = {}): Promise<string> {
   await app.listen({ transport: 'http', port: 0, ...options });
