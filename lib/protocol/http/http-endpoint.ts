@@ -1,51 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import {
   createMcpHandler,
   hostHeaderValidationResponse,
   isLegacyRequest,
   originValidationResponse,
-  WebStandardStreamableHTTPServerTransport,
-  type AuthInfo,
   type McpHttpHandler,
-  type Server,
 } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../server-factory';
-import { InMemoryEventStore, sessionEvents, type EventStore } from './event-store';
+import { InMemoryEventStore } from './event-store';
+import { jsonRpcError, whenBodyEnds } from './http-messages';
 import type { HttpOptions } from './http-options';
-import type { SessionStore } from './session-store';
+import { DEFAULTS, LegacySessions, type RequestOptions } from './legacy-sessions';
 
-/** What a framework adapter passes along: a body it already parsed, the verified auth of the request. */
-interface RequestOptions {
-  parsedBody?: unknown;
-  authInfo?: AuthInfo;
-}
-
-const DEFAULTS = {
-  maxSessions: 10_000,
-  maxSessionsPerClient: 1_000,
-  sessionIdleTimeoutMs: 30 * 60_000,
-  handshakeTimeoutMs: 10_000,
-  maxRequestBodySize: 4 * 1024 * 1024,
-  drainTimeoutMs: 10_000,
-};
-
-/**
- * The header through which the node adapter hands the endpoint the connection's remote address. Its name is
- * random per process, so no client can send it.
- */
-export const PEER_HEADER = `x-mcp-reflect-peer-${randomUUID()}`;
-
-interface LegacySession {
-  readonly id: string;
-  readonly transport: WebStandardStreamableHTTPServerTransport;
-  readonly server: Server;
-  /** Who opened it (for maxSessionsPerClient), when known. */
-  readonly client: string | undefined;
-  lastSeen: number;
-  /** Until `notifications/initialized`: the handshake deadline. */
-  handshake?: NodeJS.Timeout;
-}
+export { PEER_HEADER } from './legacy-sessions';
+export { jsonRpcError } from './http-messages';
 
 /**
  * One Streamable HTTP endpoint serving both protocol eras (spec 2025-11-25 basic/transports#streamable-http
@@ -53,12 +21,8 @@ interface LegacySession {
  * traffic is served with sessions (`Mcp-Session-Id`, SSE, resumable streams), or per request when stateless.
  */
 export class HttpEndpoint {
-  private readonly sessions = new Map<string, LegacySession>();
-  private readonly perClient = new Map<string, number>();
-  private readonly reviving = new Map<string, Promise<LegacySession | undefined>>();
   private readonly modern: McpHttpHandler;
-  private readonly eventStore: EventStore;
-  private readonly sweeper?: NodeJS.Timeout;
+  private readonly sessions?: LegacySessions;
   /** Calls (POST requests) whose answer is still being produced. */
   private inFlight = 0;
   private draining = false;
@@ -79,16 +43,11 @@ export class HttpEndpoint {
     });
     // 2026-07-28 clients hear about changes on their subscriptions/listen streams, which this handler holds.
     this.unpublish = factory.hub.addPublisher(this.modern.notify);
-    this.eventStore = options.eventStore ?? new InMemoryEventStore();
-    if (!options.stateless) {
-      const ttl = options.sessionIdleTimeoutMs ?? DEFAULTS.sessionIdleTimeoutMs;
-      this.sweeper = setInterval(() => void this.evictIdle(ttl), Math.max(250, Math.min(ttl / 4, 60_000)));
-      this.sweeper.unref();
-    }
+    if (!options.stateless) this.sessions = new LegacySessions(factory, options, logger, options.eventStore ?? new InMemoryEventStore());
   }
 
   get sessionCount(): number {
-    return this.sessions.size;
+    return this.sessions?.size ?? 0;
   }
 
   /** Web-standard face: one HTTP request in, one response out (SSE responses stream). */
@@ -107,8 +66,8 @@ export class HttpEndpoint {
     if (call) this.inFlight++;
     let response: Response;
     try {
-      const legacy = !this.options.stateless && (await isLegacyRequest(request.clone(), options.parsedBody));
-      response = legacy ? await this.legacy(request, options) : await this.modern.fetch(request, options);
+      const legacy = this.sessions !== undefined && (await isLegacyRequest(request.clone(), options.parsedBody));
+      response = legacy ? await this.sessions!.handle(request, options) : await this.modern.fetch(request, options);
     } catch (error) {
       this.logger.error('HTTP request failed:', error);
       response = jsonRpcError(500, -32603, 'Internal server error.');
@@ -131,7 +90,6 @@ export class HttpEndpoint {
     if (this.draining) return;
     this.draining = true;
     this.unpublish();
-    if (this.sweeper) clearInterval(this.sweeper);
     if (this.inFlight > 0) {
       const timeout = this.options.drainTimeoutMs ?? DEFAULTS.drainTimeoutMs;
       let timer: NodeJS.Timeout | undefined;
@@ -141,173 +99,13 @@ export class HttpEndpoint {
       ]);
       clearTimeout(timer);
     }
-    const open = [...this.sessions.values()];
-    this.sessions.clear();
-    await Promise.allSettled([...open.map((s) => this.end(s, false)), this.modern.close()]);
+    await Promise.allSettled([this.sessions?.close(), this.modern.close()]);
   }
 
   private readonly release = (): void => {
     this.inFlight--;
     if (this.inFlight === 0) this.drained?.();
   };
-
-  // 2025-era sessions (spec 2025-11-25 basic/transports#session-management).
-  private async legacy(request: Request, options: RequestOptions): Promise<Response> {
-    const id = request.headers.get('mcp-session-id');
-    if (id) {
-      const session = this.sessions.get(id) ?? (await this.revive(id, request));
-      if (!session) return jsonRpcError(404, -32001, 'Session not found: it expired or was terminated. Start a new session with initialize.');
-      this.seen(session);
-      return session.transport.handleRequest(request, options);
-    }
-    if (request.method !== 'POST' || !(await isInitialize(request, options.parsedBody))) {
-      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (start a session with initialize).');
-    }
-    if (this.sessions.size >= (this.options.maxSessions ?? DEFAULTS.maxSessions)) {
-      return jsonRpcError(503, -32000, 'Too many sessions: try again later.', { 'retry-after': '5' });
-    }
-    const client = this.clientOf(request);
-    const most = this.options.maxSessionsPerClient ?? DEFAULTS.maxSessionsPerClient;
-    if (client !== undefined && (this.perClient.get(client) ?? 0) >= most) {
-      return jsonRpcError(429, -32000, `Too many sessions from this client (at most ${most}): close one (DELETE with its Mcp-Session-Id) or reuse it.`, {
-        'retry-after': '5',
-      });
-    }
-    return this.open(request, options, client);
-  }
-
-  private clientOf(request: Request): string | undefined {
-    const remote = request.headers.get(PEER_HEADER) ?? undefined;
-    return this.options.clientKey ? this.options.clientKey(request, remote) : remote;
-  }
-
-  private async open(request: Request, options: RequestOptions, client: string | undefined): Promise<Response> {
-    const id = newSessionId();
-    const store = this.options.sessionStore;
-    const initialize = store ? await initializeParams(request, options.parsedBody) : undefined; // before the body is read
-    const session = await this.create(id, client);
-    const response = await session.transport.handleRequest(request, options);
-    // Registered before the response (and with it the session id) reaches the client. Not an initialize, or a
-    // failed one: the transport answered 400 and no session exists.
-    if (session.transport.sessionId !== id) {
-      await this.end(session, true);
-      return response;
-    }
-    this.register(session);
-    // A client that never completes the handshake does not keep its session (nor a place under maxSessions).
-    session.handshake = setTimeout(() => void this.drop(id, true), this.options.handshakeTimeoutMs ?? DEFAULTS.handshakeTimeoutMs);
-    session.handshake.unref();
-    session.server.oninitialized = () => {
-      clearTimeout(session.handshake);
-      session.handshake = undefined;
-      session.server.oninitialized = undefined;
-    };
-    if (store && initialize) await store.save(id, { initialize }).catch((error: unknown) => this.warn('remember a session', error));
-    return response;
-  }
-
-  /** A session's server and transport, connected; its events go to the store under its id. */
-  private async create(id: string, client: string | undefined): Promise<LegacySession> {
-    const server = this.factory();
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
-      onsessionclosed: this.dropSession,
-      enableJsonResponse: this.options.jsonResponse ?? false,
-      // The session's own view of the store: events of other sessions are never found, nor replayed.
-      eventStore: sessionEvents(this.eventStore, id, (message) => this.logger.warn(message)),
-      maxRequestBodySize: this.options.maxRequestBodySize ?? DEFAULTS.maxRequestBodySize,
-    });
-    await server.connect(transport);
-    return { id, transport, server, client, lastSeen: Date.now() };
-  }
-
-  private register(session: LegacySession): void {
-    this.sessions.set(session.id, session);
-    if (session.client !== undefined) this.perClient.set(session.client, (this.perClient.get(session.client) ?? 0) + 1);
-  }
-
-  /**
-   * A session another instance opened (or this one, before a restart): found in the session store, it is
-   * opened here again by replaying the client's `initialize` and `notifications/initialized` to a new server.
-   */
-  private revive(id: string, request: Request): Promise<LegacySession | undefined> {
-    const store = this.options.sessionStore;
-    if (!store || this.draining) return Promise.resolve(undefined);
-    let pending = this.reviving.get(id);
-    if (!pending) {
-      pending = this.reopen(id, request, store).finally(() => this.reviving.delete(id));
-      this.reviving.set(id, pending);
-    }
-    return pending;
-  }
-
-  private async reopen(id: string, request: Request, store: SessionStore): Promise<LegacySession | undefined> {
-    const record = await store.load(id).catch((error: unknown) => this.warn('look up a session', error));
-    if (!record) return undefined;
-    const session = await this.create(id, undefined);
-    const post = (body: object, headers: Record<string, string> = {}) =>
-      session.transport
-        .handleRequest(new Request(request.url, { method: 'POST', headers: { ...REVIVE_HEADERS, ...headers }, body: JSON.stringify(body) }))
-        .then((response) => response.text());
-    await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: record.initialize });
-    if (session.transport.sessionId !== id) {
-      await this.end(session, false);
-      return undefined;
-    }
-    const version = String(record.initialize.protocolVersion ?? '');
-    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id, 'mcp-protocol-version': version });
-    this.register(session);
-    return session;
-  }
-
-  /** Marks a session used; with a session store, keeps it from expiring there (at most once a minute). */
-  private seen(session: LegacySession): void {
-    const now = Date.now();
-    const store = this.options.sessionStore;
-    if (store && now - session.lastSeen > 60_000) void store.touch(session.id).catch((error: unknown) => this.warn('keep a session', error));
-    session.lastSeen = now;
-  }
-
-  private warn(what: string, error: unknown): undefined {
-    this.logger.warn(`HTTP: could not ${what}: ${error instanceof Error ? error.message : String(error)}`);
-    return undefined;
-  }
-
-  /** The client ended its session (DELETE): it is forgotten everywhere. */
-  private readonly dropSession = (id: string): void => void this.drop(id, true);
-
-  private async drop(id: string, forget: boolean): Promise<void> {
-    const session = this.sessions.get(id);
-    if (!session) return;
-    this.sessions.delete(id);
-    await this.end(session, forget);
-  }
-
-  /**
-   * Ends a session here. `forget`: it ended for good (DELETE, no handshake), so its events and its record go
-   * too; otherwise (idle here, shutdown) another instance may still serve it when a session store is shared,
-   * and only an instance-local store drops its events.
-   */
-  private async end(session: LegacySession, forget: boolean): Promise<void> {
-    clearTimeout(session.handshake);
-    if (session.client !== undefined) {
-      const left = (this.perClient.get(session.client) ?? 1) - 1;
-      if (left > 0) this.perClient.set(session.client, left);
-      else this.perClient.delete(session.client);
-    }
-    await session.transport.close().catch(() => undefined);
-    await session.server.close().catch(() => undefined);
-    const store = this.options.sessionStore;
-    if (forget && store) await store.delete(session.id).catch((error: unknown) => this.warn('forget a session', error));
-    if (forget || !store) await this.eventStore.dropSession(session.id).catch((error: unknown) => this.warn('drop the events of a session', error));
-  }
-
-  private async evictIdle(ttl: number): Promise<void> {
-    const now = Date.now();
-    for (const [id, session] of this.sessions) {
-      if (now - session.lastSeen > ttl) await this.drop(id, false);
-    }
-  }
 
   // DNS-rebinding protection (spec 2025-11-25 basic/transports#security-warning): Host, then Origin.
   private refuseOrigin(request: Request): Response | undefined {
@@ -322,68 +120,3 @@ export class HttpEndpoint {
   }
 }
 
-const REVIVE_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-
-/** The params of the `initialize` in a request body. */
-async function initializeParams(request: Request, parsedBody: unknown): Promise<Record<string, unknown> | undefined> {
-  try {
-    const body: unknown = parsedBody !== undefined ? parsedBody : await request.clone().json();
-    const messages = (Array.isArray(body) ? body : [body]) as { method?: unknown; params?: unknown }[];
-    const params = messages.find((m) => m?.method === 'initialize')?.params;
-    return typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function isInitialize(request: Request, parsedBody: unknown): Promise<boolean> {
-  try {
-    const body: unknown = parsedBody !== undefined ? parsedBody : await request.clone().json();
-    const messages = Array.isArray(body) ? body : [body];
-    return messages.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
-  } catch {
-    return true; // not JSON: let the transport answer with its parse error (-32700)
-  }
-}
-
-/** Cryptographically random (spec: session IDs SHOULD be globally unique and cryptographically secure). */
-function newSessionId(): string {
-  return randomUUID();
-}
-
-function whenBodyEnds(response: Response, done: () => void): Response {
-  if (!response.body) {
-    done();
-    return response;
-  }
-  let finished = false;
-  const finish = () => {
-    if (!finished) {
-      finished = true;
-      done();
-    }
-  };
-  const reader = response.body.getReader();
-  const stream = new ReadableStream({
-    pull: async (controller) => {
-      const { done: ended, value } = await reader.read();
-      if (ended) {
-        finish();
-        controller.close();
-      } else controller.enqueue(value);
-    },
-    cancel: async (reason) => {
-      finish();
-      await reader.cancel(reason);
-    },
-  });
-  return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-/** A JSON-RPC error body with an HTTP status; never a stack trace. */
-export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
-}
