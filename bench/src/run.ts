@@ -5,7 +5,7 @@ import path from 'node:path';
 import { bootstrapTimes, requestScope } from './scenarios/bootstrap';
 import { coldStart } from './scenarios/cold-start';
 import { cpuChecks } from './scenarios/cpu';
-import { httpThroughput, memoryPerSession } from './scenarios/http';
+import { eventStores, httpThroughput, memoryPerSession } from './scenarios/http';
 import { inMemoryCalls } from './scenarios/in-memory';
 import { toolsList } from './scenarios/list';
 import { PAIRED_RATIOS } from './stats';
@@ -43,11 +43,12 @@ async function main(): Promise<void> {
     f: ['(f) bootstrap', () => bootstrapTimes(systems, settings)],
     g: ['(f) add variants (request scope, enhancers)', () => requestScope(settings)],
     h: ['(h) CPU time checks', () => cpuChecks(systems, { reps: quick ? 1 : 3, quick })],
+    i: ['(i) stateful HTTP, event stores', () => eventStores(settings)],
   };
-  const defaults = ['a', 'b', 'c', 'd', 'e', 'f', 'g']; // h only when asked for (two minutes a pair)
+  const defaults = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i']; // h only when asked for (two minutes a pair)
   const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
   const unknown = only?.filter((key) => !(key in scenarios)) ?? [];
-  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (choose from ${Object.keys(scenarios).join(', ')}; g = add variants, h = CPU time checks)`);
+  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (choose from ${Object.keys(scenarios).join(', ')}; g = add variants, h = CPU time checks, i = event stores)`);
   const tables: Table = {};
   for (const key of only ?? defaults) {
     const [name, run] = scenarios[key];

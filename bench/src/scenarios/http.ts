@@ -6,6 +6,7 @@ import autocannon from 'autocannon';
 import type { BenchSystem } from '../system';
 import { alternate, alternateSamples, median, summarize } from '../stats';
 import type { Settings } from './in-memory';
+import { startRedisServer } from '../redis';
 
 const SERVER = path.join(__dirname, '..', 'servers', 'http.server.js');
 export const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -17,8 +18,8 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-export async function startChild(system: string, mode: 'stateless' | 'stateful'): Promise<Child> {
-  const child = spawn(process.execPath, ['--expose-gc', SERVER, system, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
+export async function startChild(system: string, mode: 'stateless' | 'stateful', env: Record<string, string> = {}): Promise<Child> {
+  const child = spawn(process.execPath, ['--expose-gc', SERVER, system, mode], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   let buffered = '';
   const waiters: { prefix: string; resolve: (line: string) => void }[] = [];
   child.stdout.setEncoding('utf8');
@@ -133,7 +134,7 @@ function post(url: string, headers: Record<string, string>, body: string): Promi
   });
 }
 
-async function openSession(url: string): Promise<void> {
+async function openSession(url: string): Promise<string> {
   const init = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
@@ -144,4 +145,45 @@ async function openSession(url: string): Promise<void> {
   const session = headers['mcp-session-id'] as string;
   if (!session) throw new Error('no session id');
   await post(url, { ...HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  return session;
+}
+
+/**
+ * (i) stateful HTTP `tools/call` per second on one 2025-era session at 32 connections, mcp-reflect with its
+ * SSE events in memory and in Redis (a redis-server on loopback; skipped when none is installed).
+ */
+export async function eventStores(settings: { seconds: number; warmSeconds: number; httpRounds: number }): Promise<Record<string, Record<string, number>>> {
+  const redis = await startRedisServer();
+  if (!redis) {
+    console.error('  (i) skipped: redis-server is not installed (apt-get install redis-server)');
+    return {};
+  }
+  const variants: { name: string; env: Record<string, string> }[] = [
+    { name: 'in-memory event store', env: {} },
+    { name: 'Redis event store', env: { BENCH_REDIS_URL: redis.url } },
+  ];
+  const children = new Map(await Promise.all(variants.map(async (v) => [v.name, await startChild('mcp-reflect', 'stateful', v.env)] as const)));
+  try {
+    const loads = new Map(
+      await Promise.all(
+        variants.map(async (v) => {
+          const url = children.get(v.name)!.url;
+          const session = await openSession(url);
+          const headers = { ...HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+          const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } });
+          return [v.name, { url, method: 'POST' as const, headers, body, connections: 32 }] as const;
+        }),
+      ),
+    );
+    for (const load of loads.values()) await autocannon({ ...load, duration: settings.warmSeconds });
+    const medians = await alternate(variants, settings.httpRounds, async (v) => {
+      const result = await autocannon({ ...loads.get(v.name)!, duration: settings.seconds });
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${v.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      return result.requests.average;
+    });
+    return { 'mcp-reflect stateful HTTP tools/call, one session, 32 connections (req/s)': Object.fromEntries(medians) };
+  } finally {
+    await Promise.all([...children.values()].map((c) => c.stop()));
+    await redis.stop();
+  }
 }

@@ -8,6 +8,7 @@ import {
   McpModule,
   Module,
   Param,
+  RedisEventStore,
   Scope,
   Tool,
   UseGuards,
@@ -101,7 +102,11 @@ export const mcpReflect: BenchSystem = {
   },
   async httpStateful() {
     const app = await McpFactory.create(reflectModule(0));
-    await app.listen({ transport: 'http', port: 0, maxSessions: 100_000 });
+    // BENCH_REDIS_URL: the same server with its SSE events kept in Redis (the event-store row).
+    const redisUrl = process.env.BENCH_REDIS_URL;
+    const Redis = redisUrl ? (require('ioredis') as typeof import('ioredis')).Redis : undefined;
+    const eventStore = Redis && redisUrl ? new RedisEventStore(new Redis(redisUrl)) : undefined;
+    await app.listen({ transport: 'http', port: 0, maxSessions: 100_000, maxSessionsPerClient: 100_000, ...(eventStore ? { eventStore } : {}) });
     return { url: await app.getUrl(), close: () => app.close() };
   },
   async bootstrap(tools) {
