@@ -4,6 +4,7 @@ import type { ArgumentMetadata, McpComponentKind, McpMethod, PipeTransform } fro
 import type { CompiledMethod, RequestHandle, RequestScopes } from '../invocation';
 import { classValidatorIssues } from '../validation';
 import { hasRequestScoped, instanceOf, NO_ENHANCERS, type MethodEnhancers, type Resolved } from './enhancers';
+import { DeadlineChannel } from './deadline-channel';
 import { ExecutionContextHost, type ComponentInfo } from './execution-context';
 
 /** How one kind of component answers: conversion of the method's value, and its kinds of failure. */
@@ -144,12 +145,9 @@ export class Pipeline<R, X = undefined> {
 
   private general(args: unknown, open: (() => RequestChannel) | undefined, extra: X): Promise<R> {
     let channel = this.needsChannel ? open!() : undefined;
-    let deadline: AbortController | undefined;
-    if (this.timeout !== undefined && channel) {
-      // The Context's signal aborts at the deadline too, so a method that listens stops.
-      deadline = new AbortController();
-      channel = Object.create(channel, { signal: { value: AbortSignal.any([channel.signal, deadline.signal]) } }) as RequestChannel;
-    }
+    // The Context's signal aborts at the deadline too, so a method that listens stops.
+    const deadline = this.timeout !== undefined && channel ? new DeadlineChannel(channel) : undefined;
+    if (deadline) channel = deadline;
     const context = this.needsContext ? new Context(channel!) : undefined;
     const request = this.requestScoped ? this.spec.scopes(context!) : undefined;
     const work = () => this.run(args, context, request, extra);
@@ -158,11 +156,11 @@ export class Pipeline<R, X = undefined> {
   }
 
   /** At the deadline the caller is answered (`… timed out after N ms`); a late answer is dropped. */
-  private withDeadline(running: Promise<R>, ms: number, extra: X, deadline?: AbortController): Promise<R> {
+  private withDeadline(running: Promise<R>, ms: number, extra: X, deadline?: DeadlineChannel): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       const timer = setTimeout(() => {
         const error = new TimeoutError(`${capitalize(kindLabel(this.info.kind))} '${this.info.name}'`, ms);
-        deadline?.abort(error);
+        deadline?.expire(error);
         try {
           resolve(this.spec.fail(error, extra));
         } catch (answer) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../server-factory';
-import { sessionEvents, type EventStore } from './event-store';
+import { SessionEvents, type EventStore } from './event-store';
 import { jsonRpcError } from './http-messages';
 import type { HttpOptions } from './http-options';
 import type { SessionStore } from './session-store';
@@ -138,7 +138,7 @@ export class LegacySessions {
       onsessionclosed: this.dropSession,
       enableJsonResponse: this.options.jsonResponse ?? false,
       // The session's own view of the store: events of other sessions are never found, nor replayed.
-      eventStore: sessionEvents(this.eventStore, id, (message) => this.logger.warn(message)),
+      eventStore: new SessionEvents(this.eventStore, id, this.logger),
       maxRequestBodySize: this.options.maxRequestBodySize ?? DEFAULTS.maxRequestBodySize,
     });
     await server.connect(transport);
