@@ -58,7 +58,7 @@ export class McpFactory {
       filters: container.multi(APP_FILTER),
       middleware: container.multi(APP_MIDDLEWARE),
     });
-    const services = { scopes: enhancers.scopes, guardDenial: settings.guardDenial ?? 'hide', callTimeout: settings.callTimeout ?? 300_000 };
+    const services = { scopes: enhancers.scopes, guardDenial: settings.guardDenial ?? 'hide', callTimeout: settings.callTimeout ?? 300_000, logger };
     // Resource URIs and prompt arguments are strings on the wire: they are always coerced (lenient).
     const lenient = new SchemaCompiler(true);
     const tools = new ToolRegistry(new SchemaCompiler(!settings.strictInputValidation), policy, services, filter, settings.pageSize);

@@ -27,4 +27,6 @@ export interface PipelineServices {
   readonly guardDenial?: 'hide' | 'refuse';
   /** The deadline of calls that set none (`McpModule.forRoot({ callTimeout })`; 0: none). */
   readonly callTimeout?: number;
+  /** Where a guard that throws while a list is decided is reported (the component is left out). */
+  readonly logger?: { warn(message: string): void };
 }

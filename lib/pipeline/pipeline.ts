@@ -19,6 +19,8 @@ export interface PipelineSpec<R, X> {
   readonly timeout?: number;
   /** The server-wide deadline of calls without their own (`McpModule.forRoot({ callTimeout })`; 0: none). */
   readonly callTimeout?: number;
+  /** Where a guard that throws during a list is reported. */
+  readonly logger?: { warn(message: string): void };
   /** The method's (or a filter's) value as this kind's answer; may throw, then `fail` answers. */
   convert(value: unknown, extra: X): R;
   /** Invalid arguments (validation or a pipe): a result (tools) or a thrown JSON-RPC error. */
@@ -128,7 +130,10 @@ export class Pipeline<R, X = undefined> {
         if (!(await (await instanceOf(guard, request)).canActivate(execution))) return false;
       }
       return true;
-    } catch {
+    } catch (error) {
+      // Hidden, but not silently: a guard that throws on lists is usually a bug (it should return a boolean).
+      const reason = error instanceof Error ? error.message : String(error);
+      this.spec.logger?.warn(`A guard of the ${kindLabel(this.info.kind)} '${this.info.name}' threw during ${listMethod}, so the list leaves it out: ${reason}`);
       return false;
     }
   }

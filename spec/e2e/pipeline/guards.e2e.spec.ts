@@ -317,3 +317,43 @@ describe("guardDenial: 'refuse'", () => {
     }
   });
 });
+
+describe('a guard that throws while a list is decided', () => {
+  const warned: string[] = [];
+  const broken: CanActivate = {
+    canActivate: (context) => {
+      if (context.phase === 'list') throw new TypeError('cannot read the role');
+      return true;
+    },
+  };
+
+  @Injectable()
+  class Fragile {
+    @UseGuards(broken)
+    @Tool()
+    fragile(): string {
+      return 'ok';
+    }
+    @Tool()
+    sturdy(): string {
+      return 'ok';
+    }
+  }
+
+  @Module({
+    imports: [McpModule.forRoot({ name: 'fragile', version: '1.0.0', logger: { error() {}, warn: (message) => void warned.push(message) } })],
+    providers: [Fragile],
+  })
+  class FragileModule {}
+
+  it('leaves the component out and says why in the server log', async () => {
+    const app = await McpFactory.create(FragileModule);
+    try {
+      const client = await connectAs(app, 'anyone');
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['sturdy']);
+      expect(warned).toEqual(["A guard of the tool 'fragile' threw during tools/list, so the list leaves it out: cannot read the role"]);
+    } finally {
+      await app.close();
+    }
+  });
+});
