@@ -6,7 +6,12 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/spec'],
   testMatch: ['**/*.spec.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }],
+    // jose (spec/auth) is ESM-only, which jest cannot require() before Node 24.9: compile it like the specs.
+    '/node_modules/jose/.+\\.js$': ['@swc/jest', { ...swc, swcrc: false }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)', '\\.pnp\\.[^\\/]+$'],
   moduleNameMapper: {
     '^mcp-reflect$': '<rootDir>/lib/index.ts',
     '^mcp-reflect/testing$': '<rootDir>/lib/testing/index.ts',

@@ -1,0 +1,136 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { Command, Reply, ServerOptions } from './authorization-server.process';
+
+/**
+ * A real OAuth 2.1 authorization server (oidc-provider) on 127.0.0.1 and an OS-chosen port, for the
+ * authorization specs. It runs in a child process (see ./authorization-server.process.ts for why); tokens
+ * are obtained over real HTTP from its token endpoint.
+ */
+export interface AuthorizationServer {
+  /** `http://127.0.0.1:<port>`, the `iss` of every token. */
+  readonly issuer: string;
+  readonly jwksUri: string;
+  readonly tokenEndpoint: string;
+  /** RFC 8414 metadata; the same document is served at `/.well-known/openid-configuration`. */
+  readonly metadataUrl: string;
+  /** The confidential client, allowed the `client_credentials` grant (client_secret_basic). */
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** A public client for `authorization_code` with PKCE (S256); no login UI is wired yet. */
+  readonly publicClient: { readonly clientId: string; readonly redirectUri: string };
+  /**
+   * A client-credentials access token. With `resource`, it is a JWT (ES256) whose `aud` is that resource and
+   * whose `scope` is the requested scopes the resource allows; without it, an opaque token.
+   */
+  token(options?: { scope?: string; resource?: string }): Promise<string>;
+  /** New signing keys sign from now on; the previous ones stay in the JWKS, so earlier tokens still verify. */
+  rotateKeys(): Promise<void>;
+  /** Stops the server and its process. */
+  close(): Promise<void>;
+}
+
+export interface AuthorizationServerOptions {
+  /** Scopes every resource server accepts; default `notes:read notes:write`. */
+  scopes?: string[];
+  clientId?: string;
+  clientSecret?: string;
+  /** Default `http://127.0.0.1/callback`. */
+  redirectUri?: string;
+  /** How long to wait for the server to start; default 10 s. */
+  startTimeoutMs?: number;
+}
+
+const PROCESS = path.join(__dirname, 'authorization-server.process.ts');
+const REGISTER = path.join(__dirname, 'register.js');
+
+export async function startAuthorizationServer(options: AuthorizationServerOptions = {}): Promise<AuthorizationServer> {
+  const serverOptions: ServerOptions = {
+    clientId: options.clientId ?? 'test-client',
+    clientSecret: options.clientSecret ?? 'test-client-secret',
+    publicClientId: 'test-public-client',
+    redirectUri: options.redirectUri ?? 'http://127.0.0.1/callback',
+    scopes: options.scopes ?? ['notes:read', 'notes:write'],
+  };
+  // Its console output (oidc-provider warns about Node 20, for one) is kept here, shown only when something fails.
+  const child = fork(PROCESS, [JSON.stringify(serverOptions)], { execArgv: ['-r', REGISTER], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const failure = (what: string) => new Error(`authorization server: ${what}${output ? `\n--- its output ---\n${output}` : ''}`);
+
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const pending = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  let nextId = 0;
+  child.on('message', (reply: Reply) => {
+    if (reply.type !== 'done') return;
+    const waiter = pending.get(reply.id);
+    pending.delete(reply.id);
+    if (reply.error) waiter?.reject(failure(reply.error));
+    else waiter?.resolve();
+  });
+  child.once('exit', (code) => {
+    for (const waiter of pending.values()) waiter.reject(failure(`process exited (${code})`));
+    pending.clear();
+  });
+  const send = (command: Command['command']) =>
+    new Promise<void>((resolve, reject) => {
+      const id = ++nextId;
+      pending.set(id, { resolve, reject });
+      child.send({ id, command } satisfies Command);
+    });
+
+  let issuer: string;
+  try {
+    issuer = await ready(child, options.startTimeoutMs ?? 10_000);
+  } catch (e) {
+    child.kill('SIGKILL');
+    throw failure((e as Error).message);
+  }
+
+  const metadataUrl = `${issuer}/.well-known/oauth-authorization-server`;
+  const metadata = (await (await fetch(metadataUrl)).json()) as { jwks_uri: string; token_endpoint: string };
+  const basic = `Basic ${Buffer.from(`${encodeURIComponent(serverOptions.clientId)}:${encodeURIComponent(serverOptions.clientSecret)}`).toString('base64')}`;
+
+  return {
+    issuer,
+    jwksUri: metadata.jwks_uri,
+    tokenEndpoint: metadata.token_endpoint,
+    metadataUrl,
+    clientId: serverOptions.clientId,
+    clientSecret: serverOptions.clientSecret,
+    publicClient: { clientId: serverOptions.publicClientId, redirectUri: serverOptions.redirectUri },
+    async token({ scope, resource } = {}) {
+      const body = new URLSearchParams({ grant_type: 'client_credentials' });
+      if (scope !== undefined) body.set('scope', scope);
+      if (resource !== undefined) body.set('resource', resource);
+      const response = await fetch(metadata.token_endpoint, { method: 'POST', headers: { authorization: basic }, body });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`token request failed (${response.status}): ${text}`);
+      return (JSON.parse(text) as { access_token: string }).access_token;
+    },
+    rotateKeys: () => send('rotateKeys'),
+    async close() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      await send('close').catch(() => undefined);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function ready(child: ChildProcess, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`did not start within ${timeoutMs} ms`)), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`process exited (${code}) before it was ready`));
+    });
+    child.on('message', (reply: Reply) => {
+      if (reply.type !== 'ready') return;
+      clearTimeout(timer);
+      resolve(reply.issuer);
+    });
+  });
+}
