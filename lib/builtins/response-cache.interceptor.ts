@@ -11,6 +11,11 @@ export interface ResponseCacheOptions {
   /** Answers kept at most; the least recently used is forgotten first (default 1000). */
   maxEntries?: number;
   /**
+   * Bytes of answers (as JSON) kept at most, all callers together; the least recently used go first, and an
+   * answer larger than a tenth of this is not kept (default 16 MiB).
+   */
+  maxBytes?: number;
+  /**
    * Keep answers apart per caller (default false: every caller shares them). `true` or `'session'`: per
    * transport session (stdio and in-memory connections are one caller); `'subject'`: per verified auth
    * subject (else client id, else session). A caller that cannot be told apart (stateless HTTP without auth)
@@ -28,6 +33,8 @@ export interface ResponseCacheOptions {
 interface Entry {
   readonly value: unknown;
   readonly expires: number;
+  /** The answer's size as JSON, plus its key. */
+  readonly bytes: number;
 }
 
 const EXAMPLE = '{ ttlMs: 60_000 }';
@@ -48,6 +55,7 @@ export class ResponseCacheInterceptor implements McpInterceptor {
   private readonly perCaller: false | 'session' | 'subject';
   private readonly key?: (context: ExecutionContext) => string | undefined;
   private readonly entries: LruMap<string, Entry>;
+  private readonly maxBytes: number;
   /** Whether a component method's answers may be cached, decided once per method. */
   private readonly readOnly = new WeakMap<Function, boolean>();
 
@@ -56,7 +64,8 @@ export class ResponseCacheInterceptor implements McpInterceptor {
     const options = given ?? ({} as ResponseCacheOptions);
     this.ttlMs = checkNumber(owner, 'ttlMs', options.ttlMs, { min: 0, exclusive: true }, EXAMPLE);
     const maxEntries = checkNumber(owner, 'maxEntries', options.maxEntries ?? 1000, { min: 1, integer: true }, '{ ttlMs: 60_000, maxEntries: 1000 }');
-    this.entries = new LruMap(maxEntries);
+    this.maxBytes = checkNumber(owner, 'maxBytes', options.maxBytes ?? 16 * 1024 * 1024, { min: 1, integer: true }, '{ ttlMs: 60_000, maxBytes: 16_777_216 }');
+    this.entries = new LruMap(maxEntries, (entry) => entry.bytes, this.maxBytes);
     const perCaller = options.perCaller ?? false;
     if (perCaller !== false && perCaller !== true && perCaller !== 'session' && perCaller !== 'subject') {
       invalidOption(owner, 'perCaller', perCaller, `true, false, 'session' or 'subject'`, `{ ttlMs: 60_000, perCaller: 'session' }`);
@@ -73,6 +82,11 @@ export class ResponseCacheInterceptor implements McpInterceptor {
     return this.entries.size;
   }
 
+  /** Bytes of the answers kept now. */
+  get bytes(): number {
+    return this.entries.total;
+  }
+
   /** Forgets every answer (after the data behind them changed, say). */
   clear(): void {
     this.entries.clear();
@@ -85,7 +99,10 @@ export class ResponseCacheInterceptor implements McpInterceptor {
     if (hit && hit.expires > performance.now()) return hit.value;
     if (hit) this.entries.delete(key);
     const value = await next.handle();
-    if (!isErrorResult(value)) this.entries.set(key, { value, expires: performance.now() + this.ttlMs });
+    if (isErrorResult(value)) return value;
+    // Weighed once, when kept: a client choosing arguments must not fill the process with large answers.
+    const bytes = sizeOf(value) + key.length * 2;
+    if (bytes <= this.maxBytes / 10) this.entries.set(key, { value, expires: performance.now() + this.ttlMs, bytes });
     return value;
   }
 
@@ -111,5 +128,18 @@ export class ResponseCacheInterceptor implements McpInterceptor {
       caller = who;
     }
     return boundedKey(`${context.kind}\u0000${context.name}\u0000${caller}\u0000${String(answer)}`);
+  }
+}
+
+/** An answer's size as UTF-8 JSON; bytes and buffers by their length; Infinity when it cannot be measured. */
+function sizeOf(value: unknown): number {
+  if (value === undefined) return 0;
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  if (value instanceof Uint8Array) return value.byteLength;
+  try {
+    const json = JSON.stringify(value, (_key, inner: unknown) => (inner instanceof Uint8Array ? `${inner.byteLength}` : inner));
+    return json === undefined ? 0 : Buffer.byteLength(json);
+  } catch {
+    return Infinity; // a cycle, a BigInt: not kept
   }
 }

@@ -159,6 +159,22 @@ describe('ResponseCacheInterceptor', () => {
     expect(calls.counts.forecast).toBe(4);
   });
 
+  it('keeps at most maxBytes of answers, and never one larger than a tenth of it', async () => {
+    const client = await start({ ttlMs: 60_000, maxBytes: 2_000 });
+    // A forecast answer is a short text (~40 bytes as JSON, plus its key): about a dozen fit in 2,000 bytes.
+    for (let i = 0; i < 40; i++) await tool(client, 'forecast', { city: `City ${i}` });
+    expect(cache.bytes).toBeLessThanOrEqual(2_000);
+    expect(cache.size).toBeLessThan(40);
+    expect(cache.size).toBeGreaterThan(5);
+    // The oldest went first; the newest is still served from the cache.
+    expect((await tool(client, 'forecast', { city: 'City 39' })).text).toBe('Forecast #40 for City 39');
+    expect((await tool(client, 'forecast', { city: 'City 0' })).text).toBe('Forecast #41 for City 0');
+    // A city name of 300 characters makes an answer over 200 bytes: passed through, not kept.
+    const before = cache.size;
+    await tool(client, 'forecast', { city: 'x'.repeat(300) });
+    expect(cache.size).toBe(before);
+  });
+
   it('uses a key function in place of the arguments', async () => {
     const client = await start({ ttlMs: 60_000, key: (context) => String(context.switchToRpc().getData<{ city: string }>().city).toLowerCase() });
     expect((await tool(client, 'forecast', { city: 'Lyon' })).text).toBe('Forecast #1 for Lyon');
