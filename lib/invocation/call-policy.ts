@@ -29,6 +29,18 @@ export function toRequestError(error: unknown, what: string, where: string, poli
   return new RequestError(RpcCode.InternalError, `Error ${what}${detail}`);
 }
 
-function capitalize(text: string): string {
+/**
+ * The text of the `isError` result a tool call gets for what was thrown on its way (by the tool, or by a
+ * middleware around it): a `ToolError`'s message verbatim; anything else logged in full and masked (unless
+ * `maskErrorDetails` is off). The one place this decision is made.
+ */
+export function toolErrorText(error: unknown, tool: string, where: string, policy: CallPolicy): string {
+  if (error instanceof ToolError) return error.message;
+  policy.logger.error(`Tool '${tool}' (${where}) threw:`, error);
+  if (policy.maskErrorDetails) return `Error calling tool '${tool}'`;
+  return `Error calling tool '${tool}': ${error instanceof Error ? error.message : String(error)}`;
+}
+
+export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -3,7 +3,7 @@ export type { CompiledMethod } from './method-compiler';
 export type { MethodHost, RequestHandle, RequestScopes } from './method-host';
 export { parseToolMethod } from './method-parser';
 export type { ParsedParameter } from './method-parser';
-export { toRequestError } from './call-policy';
+export { capitalize, toRequestError, toolErrorText } from './call-policy';
 export type { CallPolicy, ServerLogger } from './call-policy';
 export { ElicitationForms } from './elicitation-forms';
 export { pruneUndefined } from './prune';

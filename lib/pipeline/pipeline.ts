@@ -1,7 +1,7 @@
 import { Context, InputRequiredSignal, type RequestChannel } from '../context';
 import { InvalidArgumentsError, TimeoutError, ToolError } from '../errors';
 import type { ArgumentMetadata, McpComponentKind, McpMethod, PipeTransform } from '../interfaces';
-import type { CompiledMethod, RequestHandle, RequestScopes } from '../invocation';
+import { capitalize, type CompiledMethod, type RequestHandle, type RequestScopes } from '../invocation';
 import { classValidatorIssues } from '../validation';
 import { hasRequestScoped, instanceOf, NO_ENHANCERS, type MethodEnhancers, type Resolved } from './enhancers';
 import { DeadlineChannel } from './deadline-channel';
@@ -299,8 +299,4 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 /** How messages name a kind of component: 'tool', 'resource template', … */
 function kindLabel(kind: McpComponentKind): string {
   return kind.replace('-', ' ');
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,9 +1,9 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { CompletionRef } from '../completions';
 import { Context, InputRequiredSignal, type RequestChannel } from '../context';
-import { RequestError, ToolError } from '../errors';
+import { RequestError } from '../errors';
 import type { McpMethod, MiddlewareContext } from '../interfaces';
-import { toRequestError } from '../invocation';
+import { toRequestError, toolErrorText } from '../invocation';
 import { pageFor, runMiddleware } from '../pipeline';
 import { subscriptionLimitMessage } from '../resources';
 import { toWireError } from './error-mapping';
@@ -117,12 +117,7 @@ function rethrowWire(error: unknown): never {
 /** What a middleware of tools/call threw: a tool answer (isError) unless it is a protocol error. */
 function toolCallFailure(scope: SessionScope, name: string, error: unknown): unknown {
   if (error instanceof RequestError || scope.app.policy.isProtocolError(error) || error instanceof InputRequiredSignal) throw toWireError(error);
-  const text =
-    error instanceof ToolError
-      ? error.message
-      : (scope.app.policy.logger.error(`A middleware of tools/call (tool '${name}') threw:`, error),
-        scope.app.policy.maskErrorDetails ? `Error calling tool '${name}'` : `Error calling tool '${name}': ${error instanceof Error ? error.message : String(error)}`);
-  return { content: [{ type: 'text', text }], isError: true };
+  return { content: [{ type: 'text', text: toolErrorText(error, name, 'a middleware of tools/call', scope.app.policy) }], isError: true };
 }
 
 // The codec's projection only matters for structured results (the 2025-era {result} wrap).

@@ -1,7 +1,7 @@
 import { InputRequiredSignal } from '../context';
-import { RequestError, RpcCode, ToolError } from '../errors';
+import { RequestError, RpcCode } from '../errors';
 import type { JsonSchema, ToolOptions } from '../interfaces';
-import { compileMethod, compileOrExplain, pruneUndefined, type CallPolicy } from '../invocation';
+import { compileMethod, compileOrExplain, pruneUndefined, toolErrorText, type CallPolicy } from '../invocation';
 import { Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
 import { outputSchema } from '../schema';
 import type { SchemaCompiler, ValidateFunction } from '../validation';
@@ -54,11 +54,8 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
 
   const failure = (error: unknown): CallOutcome => {
     if (error instanceof InputRequiredSignal) throw error; // answered by the protocol layer (input required)
-    if (error instanceof ToolError) return errorResult(error.message);
     if (policy.isProtocolError(error)) throw error;
-    policy.logger.error(`Tool '${name}' (${where}) threw:`, error);
-    if (policy.maskErrorDetails) return errorResult(`Error calling tool '${name}'`);
-    return errorResult(`Error calling tool '${name}': ${error instanceof Error ? error.message : String(error)}`);
+    return errorResult(toolErrorText(error, name, where, policy));
   };
 
   const pipeline = new Pipeline<CallOutcome, undefined>({
