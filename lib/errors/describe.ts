@@ -13,3 +13,15 @@ export function indent(text: string, by = '    '): string {
     .map((line) => (line ? by + line : line))
     .join('\n');
 }
+
+/** A value as a message shows what a user gave: `function Name`, `an instance of Class`, or its JSON. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'function') return `function ${value.name || '(anonymous)'}`;
+  if (typeof value === 'object' && value !== null) return `an instance of ${value.constructor?.name ?? 'Object'}`;
+  if (value === undefined) return 'undefined';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,5 +1,6 @@
 import type { Container, ModuleRecord, ProviderRecord, RequestScope } from '../di';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
+import { describeValue } from '../errors/describe';
 import type { McpMiddleware } from '../interfaces';
 import type { RequestHandle, RequestScopes } from '../invocation';
 import { getCatch, getEnhancers, getParamMetadata, type EnhancerKind } from '../metadata';
@@ -154,29 +155,33 @@ export class EnhancerResolver {
       return known;
     }
     if (typeof ref === 'object' && ref !== null) {
-      return this.check(role, { name: ref.constructor?.name ?? 'object', type: ref.constructor, instance: ref }, describe(ref), where);
+      return this.check(role, { name: ref.constructor?.name ?? 'object', type: ref.constructor, instance: ref }, describeValue(ref), where);
     }
-    throw new BootstrapError(BootstrapErrorCode.InvalidEnhancer, notEnhancerMessage(role, describe(ref), where));
+    throw new BootstrapError(BootstrapErrorCode.InvalidEnhancer, notEnhancerMessage(role, describeValue(ref), where));
   }
 
+  /** A class (its prototype) or an instance must have its role's method: else the bootstrap fails, naming where. */
   private checkClass(role: Role, cls: Function, where: string): void {
-    const { method } = ROLES[role];
-    const ok = method ? typeof cls.prototype[method] === 'function' : MIDDLEWARE_HOOKS.some((hook) => typeof cls.prototype[hook] === 'function');
-    if (!ok) throw new BootstrapError(BootstrapErrorCode.InvalidEnhancer, missingMethodMessage(role, `class ${cls.name}`, where));
+    if (!fills(role, cls.prototype)) throw new BootstrapError(BootstrapErrorCode.InvalidEnhancer, missingMethodMessage(role, `class ${cls.name}`, where));
   }
 
   private check<T extends Resolved<unknown>>(role: Role, resolved: T, name: string, where: string): T {
-    if (!resolved.instance) return resolved;
-    const { method } = ROLES[role];
-    const instance = resolved.instance as Record<string, unknown>;
-    const ok = method ? typeof instance[method] === 'function' : MIDDLEWARE_HOOKS.some((hook) => typeof instance[hook] === 'function');
-    if (!ok) throw new BootstrapError(BootstrapErrorCode.InvalidEnhancer, missingMethodMessage(role, name, where));
+    if (resolved.instance && !fills(role, resolved.instance)) {
+      throw new BootstrapError(BootstrapErrorCode.InvalidEnhancer, missingMethodMessage(role, name, where));
+    }
     return resolved;
   }
 
   private catches(filter: Resolved<unknown>): readonly Function[] {
     return (filter.type && getCatch(filter.type)) ?? [];
   }
+}
+
+/** Whether `target` has the method of `role` (for middleware: at least one hook). */
+function fills(role: Role, target: object): boolean {
+  const { method } = ROLES[role];
+  const has = (name: string) => typeof (target as Record<string, unknown>)[name] === 'function';
+  return method ? has(method) : MIDDLEWARE_HOOKS.some(has);
 }
 
 type ClassLevel = { readonly [K in EnhancerKind]: readonly Resolved<any>[] } & { readonly plain: boolean };
@@ -190,12 +195,6 @@ function hasMethodEnhancers(target: Function, method: string): boolean {
 
 function decoratorOf(kind: EnhancerKind): string {
   return { guards: 'UseGuards', interceptors: 'UseInterceptors', pipes: 'UsePipes', filters: 'UseFilters' }[kind];
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'function') return `function ${value.name || '(anonymous)'}`;
-  if (typeof value === 'object' && value !== null) return `an instance of ${value.constructor?.name ?? 'Object'}`;
-  return value === undefined ? 'undefined' : JSON.stringify(value) ?? String(value);
 }
 
 function notEnhancerMessage(role: Role, what: string, where: string): string {

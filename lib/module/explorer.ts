@@ -1,6 +1,7 @@
 import { COMPONENT_KINDS, Scope } from '../constants';
 import type { Container, ModuleRecord, ProviderRecord } from '../di';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
+import { describeValue } from '../errors/describe';
 import type { MethodHost, RequestHandle } from '../invocation';
 import { getComponentMethods, getComponentOptions, getToolMethods, getToolOptions } from '../metadata';
 import type { ComponentRecord, ExploredComponents } from '../pipeline';
@@ -41,7 +42,7 @@ export async function collectHosts(container: Container): Promise<HostRecord[]> 
     if (typeof instance !== 'object' || instance === null || !(instance instanceof target)) {
       throw new BootstrapError(
         BootstrapErrorCode.InvalidProvider,
-        `Cannot serve the components of ${target.name} (provider in ${record.module.name}): its provider gave ${describe(instance)}, not an instance of ${target.name}.\n` +
+        `Cannot serve the components of ${target.name} (provider in ${record.module.name}): its provider gave ${describeValue(instance)}, not an instance of ${target.name}.\n` +
           `Fix: make the factory return an instance of ${target.name}, or provide the class itself (useClass).`,
       );
     }
@@ -58,11 +59,6 @@ function targetOf(container: Container, record: ProviderRecord): Function | unde
   if (record.requestScoped || record.scope === Scope.TRANSIENT) return undefined; // not built: nothing to inspect
   const instance = record.instance;
   return typeof instance === 'object' && instance !== null ? instance.constructor : undefined;
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'object' && value !== null) return `an instance of ${value.constructor?.name ?? 'Object'}`;
-  return value === undefined ? 'undefined' : typeof value;
 }
 
 /**

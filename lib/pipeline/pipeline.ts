@@ -126,10 +126,7 @@ export class Pipeline<R, X = undefined> {
   async allows(context: Context, request: RequestHandle | undefined, listMethod: McpMethod): Promise<boolean> {
     const execution = new ExecutionContextHost(this.info, 'list', undefined, context, listMethod);
     try {
-      for (const guard of this.spec.enhancers.guards) {
-        if (!(await (await instanceOf(guard, request)).canActivate(execution))) return false;
-      }
-      return true;
+      return await this.guardsAllow(execution, request);
     } catch (error) {
       // Hidden, but not silently: a guard that throws on lists is usually a bug (it should return a boolean).
       const reason = error instanceof Error ? error.message : String(error);
@@ -192,12 +189,7 @@ export class Pipeline<R, X = undefined> {
     let value: unknown;
     let allowed = true;
     try {
-      for (const guard of enhancers.guards) {
-        const instance = guard.instance ?? (await guard.resolve!(request!));
-        const verdict = instance.canActivate(execution!);
-        allowed = Boolean(isPromiseLike(verdict) ? await verdict : verdict);
-        if (!allowed) break;
-      }
+      if (enhancers.guards.length > 0) allowed = await this.guardsAllow(execution!, request);
       if (allowed) value = await this.intercepted(0, args, context, request, execution);
     } catch (error) {
       return this.recover(error, execution, request, extra);
@@ -205,6 +197,16 @@ export class Pipeline<R, X = undefined> {
     // Outside the filters: a denial is never turned into another answer.
     if (!allowed) return this.spec.guardDenial === 'refuse' ? this.spec.fail(this.refusal(), extra) : this.spec.denied(extra);
     return this.converted(value, extra);
+  }
+
+  /** Asks every guard, in order; the first that says no ends it. What a guard throws propagates. */
+  private async guardsAllow(execution: ExecutionContextHost, request: RequestHandle | undefined): Promise<boolean> {
+    for (const guard of this.spec.enhancers.guards) {
+      const instance = guard.instance ?? (await guard.resolve!(request!));
+      const verdict = instance.canActivate(execution);
+      if (!(isPromiseLike(verdict) ? await verdict : verdict)) return false;
+    }
+    return true;
   }
 
   /** Interceptor `index` around the rest (a value or a promise: the caller awaits it). */
