@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../server-factory';
@@ -102,7 +102,9 @@ export class LegacySessions {
 
   private clientOf(request: Request): string | undefined {
     const remote = request.headers.get(PEER_HEADER) ?? undefined;
-    return this.options.clientKey ? this.options.clientKey(request, remote) : remote;
+    const key = this.options.clientKey ? this.options.clientKey(request, remote) : remote;
+    // A key may come from a header the client sent: a long one is kept as its digest (bounded in bytes).
+    return key !== undefined && key.length > 128 ? createHash('sha256').update(key).digest('base64url') : key;
   }
 
   private async open(request: Request, options: RequestOptions, client: string | undefined): Promise<Response> {

@@ -252,6 +252,10 @@ describe('sessions', () => {
       expect((await as('ada')).status).toBe(200);
       expect((await as('bob')).status).toBe(200);
       expect((await as('ada')).status).toBe(429);
+      // Long keys (kept as their digest) are told apart like short ones.
+      expect((await as('x'.repeat(5_000))).status).toBe(200);
+      expect((await as('x'.repeat(5_000))).status).toBe(429);
+      expect((await as(`${'x'.repeat(4_999)}y`)).status).toBe(200);
     } finally {
       await Promise.all([app.close(), keyed.close()]);
     }
