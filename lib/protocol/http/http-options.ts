@@ -24,7 +24,7 @@ export interface HttpOptions {
   clientKey?: (request: Request, remoteAddress: string | undefined) => string | undefined;
   /** A session unused this long is closed and its in-flight calls aborted. Default 30 minutes. */
   sessionIdleTimeoutMs?: number;
-  /** A session whose client has not sent `notifications/initialized` this long after `initialize` is closed. Default 10 s. */
+  /** A session whose client has not sent `notifications/initialized` this long after `initialize`, and has sent nothing else, is closed. Default 30 s. */
   handshakeTimeoutMs?: number;
   /** Largest request body in bytes; larger is answered 413. Default 4 MiB. */
   maxRequestBodySize?: number;

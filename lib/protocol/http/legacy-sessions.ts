@@ -18,7 +18,7 @@ export const DEFAULTS = {
   maxSessions: 10_000,
   maxSessionsPerClient: 1_000,
   sessionIdleTimeoutMs: 30 * 60_000,
-  handshakeTimeoutMs: 10_000,
+  handshakeTimeoutMs: 30_000,
   maxRequestBodySize: 4 * 1024 * 1024,
   drainTimeoutMs: 10_000,
 };
@@ -121,7 +121,12 @@ export class LegacySessions {
     }
     this.register(session);
     // A client that never completes the handshake does not keep its session (nor a place under maxSessions).
-    session.handshake = setTimeout(() => void this.drop(id, true), this.options.handshakeTimeoutMs ?? DEFAULTS.handshakeTimeoutMs);
+    // A session that sent anything since `initialize` is alive: its `initialized` may still be queued behind a
+    // busy server, and dropping it then would turn load into 404s.
+    const opened = session.lastSeen;
+    session.handshake = setTimeout(() => {
+      if (session.lastSeen === opened) void this.drop(id, true);
+    }, this.options.handshakeTimeoutMs ?? DEFAULTS.handshakeTimeoutMs);
     session.handshake.unref();
     session.server.oninitialized = () => {
       clearTimeout(session.handshake);
