@@ -57,3 +57,7 @@ export enum Scope {
   TRANSIENT = 1,
   REQUEST = 2,
 }
+
+/** Scopes a component needs (`@Scopes()`, class or method), and components that need none (`@Public()`). */
+export const SCOPES_METADATA = 'mcp-reflect:scopes';
+export const PUBLIC_METADATA = 'mcp-reflect:public';

@@ -23,6 +23,9 @@ export {
   Catch,
   SetMetadata,
   createParamDecorator,
+  Scopes,
+  Public,
+  CurrentAuth,
 } from './decorators';
 export type { ClassOrMethodDecorator } from './decorators';
 export { Reflector } from './pipeline';
@@ -57,7 +60,7 @@ export type {
   RedisSessionStoreOptions,
 } from './module';
 export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions } from './module';
-export type { ListenOptions, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, Transport } from './module';
+export type { ListenOptions, StdioListenOptions, ConnectOptions, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, Transport } from './module';
 export { ToolResult, text, image, audio, embeddedResource, resourceLink } from './tools';
 export type {
   ContentBlock,
@@ -78,6 +81,8 @@ export {
   RpcCode,
   InvalidArgumentsError,
   TimeoutError,
+  InvalidTokenError,
+  InsufficientScopeError,
 } from './errors';
 export { MCP_OPTIONS, CONTEXT, Scope, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, APP_FILTER, APP_MIDDLEWARE } from './constants';
 export type {
@@ -122,6 +127,10 @@ export type {
   NextMiddleware,
   MiddlewareHook,
   McpMiddleware,
+  McpAuth,
+  AuthOptions,
+  TokenVerifier,
+  IntrospectionOptions,
 } from './interfaces';
 export {
   TimingInterceptor,

@@ -1,6 +1,6 @@
 import type { CanActivate, ExecutionContext } from '../interfaces';
 import { boundedKey, callerOf, checkExactlyOne, checkNumber, invalidOption, type CallerScope } from './caller-key';
-import { LruMap } from './lru-map';
+import { LruMap } from '../catalogue/lru-map';
 import { RateLimitError } from './rate-limit.error';
 
 /** Options of {@link RateLimitGuard}: a bucket of `capacity` tokens per key, refilled continuously. */

@@ -1,7 +1,7 @@
 import type { CallHandler, ExecutionContext, McpInterceptor } from '../interfaces';
 import { getToolOptions } from '../metadata';
 import { boundedKey, callerOf, checkNumber, invalidOption, stableJson } from './caller-key';
-import { LruMap } from './lru-map';
+import { LruMap } from '../catalogue/lru-map';
 import { isErrorResult } from './request-outcome';
 
 /** Options of {@link ResponseCacheInterceptor}. */

@@ -1,4 +1,5 @@
 import { ToolError } from '../errors';
+import type { McpAuth } from './auth';
 import { InputRequiredSignal, type InteractionChannel } from './interaction';
 
 /** MCP log levels (RFC 5424 severities), lowest first. */
@@ -23,8 +24,8 @@ export interface RequestChannel {
   resourceUpdated?(uri: string): Promise<void>;
   /** Elicitation, sampling, roots and own-resource reads (absent where no request can carry them). */
   readonly interaction?: InteractionChannel;
-  /** The verified auth info, when the request came over authenticated HTTP. */
-  readonly auth?: Readonly<Record<string, unknown>>;
+  /** The verified identity of the caller, when it has one. */
+  readonly auth?: McpAuth;
   /** The HTTP request headers (lower-case names), when the request came over HTTP. */
   readonly headers?: Readonly<Record<string, string>>;
   /** The request's `_meta` as the client sent it (progressToken, a W3C `traceparent`, …). */
@@ -106,8 +107,11 @@ export class Context {
     return this.channel.client ?? { capabilities: {} };
   }
 
-  /** The verified auth info (token, client id, scopes) when the request came over authenticated HTTP. */
-  get auth(): Readonly<Record<string, unknown>> | undefined {
+  /**
+   * The verified identity of the caller (subject, client id, scopes, expiry, claims): from the bearer token over
+   * HTTP with `auth`, or the `auth` given to a stdio or in-memory connection; undefined otherwise.
+   */
+  get auth(): McpAuth | undefined {
     return this.channel.auth;
   }
 

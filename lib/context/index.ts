@@ -3,3 +3,4 @@ export type { ElicitResult, SampleOptions, SamplingMessage, SamplingResult } fro
 export { InputRequiredSignal } from './interaction';
 export type { ElicitationForm, InputSpec, InteractionChannel } from './interaction';
 export type { ClientInfo, ContextLogger, LogLevel, RequestChannel } from './context';
+export type { McpAuth } from './auth';

@@ -7,3 +7,4 @@ export { Prompt, Complete } from './prompt.decorator';
 export { UseGuards, UseInterceptors, UsePipes, UseFilters, Catch, SetMetadata } from './enhancers.decorator';
 export type { ClassOrMethodDecorator } from './enhancers.decorator';
 export { createParamDecorator } from './param.decorator';
+export { Scopes, Public, CurrentAuth } from './auth.decorator';

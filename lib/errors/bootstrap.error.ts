@@ -32,6 +32,8 @@ export const BootstrapErrorCode = {
   InvalidResourceUri: 'INVALID_RESOURCE_URI',
   UnknownCompletionTarget: 'UNKNOWN_COMPLETION_TARGET',
   InvalidEnhancer: 'INVALID_ENHANCER',
+  InvalidAuthOptions: 'INVALID_AUTH_OPTIONS',
+  InvalidScope: 'INVALID_SCOPE',
 } as const;
 export type BootstrapErrorCode = (typeof BootstrapErrorCode)[keyof typeof BootstrapErrorCode];
 

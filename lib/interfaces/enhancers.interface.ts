@@ -1,4 +1,5 @@
 import type { Context } from '../context';
+import type { McpAuth } from './auth.interface';
 import type { Constructor } from './class.interface';
 
 /** The MCP methods that run through the pipeline. */
@@ -50,8 +51,8 @@ export interface ExecutionContext extends ArgumentsHost {
   readonly name: string;
   /** The request's Context: client, session, auth, headers, logging, progress, signal. */
   readonly context: Context;
-  /** The verified auth info of the request (HTTP with authorization), or undefined. */
-  readonly auth: Readonly<Record<string, unknown>> | undefined;
+  /** The verified identity of the caller (a bearer token over HTTP, or the `auth` of a stdio/in-memory connection). */
+  readonly auth: McpAuth | undefined;
   /** The transport session (HTTP), or undefined. */
   readonly sessionId: string | undefined;
 }

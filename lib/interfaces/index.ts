@@ -29,3 +29,4 @@ export type {
   MiddlewareHook,
   McpMiddleware,
 } from './enhancers.interface';
+export type { McpAuth, TokenVerifier, IntrospectionOptions, AuthOptions } from './auth.interface';

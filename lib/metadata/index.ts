@@ -5,3 +5,4 @@ export * from './field.metadata';
 export * from './injectable.metadata';
 export * from './component.metadata';
 export * from './enhancer.metadata';
+export * from './auth.metadata';

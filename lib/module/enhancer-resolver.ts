@@ -3,7 +3,8 @@ import { BootstrapError, BootstrapErrorCode } from '../errors';
 import { describeValue } from '../errors/describe';
 import type { McpMiddleware } from '../interfaces';
 import type { RequestHandle, RequestScopes } from '../invocation';
-import { getCatch, getEnhancers, getParamMetadata, type EnhancerKind } from '../metadata';
+import { SCOPE_TOKEN } from '../auth';
+import { getCatch, getEnhancers, getParamMetadata, getRequiredScopes, type EnhancerKind } from '../metadata';
 import { NO_ENHANCERS, type MethodEnhancers, type Resolved, type ResolvedFilter } from '../pipeline';
 import { RequestScope as Scope } from '../di';
 
@@ -90,7 +91,8 @@ export class EnhancerResolver {
   forMethod(target: Function, module: ModuleRecord, method: string): MethodEnhancers {
     const where = `${target.name}.${method}`;
     const atClass = this.classLevel(target, module, where);
-    if (this.plain && atClass.plain && !hasMethodEnhancers(target, method)) return NO_ENHANCERS; // the common case, shared
+    const requiredScopes = checkedScopes(target, method);
+    if (this.plain && atClass.plain && !requiredScopes && !hasMethodEnhancers(target, method)) return NO_ENHANCERS; // the common case, shared
     const at = (kind: EnhancerKind) => [
       ...atClass[kind],
       ...getEnhancers(kind, target, method).map((ref, i) => this.resolve(kind, ref, module, `@${decoratorOf(kind)}() entry #${i} on ${where}`)),
@@ -111,6 +113,7 @@ export class EnhancerResolver {
       parameterPipes,
       // The most specific filter first: method, then class, then global.
       filters: [...local.reverse().map((filter) => ({ filter, catches: this.catches(filter) })), ...this.globalFilters],
+      ...(requiredScopes ? { requiredScopes } : {}),
     };
   }
 
@@ -209,4 +212,19 @@ function notEnhancerMessage(role: Role, what: string, where: string): string {
 function missingMethodMessage(role: Role, what: string, where: string): string {
   const { what: kind, signature } = ROLES[role];
   return `Cannot use ${what} as ${kind} (${where}): it has no ${signature} method.\nFix: implement ${signature} in it, or give it where ${kind === 'a pipe' ? 'pipes' : `${kind.replace(/^an? /, '')}s`} are expected.`;
+}
+
+/** The scopes `target.method` needs, each an OAuth scope-token (RFC 6749 §3.3), else the bootstrap fails. */
+function checkedScopes(target: Function, method: string): readonly string[] | undefined {
+  const scopes = getRequiredScopes(target, method);
+  const bad = scopes?.find((scope) => typeof scope !== 'string' || !SCOPE_TOKEN.test(scope));
+  if (bad !== undefined) {
+    throw new BootstrapError(
+      BootstrapErrorCode.InvalidScope,
+      `Invalid scope ${JSON.stringify(bad)} in @Scopes() on ${target.name}.${method} (or its class).\n` +
+        `Cause: an OAuth scope is printable ASCII without spaces, quotes or backslashes (RFC 6749 §3.3).\n` +
+        `Fix: give each scope as its own argument, e.g. @Scopes('notes:read', 'notes:write').`,
+    );
+  }
+  return scopes;
 }

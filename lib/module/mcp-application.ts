@@ -1,7 +1,7 @@
 import type { Container } from '../di';
 import { McpReflectError } from '../errors';
 import { describeToken } from '../errors/describe';
-import type { InjectionToken } from '../interfaces';
+import type { InjectionToken, McpAuth } from '../interfaces';
 import {
   attachBus,
   createNodeHandler,
@@ -35,7 +35,24 @@ export interface ApplicationRegistries {
 export type { Transport };
 
 /** How `app.listen()` serves the application: stdio, or Streamable HTTP. */
-export type ListenOptions = { transport: 'stdio' } | HttpListenOptions;
+export type ListenOptions = StdioListenOptions | HttpListenOptions;
+
+/** `app.listen({ transport: 'stdio' })`. */
+export interface StdioListenOptions {
+  transport: 'stdio';
+  /**
+   * The identity of the stdio client (the one process that launched this server), for `@Scopes()`, guards and
+   * `ctx.auth`: stdio has no bearer tokens, so it comes from the environment (MCP spec, "Authorization").
+   * Without it, components with `@Scopes()` are not served over stdio.
+   */
+  auth?: McpAuth;
+}
+
+/** `app.connect(transport, options)`. */
+export interface ConnectOptions {
+  /** The identity of the client on this connection (as for stdio). */
+  auth?: McpAuth;
+}
 
 /**
  * A bootstrapped MCP server: every schema, validator and list is built. Serve it with `listen()`, attach a
@@ -93,7 +110,8 @@ export class McpApplication {
   async listen(options: ListenOptions): Promise<void> {
     if (this.closed) throw new Error('Cannot listen: the application is closed.');
     if (options.transport === 'stdio') {
-      this.track(serveConnection(this.factory, (error) => this.logger.warn(`stdio: ${error.message}`)));
+      const connection = options.auth ? { auth: options.auth } : undefined;
+      this.track(serveConnection(this.factory, (error) => this.logger.warn(`stdio: ${error.message}`), undefined, connection));
       return;
     }
     if (options.transport !== 'http') {
@@ -137,8 +155,9 @@ export class McpApplication {
   }
 
   /** Serves one connection over a transport you provide (an SDK `Transport`), e.g. an in-memory pair. */
-  async connect(transport: Transport): Promise<ConnectionHandle> {
-    return this.track(serveConnection(this.factory, (error) => this.logger.warn(error.message), transport));
+  async connect(transport: Transport, options: ConnectOptions = {}): Promise<ConnectionHandle> {
+    const connection = options.auth ? { auth: options.auth } : undefined;
+    return this.track(serveConnection(this.factory, (error) => this.logger.warn(error.message), transport, connection));
   }
 
   /** A provider instance from the application's container. */

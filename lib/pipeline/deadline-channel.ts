@@ -1,3 +1,4 @@
+import type { McpAuth } from '../interfaces';
 import type { ClientInfo, InteractionChannel, LogLevel, RequestChannel } from '../context';
 
 /**
@@ -43,7 +44,7 @@ export class DeadlineChannel implements RequestChannel {
     return this.base.interaction;
   }
 
-  get auth(): Readonly<Record<string, unknown>> | undefined {
+  get auth(): McpAuth | undefined {
     return this.base.auth;
   }
 

@@ -27,6 +27,8 @@ export interface MethodEnhancers {
   readonly parameterPipes: ReadonlyMap<number, readonly Resolved<PipeTransform>[]>;
   /** Filters, the most specific first (method, class, global). */
   readonly filters: readonly ResolvedFilter[];
+  /** The scopes the caller's token must grant (`@Scopes()` of class and method), or undefined: none. */
+  readonly requiredScopes?: readonly string[];
 }
 
 export const NO_ENHANCERS: MethodEnhancers = { guards: [], interceptors: [], pipes: [], parameterPipes: new Map(), filters: [] };

@@ -1,5 +1,5 @@
 import type { Context } from '../context';
-import type { Constructor, ExecutionContext, McpComponentKind, McpMethod, RpcArgumentsHost } from '../interfaces';
+import type { Constructor, ExecutionContext, McpAuth, McpComponentKind, McpMethod, RpcArgumentsHost } from '../interfaces';
 
 /** What a pipeline knows of its component, shared by every ExecutionContext it makes. */
 export interface ComponentInfo {
@@ -56,7 +56,7 @@ export class ExecutionContextHost implements ExecutionContext {
     return this.component.name;
   }
 
-  get auth(): Readonly<Record<string, unknown>> | undefined {
+  get auth(): McpAuth | undefined {
     return this.context.auth;
   }
 

@@ -1,5 +1,6 @@
 import { Context, InputRequiredSignal, type RequestChannel } from '../context';
-import { InvalidArgumentsError, TimeoutError, ToolError } from '../errors';
+import { missingScopes } from '../auth';
+import { InsufficientScopeError, InvalidArgumentsError, TimeoutError, ToolError } from '../errors';
 import type { ArgumentMetadata, McpComponentKind, McpMethod, PipeTransform } from '../interfaces';
 import { capitalize, type CompiledMethod, type RequestHandle, type RequestScopes } from '../invocation';
 import { classValidatorIssues } from '../validation';
@@ -32,7 +33,7 @@ export interface PipelineSpec<R, X> {
 }
 
 /** The stages a pipeline runs, decided at bootstrap; the empty ones are left out. */
-export type Stage = 'guards' | 'interceptors' | 'validate' | 'class-validator' | 'pipes' | 'invoke' | 'convert' | 'filters';
+export type Stage = 'scopes' | 'guards' | 'interceptors' | 'validate' | 'class-validator' | 'pipes' | 'invoke' | 'convert' | 'filters';
 
 /** The stages of a method without enhancers or class-validator rules (shared by every such pipeline). */
 const PLAIN_STAGES: Stage[] = ['validate', 'invoke', 'convert'];
@@ -47,8 +48,10 @@ export class Pipeline<R, X = undefined> {
   readonly stages: readonly Stage[];
   /** The caller must give a channel opener (the Context, the signal, or an ExecutionContext need it). */
   readonly needsChannel: boolean;
-  /** Some guard decides per caller: lists must ask it. */
+  /** Some guard (or a scope) decides per caller: lists must ask it. */
   readonly guarded: boolean;
+  /** The scopes a caller's token must grant (`@Scopes()`), or undefined. */
+  readonly requiredScopes?: readonly string[];
   private readonly info: ComponentInfo;
   private readonly direct: boolean;
   private readonly needsContext: boolean;
@@ -71,11 +74,12 @@ export class Pipeline<R, X = undefined> {
     const stages: Stage[] = enhancers === NO_ENHANCERS && compiled.runtimeChecked.length === 0 ? PLAIN_STAGES : [];
     if (stages !== PLAIN_STAGES) this.collectStages(stages, enhancers, compiled.runtimeChecked.length > 0);
     this.stages = stages;
-    this.guarded = enhancers.guards.length > 0;
+    this.requiredScopes = enhancers.requiredScopes;
+    this.guarded = enhancers.guards.length > 0 || this.requiredScopes !== undefined;
     this.requestScoped = compiled.resolve !== undefined || (enhancers !== NO_ENHANCERS && hasRequestScoped(enhancers));
     // Enhancers and custom parameters read an ExecutionContext, hence a Context; class-validator rules do not.
     const enhanced =
-      enhancers.guards.length > 0 || enhancers.interceptors.length > 0 || this.slotPipes.length > 0 || enhancers.filters.length > 0 || compiled.hasCustomParameters;
+      this.guarded || enhancers.interceptors.length > 0 || this.slotPipes.length > 0 || enhancers.filters.length > 0 || compiled.hasCustomParameters;
     this.needsContext = compiled.needsContext || enhanced || this.requestScoped;
     // A method's own timeout aborts its signal, so it needs the channel; the server-wide one only answers in time.
     this.needsChannel = this.needsContext || spec.timeout !== undefined;
@@ -84,6 +88,7 @@ export class Pipeline<R, X = undefined> {
   }
 
   private collectStages(stages: Stage[], enhancers: MethodEnhancers, classValidator: boolean): void {
+    if (enhancers.requiredScopes) stages.push('scopes');
     if (enhancers.guards.length > 0) stages.push('guards');
     if (enhancers.interceptors.length > 0) stages.push('interceptors');
     stages.push('validate');
@@ -124,6 +129,7 @@ export class Pipeline<R, X = undefined> {
    * that throws hides the component too.
    */
   async allows(context: Context, request: RequestHandle | undefined, listMethod: McpMethod): Promise<boolean> {
+    if (this.requiredScopes && missingScopes(context.auth, this.requiredScopes).length > 0) return false;
     const execution = new ExecutionContextHost(this.info, 'list', undefined, context, listMethod);
     try {
       return await this.guardsAllow(execution, request);
@@ -186,6 +192,10 @@ export class Pipeline<R, X = undefined> {
     const { enhancers } = this.spec;
     const data = (args ?? {}) as Record<string, unknown>;
     const execution = context ? new ExecutionContextHost(this.info, 'call', data, context) : undefined;
+    // Outside the filters, like a guard's denial: the caller is told which scopes to ask for.
+    if (this.requiredScopes && missingScopes(context!.auth, this.requiredScopes).length > 0) {
+      return this.spec.fail(new InsufficientScopeError(`${kindLabel(this.info.kind)} '${this.info.name}'`, this.requiredScopes, context!.auth !== undefined), extra);
+    }
     let value: unknown;
     let allowed = true;
     try {

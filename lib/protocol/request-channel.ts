@@ -1,6 +1,8 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { ClientInfo, InteractionChannel, LogLevel, RequestChannel } from '../context';
+import type { McpAuth } from '../interfaces';
 import type { ElicitationForms, ServerLogger } from '../invocation';
+import { fromAuthInfo } from './auth-info';
 import type { Answers, InputRounds } from './input-required';
 import type { SessionHub } from './session-hub';
 
@@ -23,6 +25,7 @@ export class SdkRequestChannel implements RequestChannel {
     readonly progressToken: string | number | undefined,
     private readonly services: ChannelServices,
     private readonly target = '',
+    private readonly connectionAuth?: McpAuth,
   ) {}
 
   get interaction(): InteractionChannel {
@@ -53,8 +56,10 @@ export class SdkRequestChannel implements RequestChannel {
     return { name: info?.name, version: info?.version, capabilities };
   }
 
-  get auth(): Readonly<Record<string, unknown>> | undefined {
-    return this.ctx.http?.authInfo as Readonly<Record<string, unknown>> | undefined;
+  /** The bearer token's identity over HTTP; else the identity the connection was opened with (stdio, in memory). */
+  get auth(): McpAuth | undefined {
+    const info = this.ctx.http?.authInfo;
+    return info ? fromAuthInfo(info) : this.connectionAuth;
   }
 
   get headers(): Readonly<Record<string, string>> | undefined {

@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Server, typ
 import type { CompletionRef } from '../completions';
 import { Context, InputRequiredSignal, type RequestChannel } from '../context';
 import { RequestError } from '../errors';
-import type { McpMethod, MiddlewareContext } from '../interfaces';
+import type { McpAuth, McpMethod, MiddlewareContext } from '../interfaces';
 import { toRequestError, toolErrorText } from '../invocation';
 import { pageFor, runMiddleware } from '../pipeline';
 import { subscriptionLimitMessage } from '../resources';
@@ -19,11 +19,13 @@ export interface SessionScope {
   readonly session: Session;
   readonly rounds: InputRounds;
   readonly services: ChannelServices;
+  /** The identity this connection was opened with (stdio, in memory); HTTP requests carry their own. */
+  readonly auth?: McpAuth;
 }
 
 /** The Context's view of one request (opened only when something needs it). */
 function openChannel(scope: SessionScope, ctx: ServerContext, progressToken?: unknown, target?: string): RequestChannel {
-  return new SdkRequestChannel(ctx, scope.server, progressToken as string | number | undefined, scope.services, target);
+  return new SdkRequestChannel(ctx, scope.server, progressToken as string | number | undefined, scope.services, target, scope.auth);
 }
 
 // One wire result per page, built once: pages are recomputed only when the catalogue changes.

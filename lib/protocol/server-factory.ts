@@ -2,6 +2,7 @@ import { Server, type JSONRPCRequest, type Result, type ServerContext } from '@m
 import { RequestError, ToolError } from '../errors';
 import { withReadableParams } from './error-mapping';
 import { InputRounds } from './input-required';
+import type { McpAuth } from '../interfaces';
 import type { ProtocolApplication } from './protocol-application';
 import { answerCompletions, answerPrompts, answerResources, answerTools, type SessionScope } from './request-handlers';
 import type { ChannelServices } from './request-channel';
@@ -10,7 +11,21 @@ import type { SessionHub } from './session-hub';
 export type { ProtocolApplication };
 
 /** Builds one SDK server per connection; `hub` reaches every live session. */
-export type ServerFactory = (() => Server) & { readonly hub: SessionHub };
+export type ServerFactory = ((connection?: Connection) => Server) & {
+  readonly hub: SessionHub;
+  /**
+   * The scopes a request needs beyond the server's (`@Scopes()` of the component a `tools/call`,
+   * `resources/read` or `prompts/get` names), or undefined: none, or no such component.
+   */
+  readonly scopesFor: (message: unknown) => readonly string[] | undefined;
+  /** Whether some component has `@Scopes()` (computed once per change of the catalogues). */
+  readonly scoped: () => boolean;
+};
+
+/** What a connection brings: the identity it was opened with (stdio, in memory). */
+export interface Connection {
+  readonly auth?: McpAuth;
+}
 
 type Kinds = { tools: boolean; resources: boolean; prompts: boolean; completions: boolean; logging: boolean };
 
@@ -105,7 +120,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     ...(app.instructions ? { instructions: app.instructions } : {}),
   });
 
-  const factory = () => {
+  const factory = (connection?: Connection) => {
     const declared = kinds();
     const server = new ReflectServer(info, options(declared));
     const scope: SessionScope = {
@@ -114,6 +129,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       session: app.hub.open(server),
       rounds,
       services,
+      ...(connection?.auth ? { auth: connection.auth } : {}),
     };
     if (declared.tools) answerTools(scope);
     if (declared.resources) answerResources(scope);
@@ -121,5 +137,31 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     if (declared.completions) answerCompletions(scope);
     return server;
   };
-  return Object.assign(factory, { hub: app.hub });
+  return Object.assign(factory, { hub: app.hub, scopesFor: (message: unknown) => scopesFor(app, message), scoped: () => scoped(app) });
+}
+
+/** The `@Scopes()` of the component a JSON-RPC request names (only when some component has scopes). */
+function scopesFor(app: ProtocolApplication, message: unknown): readonly string[] | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { method, params } = message as { method?: unknown; params?: Record<string, unknown> };
+  switch (method) {
+    case 'tools/call':
+      return typeof params?.name === 'string' ? app.tools.get(params.name)?.pipeline.requiredScopes : undefined;
+    case 'prompts/get':
+      return typeof params?.name === 'string' ? app.prompts.get(params.name)?.pipeline.requiredScopes : undefined;
+    case 'resources/read':
+      return typeof params?.uri === 'string' ? app.resources.pipelineFor(params.uri)?.requiredScopes : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function scoped(app: ProtocolApplication): boolean {
+  const has = (item: { pipeline: { requiredScopes?: readonly string[] } }) => item.pipeline.requiredScopes !== undefined;
+  return (
+    app.tools.memo('scoped', () => app.tools.some(has)) ||
+    app.prompts.memo('scoped', () => app.prompts.some(has)) ||
+    app.resources.resources.memo('scoped', () => app.resources.resources.some(has)) ||
+    app.resources.templates.memo('scoped', () => app.resources.templates.some(has))
+  );
 }

@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { ServerFactory } from './server-factory';
+import type { Connection, ServerFactory } from './server-factory';
 
 export type { Transport };
 
@@ -18,6 +18,8 @@ export function serveConnection(
   factory: ServerFactory,
   onerror: (error: Error) => void,
   transport?: Transport,
+  connection?: Connection,
 ): ConnectionHandle {
-  return serveStdio(factory, { onerror, ...(transport ? { transport } : {}) });
+  // Every server of the connection (the SDK may build one more for a `server/discover` probe) gets its identity.
+  return serveStdio(() => factory(connection), { onerror, ...(transport ? { transport } : {}) });
 }

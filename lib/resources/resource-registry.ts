@@ -210,6 +210,14 @@ export class ResourceRegistry {
     throw notFound(uri);
   }
 
+  /** The pipeline that would serve `resources/read` of `uri` (the static resource, else the first matching template). */
+  pipelineFor(uri: string): Pipeline<ResourceContents[], string> | undefined {
+    const resource = this.byUri.get(uri);
+    if (resource && this.resources.get(resource.name) === resource) return resource.pipeline;
+    for (const template of this.templates.values()) if (template.matcher.match(uri)) return template.pipeline;
+    return undefined;
+  }
+
   /**
    * Why `resources/subscribe` must refuse `uri`, or undefined: a URI longer than MAX_SUBSCRIPTION_URI_LENGTH,
    * then one that no enabled resource or template matches (the answer `resources/read` gives). Only matches:

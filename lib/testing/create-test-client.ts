@@ -1,5 +1,5 @@
 import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
-import type { ModuleImport } from '../interfaces';
+import type { McpAuth, ModuleImport } from '../interfaces';
 import { McpApplication, McpFactory } from '../module';
 import { TestingModule } from './testing-module';
 
@@ -12,6 +12,12 @@ export interface TestClientOptions {
    * (the `server/discover` era).
    */
   protocolVersion?: '2025-11-25' | '2026-07-28';
+  /**
+   * The caller's identity (as a verified bearer token would give it), for `@Scopes()`, guards and `ctx.auth`:
+   * e.g. `{ subject: 'alice', scopes: ['notes:read'] }`. Missing fields: client id `test-client`, no scopes,
+   * no claims.
+   */
+  auth?: Partial<McpAuth>;
 }
 
 /** An SDK client connected in memory; `close()` also closes the application behind it. */
@@ -33,7 +39,7 @@ export async function createTestClient(
   const app =
     target instanceof McpApplication ? target : target instanceof TestingModule ? target.app : await McpFactory.create(target);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await app.connect(serverTransport);
+  await app.connect(serverTransport, options.auth ? { auth: testAuth(options.auth) } : {});
   const modern = options.protocolVersion === '2026-07-28';
   const client = new Client(options.clientInfo ?? { name: 'mcp-reflect-test-client', version: '1.0.0' }, {
     capabilities: options.capabilities ?? {},
@@ -57,4 +63,14 @@ export async function createTestClient(
     },
   });
   return client as TestClient;
+}
+
+function testAuth(auth: Partial<McpAuth>): McpAuth {
+  return {
+    clientId: 'test-client',
+    scopes: [],
+    token: '',
+    ...auth,
+    claims: auth.claims ?? { ...(auth.subject !== undefined ? { sub: auth.subject } : {}) },
+  };
 }

@@ -22,7 +22,7 @@ export class RoleGuard implements CanActivate {
   }
 
   private roleOf(context: ExecutionContext): string {
-    const claimed = context.auth?.role;
+    const claimed = context.auth?.claims.role;
     if (typeof claimed === 'string') return claimed;
     return context.context.headers?.['x-weather-role'] ?? this.config.role;
   }

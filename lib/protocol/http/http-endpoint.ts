@@ -7,6 +7,9 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../server-factory';
+import { BootstrapError, BootstrapErrorCode } from '../../errors';
+import type { AuthOptions } from '../../interfaces';
+import { AuthGate } from './auth-gate';
 import { InMemoryEventStore } from './event-store';
 import { jsonRpcError, whenBodyEnds } from './http-messages';
 import type { HttpOptions } from './http-options';
@@ -28,13 +31,18 @@ export class HttpEndpoint {
   private draining = false;
   private drained?: () => void;
   private readonly unpublish: () => void;
+  /** With `auth`: the resource server in front of the endpoint. */
+  private readonly gate?: AuthGate;
 
+  /** `endpointUrl`: where the endpoint is served (known to `listen()`), the default `auth.resource`. */
   constructor(
     private readonly factory: ServerFactory,
     private readonly options: HttpOptions,
     private readonly logger: ServerLogger,
+    endpointUrl?: string,
   ) {
     const maxRequestBodySize = options.maxRequestBodySize ?? DEFAULTS.maxRequestBodySize;
+    if (options.auth) this.gate = new AuthGate(options.auth, resourceOf(options.auth, endpointUrl), factory, maxRequestBodySize, logger);
     this.modern = createMcpHandler(() => factory(), {
       legacy: options.stateless ? 'stateless' : 'reject',
       responseMode: options.jsonResponse ? 'json' : 'auto',
@@ -46,6 +54,11 @@ export class HttpEndpoint {
     if (!options.stateless) this.sessions = new LegacySessions(factory, options, logger, options.eventStore ?? new InMemoryEventStore());
   }
 
+  /** The paths of the protected resource metadata (with `auth`), which the endpoint also answers. */
+  get metadataPaths(): readonly string[] {
+    return this.gate?.paths ?? [];
+  }
+
   get sessionCount(): number {
     return this.sessions?.size ?? 0;
   }
@@ -55,8 +68,16 @@ export class HttpEndpoint {
     if (this.draining) {
       return jsonRpcError(503, -32000, 'Server is shutting down: retry (on another instance).', { connection: 'close', 'retry-after': '1' });
     }
+    // The protected resource metadata is public: any origin may read it (browser-based clients do).
+    const metadata = this.gate?.metadata(request);
+    if (metadata) return metadata;
     const refused = this.refuseOrigin(request);
     if (refused) return refused;
+    if (this.gate) {
+      const admitted = await this.gate.admit(request, options.parsedBody);
+      if (admitted instanceof Response) return admitted;
+      options = admitted;
+    }
     // Calls count; GET streams (notifications, resumption) do not: sessions bound them.
     const call = request.method === 'POST';
     const limit = this.options.maxConcurrentRequests;
@@ -120,3 +141,15 @@ export class HttpEndpoint {
   }
 }
 
+
+function resourceOf(auth: AuthOptions, endpointUrl: string | undefined): string {
+  const resource = auth.resource ?? endpointUrl;
+  if (resource === undefined) {
+    throw new BootstrapError(
+      BootstrapErrorCode.InvalidAuthOptions,
+      'Invalid auth options: createHttpHandler() does not know the URL clients reach it at, and tokens must be issued for that URL.\n' +
+        "Fix: give it as auth.resource, e.g. app.createHttpHandler({ auth: { issuer, resource: 'https://mcp.example.com/mcp' } }).",
+    );
+  }
+  return resource;
+}

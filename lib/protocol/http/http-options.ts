@@ -1,3 +1,4 @@
+import type { AuthOptions } from '../../interfaces';
 import type { EventStore } from './event-store';
 import type { SessionStore } from './session-store';
 
@@ -43,6 +44,11 @@ export interface HttpOptions {
    * none (a session lives in the instance that opened it).
    */
   sessionStore?: SessionStore;
+  /**
+   * Authorization: the endpoint becomes an OAuth 2.1 resource server (docs/auth.md). Requests need a bearer
+   * token issued for this server; `/.well-known/oauth-protected-resource` tells clients where to get one.
+   */
+  auth?: AuthOptions;
 }
 
 /** `app.listen({ transport: 'http' })`: where to bind. */

@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
+import { ownerOf } from '../../auth';
 import type { ServerLogger } from '../../invocation';
+import { fromAuthInfo } from '../auth-info';
 import type { ServerFactory } from '../server-factory';
 import { SessionEvents, type EventStore } from './event-store';
 import { jsonRpcError } from './http-messages';
@@ -35,6 +37,8 @@ interface LegacySession {
   readonly server: Server;
   /** Who opened it (for maxSessionsPerClient), when known. */
   readonly client: string | undefined;
+  /** Whose it is (with authorization: the issuer and subject of the token that opened it). */
+  readonly owner: string | undefined;
   lastSeen: number;
   /** Until `notifications/initialized`: the handshake deadline. */
   handshake?: NodeJS.Timeout;
@@ -78,9 +82,11 @@ export class LegacySessions {
   /** One 2025-era request (spec 2025-11-25 basic/transports#session-management). */
   async handle(request: Request, options: RequestOptions): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
+    const owner = options.authInfo ? ownerOf(fromAuthInfo(options.authInfo)) : undefined;
     if (id) {
       const session = this.sessions.get(id) ?? (await this.revive(id, request));
-      if (!session) return jsonRpcError(404, -32001, 'Session not found: it expired or was terminated. Start a new session with initialize.');
+      // Another subject's session is answered as an unknown one: its existence is not revealed.
+      if (!session || session.owner !== owner) return jsonRpcError(404, -32001, 'Session not found: it expired or was terminated. Start a new session with initialize.');
       this.seen(session);
       return session.transport.handleRequest(request, options);
     }
@@ -90,28 +96,29 @@ export class LegacySessions {
     if (this.sessions.size >= (this.options.maxSessions ?? DEFAULTS.maxSessions)) {
       return jsonRpcError(503, -32000, 'Too many sessions: try again later.', { 'retry-after': '5' });
     }
-    const client = this.clientOf(request);
+    const client = this.clientOf(request, owner);
     const most = this.options.maxSessionsPerClient ?? DEFAULTS.maxSessionsPerClient;
     if (client !== undefined && (this.perClient.get(client) ?? 0) >= most) {
       return jsonRpcError(429, -32000, `Too many sessions from this client (at most ${most}): close one (DELETE with its Mcp-Session-Id) or reuse it.`, {
         'retry-after': '5',
       });
     }
-    return this.open(request, options, client);
+    return this.open(request, options, client, owner);
   }
 
-  private clientOf(request: Request): string | undefined {
+  /** Who a request comes from: `clientKey`'s answer, else the token's subject, else the remote address. */
+  private clientOf(request: Request, owner: string | undefined): string | undefined {
     const remote = request.headers.get(PEER_HEADER) ?? undefined;
-    const key = this.options.clientKey ? this.options.clientKey(request, remote) : remote;
+    const key = this.options.clientKey ? this.options.clientKey(request, remote) : (owner ?? remote);
     // A key may come from a header the client sent: a long one is kept as its digest (bounded in bytes).
     return key !== undefined && key.length > 128 ? createHash('sha256').update(key).digest('base64url') : key;
   }
 
-  private async open(request: Request, options: RequestOptions, client: string | undefined): Promise<Response> {
+  private async open(request: Request, options: RequestOptions, client: string | undefined, owner: string | undefined): Promise<Response> {
     const id = newSessionId();
     const store = this.options.sessionStore;
     const initialize = store ? await initializeParams(request, options.parsedBody) : undefined; // before the body is read
-    const session = await this.create(id, client);
+    const session = await this.create(id, client, owner);
     const response = await session.transport.handleRequest(request, options);
     // Registered before the response (and with it the session id) reaches the client. Not an initialize, or a
     // failed one: the transport answered 400 and no session exists.
@@ -133,12 +140,12 @@ export class LegacySessions {
       session.handshake = undefined;
       session.server.oninitialized = undefined;
     };
-    if (store && initialize) await store.save(id, { initialize }).catch((error: unknown) => this.warn('remember a session', error));
+    if (store && initialize) await store.save(id, { initialize, ...(owner !== undefined ? { owner } : {}) }).catch((error: unknown) => this.warn('remember a session', error));
     return response;
   }
 
   /** A session's server and transport, connected; its events go to the store under its id. */
-  private async create(id: string, client: string | undefined): Promise<LegacySession> {
+  private async create(id: string, client: string | undefined, owner: string | undefined): Promise<LegacySession> {
     const server = this.factory();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
@@ -149,7 +156,7 @@ export class LegacySessions {
       maxRequestBodySize: this.options.maxRequestBodySize ?? DEFAULTS.maxRequestBodySize,
     });
     await server.connect(transport);
-    return { id, transport, server, client, lastSeen: Date.now() };
+    return { id, transport, server, client, owner, lastSeen: Date.now() };
   }
 
   private register(session: LegacySession): void {
@@ -175,7 +182,7 @@ export class LegacySessions {
   private async reopen(id: string, request: Request, store: SessionStore): Promise<LegacySession | undefined> {
     const record = await store.load(id).catch((error: unknown) => this.warn('look up a session', error));
     if (!record) return undefined;
-    const session = await this.create(id, undefined);
+    const session = await this.create(id, undefined, record.owner);
     const post = (body: object, headers: Record<string, string> = {}) =>
       session.transport
         .handleRequest(new Request(request.url, { method: 'POST', headers: { ...REVIVE_HEADERS, ...headers }, body: JSON.stringify(body) }))

@@ -9,16 +9,21 @@ import type { HttpListenOptions, HttpOptions } from './http-options';
 export type NodeHttpHandler = ((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>) & {
   /** Closes the endpoint's sessions and per-request handler. */
   close(): Promise<void>;
+  /**
+   * With `auth`: the paths of the protected resource metadata (`/.well-known/oauth-protected-resource/mcp`,
+   * `/.well-known/oauth-protected-resource`), which this handler answers too: route them to it.
+   */
+  readonly metadataPaths: readonly string[];
 };
 
 /** A Host header: a name or IPv4 address, or a bracketed IPv6 address, with an optional port (RFC 9110 §7.2). */
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /** A `(req, res)` handler for node:http and Express, serving the MCP endpoint at whatever path it is mounted. */
-export function createNodeHandler(factory: ServerFactory, options: HttpOptions, logger: ServerLogger): NodeHttpHandler {
+export function createNodeHandler(factory: ServerFactory, options: HttpOptions, logger: ServerLogger, endpointUrl?: string): NodeHttpHandler {
   // Loaded on first use: stdio servers never pay for the Node HTTP adapter (a third of a cold start).
   const { toNodeHandler } = require('@modelcontextprotocol/node') as typeof import('@modelcontextprotocol/node');
-  const endpoint = new HttpEndpoint(factory, options, logger);
+  const endpoint = new HttpEndpoint(factory, options, logger, endpointUrl);
   const handle = toNodeHandler(endpoint, {
     maxRequestBodySize: options.maxRequestBodySize,
     onerror: (error) => logger.warn(`HTTP: ${error.message}`),
@@ -36,7 +41,7 @@ export function createNodeHandler(factory: ServerFactory, options: HttpOptions, 
     if (req.socket.remoteAddress) req.headers[PEER_HEADER] = req.socket.remoteAddress;
     return handle(req, res, (typeof parsedBody === 'function' ? undefined : parsedBody) ?? (req as IncomingMessage & { body?: unknown }).body);
   };
-  return Object.assign(serve, { close: () => endpoint.close() });
+  return Object.assign(serve, { close: () => endpoint.close(), metadataPaths: endpoint.metadataPaths });
 }
 
 /** A bound HTTP server: its URL, and how to stop it. */
@@ -56,15 +61,9 @@ export async function listenHttp(factory: ServerFactory, options: HttpListenOpti
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const loopback = LOOPBACK.has(host);
-  const handler = createNodeHandler(
-    factory,
-    {
-      ...options,
-      allowedHosts: options.allowedHosts ?? (loopback ? localhostAllowedHostnames() : undefined),
-      allowedOrigins: options.allowedOrigins ?? (loopback ? localhostAllowedOrigins() : undefined),
-    },
-    logger,
-  );
+  // Built once the port is bound: its URL is the default resource identifier of `auth`.
+  let handler: NodeHttpHandler | undefined;
+  let metadataPaths: ReadonlySet<string> = new Set();
   let closing = false;
   // Slow clients are cut early: headers within 10 s, the whole request within 30 s (Node's defaults are 60 s
   // and 5 minutes, checked every 30 s), checked every second.
@@ -76,7 +75,8 @@ export async function listenHttp(factory: ServerFactory, options: HttpListenOpti
   };
   const server: NodeServer = createServer(timeouts, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === path) return void handler(req, res);
+    if (!handler) return void res.writeHead(503, { 'retry-after': '1' }).end();
+    if (url.pathname === path || metadataPaths.has(url.pathname)) return void handler(req, res);
     if (url.pathname === '/healthz' && req.method === 'GET') {
       res.writeHead(closing ? 503 : 200, { 'content-type': 'application/json' });
       return void res.end(JSON.stringify({ status: closing ? 'closing' : 'ok' }));
@@ -93,14 +93,32 @@ export async function listenHttp(factory: ServerFactory, options: HttpListenOpti
   });
   const { port } = server.address() as AddressInfo;
   const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  const endpointUrl = `http://${shown}:${port}${path}`;
+  try {
+    handler = createNodeHandler(
+      factory,
+      {
+        ...options,
+        allowedHosts: options.allowedHosts ?? (loopback ? localhostAllowedHostnames() : undefined),
+        allowedOrigins: options.allowedOrigins ?? (loopback ? localhostAllowedOrigins() : undefined),
+      },
+      logger,
+      endpointUrl,
+    );
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
+  metadataPaths = new Set(handler.metadataPaths);
+  const bound = handler;
   return {
-    url: `http://${shown}:${port}${path}`,
+    url: endpointUrl,
     close: async () => {
       closing = true;
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Drains: new requests get 503 (Connection: close), calls in progress finish (up to drainTimeoutMs),
       // then sessions end: open SSE streams close, calls still running are aborted.
-      await handler.close();
+      await bound.close();
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), 2_000);
       await stopped;

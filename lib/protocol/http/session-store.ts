@@ -2,6 +2,8 @@
 export interface SessionRecord {
   /** The params of the client's `initialize` (protocol version, capabilities, client info). */
   readonly initialize: Record<string, unknown>;
+  /** Whose session it is (with authorization), so another instance binds it to the same subject. */
+  readonly owner?: string;
 }
 
 /**

@@ -1,0 +1,149 @@
+import { LruMap } from '../catalogue/lru-map';
+import { BootstrapError, BootstrapErrorCode, InvalidTokenError } from '../errors';
+import type { AuthOptions, McpAuth, TokenVerifier } from '../interfaces';
+import { audiencesOf, sameResource } from './claims';
+import { createIntrospectionVerifier } from './introspection';
+import { createJwtVerifier, DEFAULT_ALGORITHMS } from './jwt-verifier';
+
+/** The longest `Authorization` header read; a longer one is refused before anything is parsed. */
+export const MAX_AUTHORIZATION_LENGTH = 8_192;
+/** A verified token is verified again after this long, even when it is still valid (a key may have been withdrawn). */
+const REVERIFY_AFTER_MS = 5 * 60_000;
+const CACHE_BYTES = 16 * 1024 * 1024;
+/** RFC 6750 §2.1: `Bearer` then a token68. */
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+/** RFC 6749 §3.3 scope-token. */
+export const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/** The identity of a request, or why there is none: no credentials at all, or credentials that fail. */
+export class MissingTokenError extends InvalidTokenError {
+  constructor() {
+    super('An access token is required: send it as Authorization: Bearer <token>.');
+  }
+}
+
+interface Cached {
+  readonly auth: McpAuth;
+  /** Until when (ms) the verification stands. */
+  readonly until: number;
+  readonly bytes: number;
+}
+
+/**
+ * Turns an `Authorization` header into the verified identity of the request, once per token: verification
+ * results are kept (bounded in entries and bytes) until the token expires, or five minutes at most.
+ */
+export class Authenticator {
+  readonly resource: string;
+  readonly issuers: readonly string[];
+  readonly requiredScopes: readonly string[];
+  private readonly verify: TokenVerifier;
+  private readonly audiences: readonly string[];
+  private readonly tolerance: number;
+  /** Tokens checked by JWT verification already had iss/aud/exp checked there. */
+  private readonly checked: boolean;
+  private readonly cache: LruMap<string, Cached>;
+  private readonly pending = new Map<string, Promise<McpAuth>>();
+
+  constructor(options: AuthOptions, resource: string) {
+    this.issuers = typeof options.issuer === 'string' ? [options.issuer] : [...(options.issuer ?? [])];
+    this.resource = resource;
+    this.requiredScopes = [...(options.requiredScopes ?? [])];
+    this.audiences = [resource, ...(typeof options.audience === 'string' ? [options.audience] : (options.audience ?? []))];
+    this.tolerance = options.clockToleranceSec ?? 30;
+    checkOptions(options, this.issuers, resource, this.requiredScopes);
+    const algorithms = options.algorithms ?? DEFAULT_ALGORITHMS;
+    if (options.verify) this.verify = options.verify;
+    else if (options.introspection) this.verify = createIntrospectionVerifier(options.introspection);
+    else
+      this.verify = createJwtVerifier({
+        issuers: this.issuers,
+        // jose compares exactly: the resource with and without its trailing slash.
+        audiences: this.audiences.flatMap((a) => (a.endsWith('/') ? [a, a.slice(0, -1)] : [a, `${a}/`])),
+        jwksUri: options.jwksUri,
+        algorithms,
+        clockToleranceSec: this.tolerance,
+      });
+    this.checked = !options.verify && !options.introspection;
+    this.cache = new LruMap(options.cacheSize ?? 10_000, (entry) => entry.bytes, CACHE_BYTES);
+  }
+
+  /** The verified identity for this header; throws MissingTokenError, InvalidTokenError or AuthUnavailableError. */
+  authenticate(authorization: string | null | undefined): Promise<McpAuth> {
+    if (!authorization) return Promise.reject(new MissingTokenError());
+    if (authorization.length > MAX_AUTHORIZATION_LENGTH) {
+      return Promise.reject(new InvalidTokenError(`The Authorization header is too large (over ${MAX_AUTHORIZATION_LENGTH} characters).`));
+    }
+    const token = BEARER.exec(authorization)?.[1];
+    if (!token) return Promise.reject(new InvalidTokenError('The Authorization header must be: Bearer <token>.'));
+    const now = Date.now();
+    const cached = this.cache.get(token);
+    if (cached && cached.until > now) return Promise.resolve(cached.auth);
+    if (cached) this.cache.delete(token);
+    let verifying = this.pending.get(token);
+    if (!verifying) {
+      verifying = this.verified(token).finally(() => this.pending.delete(token));
+      this.pending.set(token, verifying);
+    }
+    return verifying;
+  }
+
+  private async verified(token: string): Promise<McpAuth> {
+    const auth = await this.verify(token);
+    if (!this.checked) this.checkClaims(auth);
+    const now = Date.now();
+    const expires = auth.expiresAt !== undefined ? (auth.expiresAt + this.tolerance) * 1000 : now;
+    const until = Math.min(expires, now + REVERIFY_AFTER_MS);
+    if (until > now) this.cache.set(token, { auth, until, bytes: token.length * 2 + JSON.stringify(auth.claims).length * 2 + 256 });
+    return auth;
+  }
+
+  /** What JWT verification checks, for identities that came from introspection or a custom verifier. */
+  private checkClaims(auth: McpAuth): void {
+    const now = Date.now() / 1000;
+    if (auth.expiresAt === undefined) throw new InvalidTokenError('The access token has no expiry.');
+    if (auth.expiresAt + this.tolerance < now) throw new InvalidTokenError('The access token has expired.');
+    const nbf = auth.claims.nbf;
+    if (typeof nbf === 'number' && nbf - this.tolerance > now) throw new InvalidTokenError('The access token is not valid yet.');
+    if (auth.issuer !== undefined && !this.issuers.includes(auth.issuer)) {
+      throw new InvalidTokenError('The access token was issued by an authorization server this server does not trust.');
+    }
+    // RFC 8707: a token must be meant for this server; one without an audience could be meant for anything.
+    const audiences = audiencesOf(auth.claims);
+    if (!audiences.some((aud) => this.audiences.some((mine) => sameResource(aud, mine)))) {
+      throw new InvalidTokenError('The access token was not issued for this server (audience).');
+    }
+  }
+}
+
+function checkOptions(options: AuthOptions, issuers: readonly string[], resource: string, scopes: readonly string[]): void {
+  const fail = (cause: string, fix: string) => {
+    throw new BootstrapError(BootstrapErrorCode.InvalidAuthOptions, `Invalid auth options: ${cause}\nFix: ${fix}`);
+  };
+  if (issuers.length === 0 || issuers.some((i) => !isUrl(i))) {
+    fail(`issuer must be the authorization server's issuer URL (got ${JSON.stringify(options.issuer)}).`, "auth: { issuer: 'https://auth.example.com' }");
+  }
+  if (!isUrl(resource) || resource.includes('#')) {
+    fail(`resource must be this server's absolute http(s) URL without a fragment (got ${JSON.stringify(resource)}).`, "auth: { resource: 'https://mcp.example.com/mcp' }");
+  }
+  if (options.verify && options.introspection) fail('verify and introspection are both given.', 'give one way of verifying tokens.');
+  const weak = (options.algorithms ?? []).filter((alg) => alg === 'none' || /^HS/i.test(alg));
+  if (weak.length > 0) {
+    fail(
+      `algorithms ${weak.join(', ')} cannot be accepted: 'none' is unsigned, and HMAC with keys from a JWKS lets anyone sign with the public key.`,
+      `accept asymmetric algorithms only (default: ${DEFAULT_ALGORITHMS.join(', ')}).`,
+    );
+  }
+  const bad = [...scopes, ...(options.scopesSupported ?? [])].find((s) => !SCOPE_TOKEN.test(s));
+  if (bad !== undefined) fail(`${JSON.stringify(bad)} is not a valid OAuth scope (RFC 6749 §3.3: printable ASCII, no space, quote or backslash).`, 'rename the scope.');
+}
+
+function isUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}

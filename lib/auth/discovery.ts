@@ -1,0 +1,41 @@
+/**
+ * The server cannot verify tokens right now (the authorization server's keys or introspection endpoint are
+ * unreachable): the client is asked to retry (503), not to re-authenticate, and the cause is logged.
+ */
+export class AuthUnavailableError extends Error {
+  constructor(message: string, cause?: unknown) {
+    super(message, { cause });
+    this.name = 'AuthUnavailableError';
+  }
+}
+
+/**
+ * An authorization server's metadata: RFC 8414 (`/.well-known/oauth-authorization-server`, inserted before
+ * the issuer's path), then OpenID Connect discovery. Its `issuer` must be the one asked for (RFC 8414 §3.3).
+ */
+export async function discoverMetadata(issuer: string, timeoutMs = 5_000): Promise<Record<string, unknown>> {
+  const url = new URL(issuer);
+  const path = url.pathname.replace(/\/$/, '');
+  const candidates = [
+    `${url.origin}/.well-known/oauth-authorization-server${path}`,
+    `${url.origin}/.well-known/openid-configuration${path}`,
+    `${url.origin}${path}/.well-known/openid-configuration`,
+  ];
+  const failures: string[] = [];
+  for (const candidate of candidates) {
+    try {
+      const response = await fetch(candidate, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
+      if (!response.ok) {
+        failures.push(`${candidate}: ${response.status}`);
+        continue;
+      }
+      const metadata = (await response.json()) as Record<string, unknown>;
+      if (metadata.issuer !== issuer) throw new AuthUnavailableError(`${candidate} names the issuer ${String(metadata.issuer)}, not ${issuer}`);
+      return metadata;
+    } catch (error) {
+      if (error instanceof AuthUnavailableError) throw error;
+      failures.push(`${candidate}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  throw new AuthUnavailableError(`no metadata found for the issuer ${issuer} (${failures.join('; ')})`);
+}

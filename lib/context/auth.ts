@@ -1,0 +1,21 @@
+/**
+ * The verified identity of a request: who the access token speaks for, what it allows, until when. Over HTTP
+ * with `auth`, it comes from the bearer token; over stdio or in memory, from the `auth` given to `listen()`,
+ * `connect()` or `createTestClient()`. Read it as `ctx.auth`, `context.auth` (guards) or `@CurrentAuth()`.
+ */
+export interface McpAuth {
+  /** The token's subject (`sub`): the user, or the client itself for a client-credentials token. */
+  readonly subject?: string;
+  /** The OAuth client the token was issued to (`client_id`, else `azp`). */
+  readonly clientId: string;
+  /** The granted scopes (`scope`, space-separated, or `scp`). */
+  readonly scopes: readonly string[];
+  /** When the token expires, in seconds since the epoch (`exp`). */
+  readonly expiresAt?: number;
+  /** The authorization server that issued it (`iss`). */
+  readonly issuer?: string;
+  /** Every claim of the token (a JWT's payload, or the introspection answer), as issued. */
+  readonly claims: Readonly<Record<string, unknown>>;
+  /** The access token itself (to call an upstream API on the user's behalf, exchange it first: never pass it on). */
+  readonly token: string;
+}

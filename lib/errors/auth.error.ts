@@ -1,0 +1,31 @@
+import { McpReflectError } from './base.error';
+import { ToolError } from './tool.error';
+
+/**
+ * An access token that cannot be accepted. Its message is what the client reads (`error_description` of a 401
+ * `invalid_token`): it says what is wrong with the token, never how the server is built.
+ */
+export class InvalidTokenError extends McpReflectError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('INVALID_TOKEN', message, options);
+  }
+}
+
+/**
+ * A call to a component whose scopes (`@Scopes()`) the caller's token lacks, answered in MCP (an `isError` tool
+ * result, or a JSON-RPC error) where no HTTP 403 step-up challenge can be sent: stdio, in memory, or
+ * `auth.insufficientScope: 'error'`.
+ */
+export class InsufficientScopeError extends ToolError {
+  constructor(
+    readonly what: string,
+    readonly scopes: readonly string[],
+    readonly authenticated: boolean,
+  ) {
+    super(
+      authenticated
+        ? `Insufficient scope: the ${what} needs the scope${scopes.length > 1 ? 's' : ''} ${scopes.join(' ')}, which the access token does not grant. Ask the authorization server for ${scopes.length > 1 ? 'them' : 'it'}.`
+        : `Authentication required: the ${what} needs the scope${scopes.length > 1 ? 's' : ''} ${scopes.join(' ')}, and this connection carries no identity.`,
+    );
+  }
+}
