@@ -86,4 +86,12 @@ describe('authorization server harness', () => {
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: 'invalid_client' });
   });
+
+  it('signs hand-made tokens with its current key, verifiable with its JWKS', async () => {
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    const token = await server.sign({ iss: server.issuer, aud: resource, exp, sub: 'hand-made', scope: 'notes:read' });
+    const { payload, protectedHeader } = await verify(token);
+    expect(payload).toMatchObject({ sub: 'hand-made', exp });
+    expect(protectedHeader).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
+  });
 });

@@ -4,7 +4,7 @@
 // the test run. Started as `node -r ./spec/support/register.js <this file>`; talks to its parent over IPC.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair } from 'jose';
+import { exportJWK, generateKeyPair, importJWK, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
 
 export interface ServerOptions {
@@ -16,11 +16,14 @@ export interface ServerOptions {
 }
 
 /** Parent → child. */
-export type Command = { id: number; command: 'rotateKeys' | 'close' };
+export type Command =
+  | { id: number; command: 'rotateKeys' | 'close' }
+  /** Signs `payload` with the server's current ES256 key (its kid, unless `kid` is given): hand-made tokens. */
+  | { id: number; command: 'sign'; payload: Record<string, unknown>; kid?: string };
 /** Child → parent. */
 export type Reply =
   | { type: 'ready'; issuer: string }
-  | { type: 'done'; id: number; error?: string };
+  | { type: 'done'; id: number; error?: string; value?: string };
 
 type Jwk = Record<string, unknown>;
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -142,7 +145,13 @@ async function main(): Promise<void> {
   let jwks = await signingKeys();
   handler = createProvider(issuer, options, jwks, adapter).callback();
 
-  const commands: Record<Command['command'], () => Promise<void>> = {
+  const commands: Record<Command['command'], (command: Command) => Promise<string | void>> = {
+    sign: async (command) => {
+      const { payload, kid } = command as Extract<Command, { command: 'sign' }>;
+      const jwk = jwks.find((k) => k.alg === 'ES256')!;
+      const key = await importJWK(jwk as never, 'ES256');
+      return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: kid ?? (jwk.kid as string) }).sign(key);
+    },
     // oidc-provider reads `jwks` once, at construction: build a new provider with the new keys first (they
     // sign from now on) and the previous ones kept (tokens they signed still verify), and swap it in
     // behind the same listening socket, so the issuer and port never change.
@@ -157,8 +166,8 @@ async function main(): Promise<void> {
     },
   };
   process.on('message', (message: Command) => {
-    commands[message.command]().then(
-      () => process.send?.({ type: 'done', id: message.id } satisfies Reply),
+    commands[message.command](message).then(
+      (value) => process.send?.({ type: 'done', id: message.id, ...(typeof value === 'string' ? { value } : {}) } satisfies Reply),
       (e: unknown) => process.send?.({ type: 'done', id: message.id, error: String((e as Error)?.stack ?? e) } satisfies Reply),
     );
   });

@@ -24,6 +24,11 @@ export interface AuthorizationServer {
    * whose `scope` is the requested scopes the resource allows; without it, an opaque token.
    */
   token(options?: { scope?: string; resource?: string }): Promise<string>;
+  /**
+   * A hand-made token signed with the server's current ES256 key (as its own tokens are): any claims, e.g. an
+   * `exp` in the past. `kid` overrides the key id in the header.
+   */
+  sign(payload: Record<string, unknown>, kid?: string): Promise<string>;
   /** New signing keys sign from now on; the previous ones stay in the JWKS, so earlier tokens still verify. */
   rotateKeys(): Promise<void>;
   /** Stops the server and its process. */
@@ -40,6 +45,8 @@ export interface AuthorizationServerOptions {
   /** How long to wait for the server to start; default 10 s. */
   startTimeoutMs?: number;
 }
+
+type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never;
 
 const PROCESS = path.join(__dirname, 'authorization-server.process.ts');
 const REGISTER = path.join(__dirname, 'register.js');
@@ -60,24 +67,24 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   const failure = (what: string) => new Error(`authorization server: ${what}${output ? `\n--- its output ---\n${output}` : ''}`);
 
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const pending = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (value?: string) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   child.on('message', (reply: Reply) => {
     if (reply.type !== 'done') return;
     const waiter = pending.get(reply.id);
     pending.delete(reply.id);
     if (reply.error) waiter?.reject(failure(reply.error));
-    else waiter?.resolve();
+    else waiter?.resolve(reply.value);
   });
   child.once('exit', (code) => {
     for (const waiter of pending.values()) waiter.reject(failure(`process exited (${code})`));
     pending.clear();
   });
-  const send = (command: Command['command']) =>
-    new Promise<void>((resolve, reject) => {
+  const send = (command: DistributiveOmit<Command, 'id'>) =>
+    new Promise<string | undefined>((resolve, reject) => {
       const id = ++nextId;
       pending.set(id, { resolve, reject });
-      child.send({ id, command } satisfies Command);
+      child.send({ id, ...command } as Command);
     });
 
   let issuer: string;
@@ -109,10 +116,11 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
       if (!response.ok) throw new Error(`token request failed (${response.status}): ${text}`);
       return (JSON.parse(text) as { access_token: string }).access_token;
     },
-    rotateKeys: () => send('rotateKeys'),
+    sign: async (payload, kid) => (await send({ command: 'sign', payload, ...(kid !== undefined ? { kid } : {}) }))!,
+    rotateKeys: async () => void (await send({ command: 'rotateKeys' })),
     async close() {
       if (child.exitCode !== null || child.signalCode !== null) return;
-      await send('close').catch(() => undefined);
+      await send({ command: 'close' }).catch(() => undefined);
       const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
       await exited;
       clearTimeout(timer);
