@@ -4,8 +4,10 @@ import { Context, InputRequiredSignal, type RequestChannel } from '../context';
 import { RequestError } from '../errors';
 import type { McpAuth, McpMethod, MiddlewareContext } from '../interfaces';
 import { toRequestError, toolErrorText } from '../invocation';
+import { missingScopes } from '../auth';
 import { pageFor, runMiddleware } from '../pipeline';
 import { subscriptionLimitMessage } from '../resources';
+import { scopesFor } from './component-scopes';
 import { toWireError } from './error-mapping';
 import type { InputRounds } from './input-required';
 import type { ProtocolApplication } from './protocol-application';
@@ -212,6 +214,9 @@ export function answerCompletions(scope: SessionScope): void {
       through(scope, 'completion/complete', request.params, ctx, async (params) => {
         const { ref, argument, context } = params;
         const target: CompletionRef = ref.type === 'ref/prompt' ? { type: 'ref/prompt', name: ref.name } : { type: 'ref/resource', uri: ref.uri };
+        // A caller who may not use the prompt or template gets nothing to complete (as for an unknown one).
+        const needed = scopesFor(app, { method: 'completion/complete', params });
+        if (needed && missingScopes(openChannel(scope, ctx).auth, needed).length > 0) return { completion: { values: [] } };
         const completion = await app.completions.complete(target, argument.name, argument.value, { arguments: context?.arguments ?? {} }, () =>
           openChannel(scope, ctx),
         );

@@ -3,6 +3,7 @@ import { RequestError, ToolError } from '../errors';
 import { withReadableParams } from './error-mapping';
 import { InputRounds } from './input-required';
 import type { McpAuth } from '../interfaces';
+import { scoped, scopesFor } from './component-scopes';
 import type { ProtocolApplication } from './protocol-application';
 import { answerCompletions, answerPrompts, answerResources, answerTools, type SessionScope } from './request-handlers';
 import type { ChannelServices } from './request-channel';
@@ -138,30 +139,4 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     return server;
   };
   return Object.assign(factory, { hub: app.hub, scopesFor: (message: unknown) => scopesFor(app, message), scoped: () => scoped(app) });
-}
-
-/** The `@Scopes()` of the component a JSON-RPC request names (only when some component has scopes). */
-function scopesFor(app: ProtocolApplication, message: unknown): readonly string[] | undefined {
-  if (typeof message !== 'object' || message === null) return undefined;
-  const { method, params } = message as { method?: unknown; params?: Record<string, unknown> };
-  switch (method) {
-    case 'tools/call':
-      return typeof params?.name === 'string' ? app.tools.get(params.name)?.pipeline.requiredScopes : undefined;
-    case 'prompts/get':
-      return typeof params?.name === 'string' ? app.prompts.get(params.name)?.pipeline.requiredScopes : undefined;
-    case 'resources/read':
-      return typeof params?.uri === 'string' ? app.resources.pipelineFor(params.uri)?.requiredScopes : undefined;
-    default:
-      return undefined;
-  }
-}
-
-function scoped(app: ProtocolApplication): boolean {
-  const has = (item: { pipeline: { requiredScopes?: readonly string[] } }) => item.pipeline.requiredScopes !== undefined;
-  return (
-    app.tools.memo('scoped', () => app.tools.some(has)) ||
-    app.prompts.memo('scoped', () => app.prompts.some(has)) ||
-    app.resources.resources.memo('scoped', () => app.resources.resources.some(has)) ||
-    app.resources.templates.memo('scoped', () => app.resources.templates.some(has))
-  );
 }
