@@ -19,7 +19,7 @@ export interface JwtVerifierOptions {
 
 /**
  * Verifies JWT access tokens with `jose`: the signature against the issuer's published keys (fetched once,
- * refetched when a token names a key not seen yet, at most every 30 s), the algorithm against the allow-list,
+ * refetched when a token names a key not seen yet, at most once a second), the algorithm against the allow-list,
  * `iss`, `aud`, `exp` (required) and `nbf` with the allowed clock skew.
  */
 export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
@@ -30,7 +30,9 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     let found = keys.get(issuer);
     if (!found) {
       found = (options.jwksUri ? Promise.resolve(options.jwksUri) : discoverMetadata(issuer).then((m) => jwksUriOf(m, issuer))).then((uri) =>
-        jose.createRemoteJWKSet(new URL(uri), { timeoutDuration: 5_000, cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 }),
+        // A token naming a key not seen yet (a rotation) refetches the keys, at most once a second: new keys are
+        // accepted within a second of their first use, and tokens with made-up key ids cost one fetch a second.
+        jose.createRemoteJWKSet(new URL(uri), { timeoutDuration: 5_000, cooldownDuration: 1_000, cacheMaxAge: 10 * 60_000 }),
       );
       keys.set(issuer, found);
       // A failed discovery is tried again, though not at once for every request: after 10 s.
