@@ -8,6 +8,7 @@ import {
   type ChangeBus,
   listenHttp,
   serveConnection,
+  serveProcessStdio,
   type ConnectionHandle,
   type HttpListener,
   type HttpListenOptions,
@@ -46,6 +47,11 @@ export interface StdioListenOptions {
    * Without it, components with `@Scopes()` are not served over stdio.
    */
   auth?: McpAuth;
+  /**
+   * While serving, anything else written to stdout (`console.log` in a tool, a chatty library) goes to stderr,
+   * so it cannot corrupt the protocol stream. Default true; false leaves stdout alone.
+   */
+  redirectStdout?: boolean;
 }
 
 /** `app.connect(transport, options)`. */
@@ -111,7 +117,7 @@ export class McpApplication {
     if (this.closed) throw new Error('Cannot listen: the application is closed.');
     if (options.transport === 'stdio') {
       const connection = options.auth ? { auth: options.auth } : undefined;
-      this.track(serveConnection(this.factory, (error) => this.logger.warn(`stdio: ${error.message}`), undefined, connection));
+      this.track(serveProcessStdio(this.factory, (error) => this.logger.warn(`stdio: ${error.message}`), connection, options.redirectStdout ?? true));
       return;
     }
     if (options.transport !== 'http') {

@@ -3,7 +3,7 @@ export { isProtocolError } from './error-mapping';
 export { SessionHub } from './session-hub';
 export { uriMatcher } from './uri-matcher';
 export type { ProtocolApplication, ServerFactory } from './server-factory';
-export { serveConnection } from './transports';
+export { serveConnection, serveProcessStdio } from './transports';
 export type { ConnectionHandle, Transport } from './transports';
 export * from './http';
 export * from './redis';

@@ -29,3 +29,47 @@ describe('progress over stdio (spawned process, official client)', () => {
     }
   });
 });
+
+describe('stdout while serving stdio', () => {
+  const spawn = async (env: Record<string, string> = {}) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['-r', register, path.join(root, 'spec', 'fixtures', 'progress-app.ts')],
+      cwd: root,
+      stderr: 'pipe',
+      env: { ...(process.env as Record<string, string>), ...env },
+    });
+    const stderr: string[] = [];
+    transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    const client = new Client({ name: 'stdout-spec', version: '1.0.0' });
+    const errors: string[] = [];
+    client.onerror = (error) => void errors.push(error.message);
+    await client.connect(transport);
+    return { client, stderr, errors };
+  };
+
+  it('sends a console.log in a tool to stderr, keeping the protocol stream clean', async () => {
+    const { client, stderr, errors } = await spawn();
+    try {
+      const result = await client.callTool({ name: 'chatty', arguments: { text: 'hello' } });
+      expect(result.content).toEqual([{ type: 'text', text: 'said hello' }]);
+      expect(errors).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(stderr.join('')).toContain('debug: hello\nstray write\n');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('leaves stdout alone with redirectStdout: false (the stray lines go to the client, not to stderr)', async () => {
+    const { client, stderr } = await spawn({ REDIRECT_STDOUT: 'false' });
+    try {
+      const result = await client.callTool({ name: 'chatty', arguments: { text: 'hello' } });
+      expect(result.content).toEqual([{ type: 'text', text: 'said hello' }]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(stderr.join('')).not.toContain('debug: hello');
+    } finally {
+      await client.close();
+    }
+  });
+});
