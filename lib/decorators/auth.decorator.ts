@@ -1,3 +1,4 @@
+import { legacyOnly } from './legacy-only';
 import type { McpAuth } from '../interfaces';
 import { definePublic, defineScopes } from '../metadata';
 import type { ClassOrMethodDecorator } from './enhancers.decorator';
@@ -15,6 +16,7 @@ import { createParamDecorator } from './param.decorator';
  */
 export function Scopes(...scopes: string[]): ClassOrMethodDecorator {
   return ((target: object, key?: string | symbol) => {
+    legacyOnly('@Scopes()', key);
     // Checked at bootstrap (scope syntax), where the message can name the class and method.
     defineScopes(target, key === undefined ? undefined : String(key), scopes);
   }) as ClassOrMethodDecorator;
@@ -32,6 +34,7 @@ export function Scopes(...scopes: string[]): ClassOrMethodDecorator {
  */
 export function Public(): ClassOrMethodDecorator {
   return ((target: object, key?: string | symbol) => {
+    legacyOnly('@Public()', key);
     definePublic(target, key === undefined ? undefined : String(key));
   }) as ClassOrMethodDecorator;
 }

@@ -1,3 +1,4 @@
+import { legacyOnly } from './legacy-only';
 import type { CanActivate, EnhancerRef, ExceptionFilter, McpInterceptor, PipeTransform } from '../interfaces';
 import { defineCatch, defineCustomMetadata, defineEnhancers, type EnhancerKind } from '../metadata';
 
@@ -6,6 +7,7 @@ export type ClassOrMethodDecorator = ClassDecorator & MethodDecorator;
 
 function enhance(kind: EnhancerKind, items: readonly unknown[]): ClassOrMethodDecorator {
   return ((target: object, key?: string | symbol) => {
+    legacyOnly(`@${{ guards: 'UseGuards', interceptors: 'UseInterceptors', pipes: 'UsePipes', filters: 'UseFilters' }[kind]}()`, key);
     // Checked at bootstrap, where the message can name the class and method it decorates.
     defineEnhancers(kind, target, key === undefined ? undefined : String(key), items);
   }) as ClassOrMethodDecorator;
@@ -65,7 +67,10 @@ export function UseFilters(...filters: EnhancerRef<ExceptionFilter>[]): ClassOrM
  * class FetchFailedFilter implements ExceptionFilter { catch(error: TypeError) { … } }
  */
 export function Catch(...types: Function[]): ClassDecorator {
-  return (target) => defineCatch(target, types);
+  return ((target: Function, context?: unknown) => {
+    legacyOnly('@Catch()', context);
+    defineCatch(target, types);
+  }) as ClassDecorator;
 }
 
 /**
@@ -77,6 +82,7 @@ export function Catch(...types: Function[]): ClassDecorator {
  */
 export function SetMetadata<V = unknown>(key: string | symbol, value: V): ClassOrMethodDecorator {
   return ((target: object, property?: string | symbol, descriptor?: PropertyDescriptor) => {
+    legacyOnly('@SetMetadata()', property);
     defineCustomMetadata(key, value, property === undefined ? target : (descriptor?.value ?? (target as Record<string | symbol, object>)[property]));
   }) as ClassOrMethodDecorator;
 }

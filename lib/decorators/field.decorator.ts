@@ -1,3 +1,4 @@
+import { legacyOnly } from './legacy-only';
 import type { FieldOptions } from '../interfaces';
 import { defineFieldMetadata } from '../metadata';
 
@@ -8,7 +9,10 @@ import { defineFieldMetadata } from '../metadata';
  * class Item { @Field({ description: 'SKU code' }) @IsString() sku!: string; }
  */
 export function Field(options: FieldOptions): PropertyDecorator {
-  return (target, propertyKey) => defineFieldMetadata(target, String(propertyKey), { ...options });
+  return (target, propertyKey) => {
+    legacyOnly('@Field()', propertyKey);
+    defineFieldMetadata(target, String(propertyKey), { ...options });
+  };
 }
 
 /**

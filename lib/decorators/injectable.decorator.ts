@@ -1,3 +1,4 @@
+import { legacyOnly } from './legacy-only';
 import type { DependencyToken, InjectableOptions, ModuleOptions } from '../interfaces';
 import {
   defineGlobalModule,
@@ -15,7 +16,10 @@ import {
  * class GeoService {}
  */
 export function Injectable(options: InjectableOptions = {}): ClassDecorator {
-  return (target) => defineInjectableMetadata(target, { ...options });
+  return ((target: Function, context?: unknown) => {
+    legacyOnly('@Injectable()', context);
+    defineInjectableMetadata(target, { ...options });
+  }) as ClassDecorator;
 }
 
 /**
@@ -49,7 +53,10 @@ export function Optional(): ParameterDecorator {
  * class ConfigModule {}
  */
 export function Global(): ClassDecorator {
-  return (target) => defineGlobalModule(target);
+  return ((target: Function, context?: unknown) => {
+    legacyOnly('@Global()', context);
+    defineGlobalModule(target);
+  }) as ClassDecorator;
 }
 
 /**
@@ -60,5 +67,8 @@ export function Global(): ClassDecorator {
  * class AppModule {}
  */
 export function Module(options: ModuleOptions = {}): ClassDecorator {
-  return (target) => defineModuleMetadata(target, { ...options });
+  return ((target: Function, context?: unknown) => {
+    legacyOnly('@Module()', context);
+    defineModuleMetadata(target, { ...options });
+  }) as ClassDecorator;
 }

@@ -1,3 +1,4 @@
+import { legacyOnly } from './legacy-only';
 import type { EnhancerRef, ExecutionContext, ParamOptions, PipeTransform } from '../interfaces';
 import { defineParamMetadata } from '../metadata';
 
@@ -24,6 +25,7 @@ export function Param(nameOrOptions?: string | ParamOptions, ...rest: (ParamOpti
   const options = (given.find((item) => !isPipe(item)) as ParamOptions | undefined) ?? {};
   const pipes = given.filter(isPipe);
   return (target, propertyKey, index) => {
+    legacyOnly('@Param()', propertyKey);
     defineParamMetadata(target, String(propertyKey), {
       kind: 'param',
       index,
@@ -43,6 +45,7 @@ export function Param(nameOrOptions?: string | ParamOptions, ...rest: (ParamOpti
  */
 export function Args(...pipes: PipeRef[]): ParameterDecorator {
   return (target, propertyKey, index) => {
+    legacyOnly('@Args()', propertyKey);
     defineParamMetadata(target, String(propertyKey), { kind: 'args', index, ...(pipes.length > 0 ? { pipes } : {}) });
   };
 }
@@ -55,6 +58,7 @@ export function Args(...pipes: PipeRef[]): ParameterDecorator {
  */
 export function Ctx(): ParameterDecorator {
   return (target, propertyKey, index) => {
+    legacyOnly('@Ctx()', propertyKey);
     defineParamMetadata(target, String(propertyKey), { kind: 'ctx', index });
   };
 }

@@ -1,3 +1,4 @@
+import { legacyOnly } from './legacy-only';
 import type { CompleteOptions, PromptOptions } from '../interfaces';
 import { defineComponentMetadata } from '../metadata';
 
@@ -11,6 +12,7 @@ import { defineComponentMetadata } from '../metadata';
  */
 export function Prompt(options: PromptOptions = {}): MethodDecorator {
   return (target, propertyKey) => {
+    legacyOnly('@Prompt()', propertyKey);
     defineComponentMetadata('prompt', target, String(propertyKey), { ...options });
   };
 }
@@ -25,6 +27,7 @@ export function Prompt(options: PromptOptions = {}): MethodDecorator {
  */
 export function Complete(options: CompleteOptions): MethodDecorator {
   return (target, propertyKey) => {
+    legacyOnly('@Complete()', propertyKey);
     defineComponentMetadata('complete', target, String(propertyKey), { ...options });
   };
 }

@@ -1,3 +1,4 @@
+import { legacyOnly } from './legacy-only';
 import type { ResourceOptions, ResourceTemplateOptions } from '../interfaces';
 import { defineComponentMetadata } from '../metadata';
 
@@ -11,6 +12,7 @@ import { defineComponentMetadata } from '../metadata';
  */
 export function Resource(uri: string, options: ResourceOptions = {}): MethodDecorator {
   return (target, propertyKey) => {
+    legacyOnly('@Resource()', propertyKey);
     defineComponentMetadata('resource', target, String(propertyKey), { ...options, uri });
   };
 }
@@ -25,6 +27,7 @@ export function Resource(uri: string, options: ResourceOptions = {}): MethodDeco
  */
 export function ResourceTemplate(uriTemplate: string, options: ResourceTemplateOptions = {}): MethodDecorator {
   return (target, propertyKey) => {
+    legacyOnly('@ResourceTemplate()', propertyKey);
     defineComponentMetadata('resource-template', target, String(propertyKey), { ...options, uriTemplate });
   };
 }
@@ -40,6 +43,7 @@ export function ResourceTemplate(uriTemplate: string, options: ResourceTemplateO
  */
 export function ResourceList(): MethodDecorator {
   return (target, propertyKey) => {
+    legacyOnly('@ResourceList()', propertyKey);
     defineComponentMetadata('resource-list', target, String(propertyKey), {});
   };
 }

@@ -1,3 +1,4 @@
+import { legacyOnly } from './legacy-only';
 import type { ToolOptions } from '../interfaces';
 import { defineToolMetadata } from '../metadata';
 
@@ -12,6 +13,7 @@ import { defineToolMetadata } from '../metadata';
  */
 export function Tool(options: ToolOptions = {}): MethodDecorator {
   return (target, propertyKey) => {
+    legacyOnly('@Tool()', propertyKey);
     defineToolMetadata(target, String(propertyKey), { ...options });
   };
 }

@@ -34,6 +34,7 @@ export const BootstrapErrorCode = {
   InvalidEnhancer: 'INVALID_ENHANCER',
   InvalidAuthOptions: 'INVALID_AUTH_OPTIONS',
   InvalidScope: 'INVALID_SCOPE',
+  StandardDecorators: 'STANDARD_DECORATORS',
 } as const;
 export type BootstrapErrorCode = (typeof BootstrapErrorCode)[keyof typeof BootstrapErrorCode];
 
