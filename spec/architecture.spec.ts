@@ -34,7 +34,7 @@ const ALLOWED: Record<string, string[]> = {
   errors: [],
   interfaces: ['constants', 'context'],
   metadata: ['constants', 'interfaces'],
-  decorators: ['metadata', 'interfaces', 'constants'],
+  decorators: ['metadata', 'interfaces', 'errors', 'constants'],
   di: ['metadata', 'interfaces', 'errors', 'constants'],
   schema: ['metadata', 'interfaces', 'errors', 'constants'],
   validation: ['interfaces', 'errors'],
