@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import * as jose from 'jose';
 import { startAuthorizationServer, type AuthorizationServer } from '../support/authorization-server';
 
@@ -93,5 +94,78 @@ describe('authorization server harness', () => {
     const { payload, protectedHeader } = await verify(token);
     expect(payload).toMatchObject({ sub: 'hand-made', exp });
     expect(protectedHeader).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
+  });
+
+  it('runs the authorization code flow with PKCE through its sign-in and consent pages, and refreshes for offline_access', async () => {
+    const { authorization_endpoint } = (await (await fetch(server.metadataUrl)).json()) as { authorization_endpoint: string };
+    const verifier = randomBytes(32).toString('base64url');
+    const state = randomBytes(8).toString('hex');
+    const request = new URL(authorization_endpoint);
+    for (const [name, value] of Object.entries({
+      response_type: 'code',
+      client_id: server.publicClient.clientId,
+      redirect_uri: server.publicClient.redirectUri,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      scope: 'notes:read offline_access',
+      prompt: 'consent',
+      resource,
+      state,
+    }))
+      request.searchParams.set(name, value);
+
+    const callback = await server.authorize(request, { login: 'bob' });
+
+    expect(callback.origin + callback.pathname).toBe(server.publicClient.redirectUri);
+    expect(Object.fromEntries(callback.searchParams)).toEqual({ code: expect.any(String), state, iss: server.issuer });
+    const redeem = async (params: Record<string, string>) => {
+      const body = new URLSearchParams({ client_id: server.publicClient.clientId, resource, ...params });
+      const response = await fetch(server.tokenEndpoint, { method: 'POST', body });
+      expect(response.status).toBe(200);
+      return (await response.json()) as { access_token: string; refresh_token?: string; scope: string };
+    };
+    const code = callback.searchParams.get('code')!;
+    const issued = await redeem({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: server.publicClient.redirectUri });
+    expect((await verify(issued.access_token)).payload).toMatchObject({ sub: 'bob', aud: resource, scope: 'notes:read', client_id: server.publicClient.clientId });
+    expect(issued.refresh_token).toEqual(expect.any(String));
+
+    const refreshed = await redeem({ grant_type: 'refresh_token', refresh_token: issued.refresh_token! });
+    expect(refreshed.access_token).not.toBe(issued.access_token);
+    expect((await verify(refreshed.access_token)).payload).toMatchObject({ sub: 'bob', aud: resource, scope: 'notes:read' });
+
+    const grants = await server.grants();
+    expect(grants.slice(-2)).toEqual([
+      { grantType: 'authorization_code', clientId: server.publicClient.clientId, resource, scope: 'notes:read', accessToken: issued.access_token, refreshToken: true },
+      { grantType: 'refresh_token', clientId: server.publicClient.clientId, resource, scope: 'notes:read', accessToken: refreshed.access_token, refreshToken: true },
+    ]);
+  });
+
+  it('stops at the redirect with an error when the request is refused', async () => {
+    const { authorization_endpoint } = (await (await fetch(server.metadataUrl)).json()) as { authorization_endpoint: string };
+    const request = new URL(authorization_endpoint);
+    request.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: server.publicClient.clientId,
+      redirect_uri: server.publicClient.redirectUri,
+      scope: 'notes:read',
+      resource,
+    }).toString();
+    const callback = await server.authorize(request);
+    expect(callback.searchParams.get('error')).toBe('invalid_request');
+    expect(callback.searchParams.get('error_description')).toMatch(/PKCE/);
+  });
+
+  it('issues access tokens with the lifetime it is given', async () => {
+    const shortLived = await startAuthorizationServer({ accessTokenTtlSeconds: 3 });
+    try {
+      const lifetime = async (as: AuthorizationServer) => {
+        const { exp, iat } = jose.decodeJwt(await as.token({ scope: 'notes:read', resource }));
+        return exp! - iat!;
+      };
+      expect(await lifetime(shortLived)).toBe(3);
+      expect(await lifetime(server)).toBe(600);
+    } finally {
+      await shortLived.close();
+    }
   });
 });

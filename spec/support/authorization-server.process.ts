@@ -13,11 +13,28 @@ export interface ServerOptions {
   publicClientId: string;
   redirectUri: string;
   scopes: string[];
+  /** Lifetime of every access token (client credentials, authorization code, refresh), in seconds. */
+  accessTokenTtlSeconds: number;
+}
+
+/** One successful request to the token endpoint, as the authorization server saw it. */
+export interface TokenGrant {
+  grantType: string;
+  clientId: string;
+  /** The `resource` parameter (RFC 8707), if the request had one. */
+  resource?: string;
+  /** The scope of the issued token. */
+  scope?: string;
+  accessToken: string;
+  /** Whether the response carried a refresh token. */
+  refreshToken: boolean;
 }
 
 /** Parent → child. */
 export type Command =
   | { id: number; command: 'rotateKeys' | 'close' }
+  /** Every successful token request so far (TokenGrant[] as JSON). */
+  | { id: number; command: 'grants' }
   /** Signs `payload` with the server's current ES256 key (its kid, unless `kid` is given): hand-made tokens. */
   | { id: number; command: 'sign'; payload: Record<string, unknown>; kid?: string };
 /** Child → parent. */
@@ -79,8 +96,15 @@ function memoryAdapter() {
   };
 }
 
-function createProvider(issuer: string, options: ServerOptions, jwks: Jwk[], adapter: ReturnType<typeof memoryAdapter>): Provider {
+function createProvider(
+  issuer: string,
+  options: ServerOptions,
+  jwks: Jwk[],
+  adapter: ReturnType<typeof memoryAdapter>,
+  grants: TokenGrant[],
+): Provider {
   const scope = options.scopes.join(' ');
+  const ttl = options.accessTokenTtlSeconds;
   const provider = new Provider(issuer, {
     adapter,
     jwks: { keys: jwks },
@@ -106,9 +130,11 @@ function createProvider(issuer: string, options: ServerOptions, jwks: Jwk[], ada
     ],
     pkce: { required: () => true },
     // Explicit lifetimes (seconds): the defaults print a notice when used.
-    ttl: { AccessToken: 600, ClientCredentials: 600, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 3600, IdToken: 600, RefreshToken: 3600 },
+    ttl: { AccessToken: ttl, ClientCredentials: ttl, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 3600, IdToken: 600, RefreshToken: 3600 },
     features: {
-      devInteractions: { enabled: false },
+      // oidc-provider's own login and consent pages (any login, any password): the authorization code flow
+      // is driven by AuthorizationServer.authorize(), as a browser would submit the forms.
+      devInteractions: { enabled: true },
       clientCredentials: { enabled: true },
       introspection: { enabled: true },
       revocation: { enabled: true },
@@ -119,12 +145,24 @@ function createProvider(issuer: string, options: ServerOptions, jwks: Jwk[], ada
         getResourceServerInfo: (_ctx, resourceIndicator) => ({
           scope,
           audience: resourceIndicator,
-          accessTokenTTL: 600,
+          accessTokenTTL: ttl,
           accessTokenFormat: 'jwt',
           jwt: { sign: { alg: 'ES256' } },
         }),
       },
     },
+  });
+  provider.on('grant.success', (ctx) => {
+    const { params, client } = ctx.oidc;
+    const body = ctx.body as { access_token: string; scope?: string; refresh_token?: string };
+    grants.push({
+      grantType: params.grant_type as string,
+      clientId: client!.clientId,
+      ...(typeof params.resource === 'string' ? { resource: params.resource } : {}),
+      ...(body.scope !== undefined ? { scope: body.scope } : {}),
+      accessToken: body.access_token,
+      refreshToken: body.refresh_token !== undefined,
+    });
   });
   return provider;
 }
@@ -142,8 +180,9 @@ async function main(): Promise<void> {
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const adapter = memoryAdapter();
+  const grants: TokenGrant[] = [];
   let jwks = await signingKeys();
-  handler = createProvider(issuer, options, jwks, adapter).callback();
+  handler = createProvider(issuer, options, jwks, adapter, grants).callback();
 
   const commands: Record<Command['command'], (command: Command) => Promise<string | void>> = {
     sign: async (command) => {
@@ -157,8 +196,9 @@ async function main(): Promise<void> {
     // behind the same listening socket, so the issuer and port never change.
     rotateKeys: async () => {
       jwks = [...(await signingKeys()), ...jwks];
-      handler = createProvider(issuer, options, jwks, adapter).callback();
+      handler = createProvider(issuer, options, jwks, adapter, grants).callback();
     },
+    grants: async () => JSON.stringify(grants),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

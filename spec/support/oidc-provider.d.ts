@@ -32,8 +32,16 @@ declare module 'oidc-provider' {
     };
   }
 
+  /** The Koa context of a request, with what oidc-provider found out about it. */
+  export interface KoaContextWithOIDC {
+    body: unknown;
+    oidc: { params: Record<string, unknown>; client?: { clientId: string } };
+  }
+
   export default class Provider {
     constructor(issuer: string, configuration?: Configuration);
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    /** A successful token endpoint request (oidc-provider emits many other events). */
+    on(event: 'grant.success', listener: (ctx: KoaContextWithOIDC) => void): this;
   }
 }
