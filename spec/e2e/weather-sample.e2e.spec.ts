@@ -37,6 +37,18 @@ describe('the weather sample', () => {
     }
   });
 
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])("does not take '%s' for a city", async (city) => {
+    const client = await asRole('traveller');
+    try {
+      expect(answer(await client.callTool({ name: 'forecast', arguments: { city, days: 1 } }))).toEqual({
+        text: `Unknown city '${city}': try Paris, London, Tokyo or Reykjavik.`,
+        isError: true,
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('logs one JSON line per call on stderr, without the arguments', async () => {
     const client = await asRole('traveller');
     try {
