@@ -9,6 +9,9 @@ type KeyGetter = ReturnType<Jose['createRemoteJWKSet']>;
 /** Asymmetric signatures only: `none` and HMAC (a public key used as a shared secret) are never accepted. */
 export const DEFAULT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const;
 
+/** The least time between two fetches of an issuer's keys. */
+const COOLDOWN_MS = 1_000;
+
 export interface JwtVerifierOptions {
   readonly issuers: readonly string[];
   readonly audiences: readonly string[];
@@ -32,7 +35,7 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       found = (options.jwksUri ? Promise.resolve(options.jwksUri) : discoverMetadata(issuer).then((m) => jwksUriOf(m, issuer))).then((uri) =>
         // A token naming a key not seen yet (a rotation) refetches the keys, at most once a second: new keys are
         // accepted within a second of their first use, and tokens with made-up key ids cost one fetch a second.
-        jose.createRemoteJWKSet(new URL(uri), { timeoutDuration: 5_000, cooldownDuration: 1_000, cacheMaxAge: 10 * 60_000 }),
+        jose.createRemoteJWKSet(new URL(uri), { timeoutDuration: 5_000, cooldownDuration: COOLDOWN_MS, cacheMaxAge: 10 * 60_000 }),
       );
       keys.set(issuer, found);
       // A failed discovery is tried again, though not at once for every request: after 10 s.
@@ -58,15 +61,17 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       throw new InvalidTokenError('The access token was issued by an authorization server this server does not trust.');
     }
     const getter = await keysOf(issuer);
+    const verify = () =>
+      jose.jwtVerify(token, getter, { issuer, audience: [...options.audiences], algorithms, clockTolerance: options.clockToleranceSec, requiredClaims: ['exp'] });
     try {
-      const { payload } = await jose.jwtVerify(token, getter, {
-        issuer,
-        audience: [...options.audiences],
-        algorithms,
-        clockTolerance: options.clockToleranceSec,
-        requiredClaims: ['exp'],
-      });
-      return authFromClaims(token, payload as Record<string, unknown>);
+      return authFromClaims(token, (await verify()).payload as Record<string, unknown>);
+    } catch (error) {
+      // A key first seen within a second of the last fetch (a rotation): wait the second out, then look again.
+      if ((error as { code?: string }).code !== 'ERR_JWKS_NO_MATCHING_KEY' || !getter.coolingDown) throw rejection(error);
+    }
+    await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS));
+    try {
+      return authFromClaims(token, (await verify()).payload as Record<string, unknown>);
     } catch (error) {
       throw rejection(error);
     }
