@@ -45,7 +45,7 @@ export type {
   BeforeApplicationShutdown,
   OnApplicationShutdown,
 } from './di';
-export { Context, InvalidAnswerError } from './context';
+export { Context, InvalidAnswerError, rethrowIfInputRequired } from './context';
 export type { ClientInfo, ContextLogger, ElicitResult, LogLevel, SampleOptions, SamplingMessage, SamplingResult } from './context';
 export { McpModule, McpFactory, McpApplication, InMemoryEventStore, RedisEventStore, RedisSessionStore, RedisBus } from './module';
 export type {

@@ -1,6 +1,6 @@
 import { ToolError } from '../errors';
 import type { McpAuth } from './auth';
-import { InputRequiredSignal, type InteractionChannel } from './interaction';
+import { InputRequiredSignal, type InputSpec, type InteractionChannel } from './interaction';
 
 /** MCP log levels (RFC 5424 severities), lowest first. */
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -67,6 +67,8 @@ export class Context {
   private lastProgress = Number.NEGATIVE_INFINITY;
   /** Counts the inputs asked for in this run, so a re-entered call asks again under the same keys. */
   private inputs = 0;
+  /** The last input request raised (and, unless it was swallowed, thrown out of the method). */
+  private asked?: InputRequiredSignal;
 
   constructor(private readonly channel: RequestChannel) {}
 
@@ -147,7 +149,7 @@ export class Context {
     const form = interaction.form(dto);
     const key = `elicit-${this.inputs++}`;
     const answer = interaction.response(key) as { action?: string; content?: unknown } | undefined;
-    if (!answer) throw new InputRequiredSignal(key, { kind: 'elicit', message, requestedSchema: form.requestedSchema });
+    if (!answer) throw this.ask(key, { kind: 'elicit', message, requestedSchema: form.requestedSchema });
     if (answer.action !== 'accept') return { action: answer.action === 'decline' ? 'decline' : 'cancel' };
     const parsed = form.parse(answer.content ?? {});
     if (!parsed.ok) throw new InvalidAnswerError(`The answer to "${message}" is not valid: ${parsed.issues.join('; ')}`);
@@ -159,7 +161,7 @@ export class Context {
     const interaction = this.interaction('elicitation', 'URL elicitation', (caps) => typeof caps.url === 'object');
     const key = `elicit-url-${this.inputs++}`;
     const answer = interaction.response(key) as { action?: string } | undefined;
-    if (!answer) throw new InputRequiredSignal(key, { kind: 'elicitUrl', message, url });
+    if (!answer) throw this.ask(key, { kind: 'elicitUrl', message, url });
     return { action: answer.action === 'accept' ? 'accept' : answer.action === 'decline' ? 'decline' : 'cancel' };
   }
 
@@ -177,7 +179,7 @@ export class Context {
     const messages: SamplingMessage[] =
       typeof input === 'string' ? [{ role: 'user', content: { type: 'text', text: input } }] : input;
     const { maxTokens = 1000, ...rest } = options;
-    throw new InputRequiredSignal(key, { kind: 'sample', params: { messages, maxTokens, ...rest } });
+    throw this.ask(key, { kind: 'sample', params: { messages, maxTokens, ...rest } });
   }
 
   /** The client's roots (directories or files it exposes). */
@@ -185,8 +187,21 @@ export class Context {
     const interaction = this.interaction('roots', 'roots');
     const key = `roots-${this.inputs++}`;
     const answer = interaction.response(key) as { roots?: { uri: string; name?: string }[] } | undefined;
-    if (!answer) throw new InputRequiredSignal(key, { kind: 'roots' });
+    if (!answer) throw this.ask(key, { kind: 'roots' });
     return answer.roots ?? [];
+  }
+
+  /**
+   * @internal The input request this call raised, when the method still returned: a `try/catch` around
+   * `ctx.elicit()` (or `sample`, `listRoots`, `elicitUrl`) swallowed it.
+   */
+  get swallowedInput(): InputRequiredSignal | undefined {
+    return this.asked;
+  }
+
+  private ask(key: string, spec: InputSpec): InputRequiredSignal {
+    this.asked = new InputRequiredSignal(key, spec);
+    return this.asked;
   }
 
   /** Reads one of this server's own resources, as a client would. */

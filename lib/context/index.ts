@@ -1,6 +1,6 @@
 export { Context, InvalidAnswerError } from './context';
 export type { ElicitResult, SampleOptions, SamplingMessage, SamplingResult } from './context';
-export { InputRequiredSignal } from './interaction';
+export { InputRequiredSignal, rethrowIfInputRequired } from './interaction';
 export type { ElicitationForm, InputSpec, InteractionChannel } from './interaction';
 export type { ClientInfo, ContextLogger, LogLevel, RequestChannel } from './context';
 export type { McpAuth } from './auth';

@@ -11,6 +11,8 @@ export type InputSpec =
  * the method again with the answer available. Never catch it in a tool.
  */
 export class InputRequiredSignal extends Error {
+  /** Marks the signal for `rethrowIfInputRequired()`, across copies of the library. */
+  readonly inputRequired = true;
   constructor(
     readonly key: string,
     readonly spec: InputSpec,
@@ -32,4 +34,21 @@ export interface InteractionChannel {
   response(key: string): unknown;
   form(dto: Function): ElicitationForm;
   readResource(uri: string): Promise<unknown[]>;
+}
+
+/**
+ * Rethrows `error` when it is the signal by which `ctx.elicit()`, `ctx.elicitUrl()`, `ctx.sample()` or
+ * `ctx.listRoots()` asks the client for input (the method is re-entered with the answer). Call it first in a
+ * `catch` that surrounds one of them, so the request reaches the client.
+ *
+ * @example
+ * try {
+ *   const answer = await ctx.elicit('Which city?', CityForm);
+ * } catch (error) {
+ *   rethrowIfInputRequired(error);
+ *   throw new ToolError('Could not ask for the city.');
+ * }
+ */
+export function rethrowIfInputRequired(error: unknown): void {
+  if (error instanceof InputRequiredSignal || (error as { inputRequired?: unknown } | null)?.inputRequired === true) throw error;
 }

@@ -58,6 +58,7 @@ export class Pipeline<R, X = undefined> {
   private readonly requestScoped: boolean;
   /** The deadline of a call: the method's own (`@Tool({ timeout })`), else the server-wide `callTimeout`. */
   private readonly timeout: number | undefined;
+  private warnedSwallowed = false;
   private readonly slotPipes: readonly (readonly [number, readonly Resolved<PipeTransform>[], ArgumentMetadata])[];
 
   constructor(private readonly spec: PipelineSpec<R, X>) {
@@ -201,6 +202,7 @@ export class Pipeline<R, X = undefined> {
     try {
       if (enhancers.guards.length > 0) allowed = await this.guardsAllow(execution!, request);
       if (allowed) value = await this.intercepted(0, args, context, request, execution);
+      if (context?.swallowedInput) throw this.swallowed(context.swallowedInput);
     } catch (error) {
       return this.recover(error, execution, request, extra);
     }
@@ -284,6 +286,22 @@ export class Pipeline<R, X = undefined> {
       return this.failed(rethrown, extra);
     }
     return this.converted(value, extra);
+  }
+
+  /**
+   * The method returned although it asked the client for input: a try/catch swallowed the request. It is sent
+   * all the same (the method is re-entered with the answer), and the author is told once how to fix it.
+   */
+  private swallowed(signal: InputRequiredSignal): InputRequiredSignal {
+    if (!this.warnedSwallowed) {
+      this.warnedSwallowed = true;
+      this.spec.logger?.warn(
+        `The ${kindLabel(this.info.kind)} '${this.info.name}' (${this.info.target.name}.${this.info.handler.name}) returned after asking the client for input: ` +
+          `a try/catch around ctx.elicit(), ctx.sample(), ctx.elicitUrl() or ctx.listRoots() caught the request. It was sent anyway; ` +
+          `call rethrowIfInputRequired(error) first in that catch.`,
+      );
+    }
+    return signal;
   }
 
   private refusal(): ToolError {
