@@ -29,7 +29,7 @@ export class NoteStore {
 
 /**
  * Every component here needs `notes:read`; writing needs `notes:write` as well. A token with `notes:read`
- * alone sees no `add_note` in tools/list, and calling it is answered 403 insufficient_scope (step-up).
+ * alone sees no `addNote` in tools/list, and calling it is answered 403 insufficient_scope (step-up).
  */
 @Injectable()
 @Scopes('notes:read')
