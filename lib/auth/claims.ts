@@ -43,7 +43,8 @@ export function missingScopes(auth: Pick<McpAuth, 'scopes'> | undefined, needed:
  */
 export function ownerOf(auth: McpAuth | undefined): string | undefined {
   if (!auth) return undefined;
-  return `${auth.issuer ?? ''}\u0000${auth.subject ?? `client:${auth.clientId}`}`;
+  // Subjects and client ids are kept apart: a subject that spells `client:x` is not the client x.
+  return JSON.stringify(auth.subject !== undefined ? [auth.issuer ?? '', 'sub', auth.subject] : [auth.issuer ?? '', 'client', auth.clientId]);
 }
 
 /** True when two resource identifiers name the same resource (a fragment and one trailing slash ignored). */

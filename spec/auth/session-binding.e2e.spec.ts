@@ -208,10 +208,8 @@ describe('HTTP authorization: sessions bound to the subject', () => {
       expect(messagesOf(again.body)[0].result.structuredContent).toEqual({ clientId: 'svc-a', scopes: ['notes:read'] });
     });
 
-    // Library bug: ownerOf (lib/auth/claims.ts) keys a session by `${issuer}\0${sub ?? `client:${clientId}`}`, so
-    // the user whose subject is the string "client:svc-a" owns the sessions of client svc-a (no subject), and
-    // the other way round: the two namespaces share one string space.
-    it.failing('does not confuse a client id with a subject that spells it', async () => {
+    // Subjects and client ids are kept apart in a session's owner: the subject "client:svc-a" is not client svc-a.
+    it('does not confuse a client id with a subject that spells it', async () => {
       const session = await openSession(url, await tokenOf({ client_id: 'svc-a' }));
       const lookalike = await tokenOf({ sub: 'client:svc-a', client_id: 'mallory' });
       const response = await rawRequest(url, { headers: sessionHeaders(session, lookalike), body: toolCall('whoami') });
