@@ -13,8 +13,9 @@ export function readParameters(fn: Function): SourceParameter[] | undefined {
   const source = Function.prototype.toString.call(fn);
   const list = parameterList(source);
   if (list === undefined) return undefined;
-  return splitTopLevel(list)
-    .map((part) => stripComments(part).trim())
+  // Comments go first (outside strings): a comma or a name inside one must not count as a parameter.
+  return splitTopLevel(stripComments(list))
+    .map((part) => part.trim())
     .filter((part) => part.length > 0)
     .map((part): SourceParameter => {
       if (part.startsWith('...')) return { kind: 'rest', name: part.slice(3).trim().match(/^[\w$]+/)?.[0] ?? '' };
@@ -70,6 +71,23 @@ function skipString(text: string, start: number): number {
   return text.length;
 }
 
+/** The text without its comments; strings (default values) are kept as they are, comment-like text included. */
 function stripComments(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"' || ch === "'" || ch === '`') {
+      const end = skipString(text, i);
+      out += text.slice(i, end + 1);
+      i = end;
+    } else if (ch === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+      out += ' ';
+    } else if (ch === '/' && text[i + 1] === '/') {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end - 1;
+    } else out += ch;
+  }
+  return out;
 }

@@ -1,0 +1,32 @@
+import { readParameters } from '../../lib/invocation/parameter-names';
+
+/** The parameter list as the compiled method's source shows it (the input of the name-based binding). */
+describe('readParameters', () => {
+  const read = (source: string) => readParameters(new Function(`return function ${source}`)());
+
+  it.each([
+    ['f(a, b, c) {}', ['a', 'b', 'c']],
+    ['f(a /* , b */, c) {}', ['a', 'c']],
+    ['f(a, // b,\n c) {}', ['a', 'c']],
+    ['f(/* first */ a, /* second, third */ b) {}', ['a', 'b']],
+    ["f(a = '/* not a comment */', b = \"x, y\", c = `${1}, 2`) {}", ['a', 'b', 'c']],
+    ['f(a = (1, 2), b = [3, 4], c = { d: 5, e: 6 }) {}', ['a', 'b', 'c']],
+    ['f(a = "//", b) {}', ['a', 'b']],
+  ])('%s', (source, names) => {
+    expect(read(source)?.map((p) => (p.kind === 'pattern' ? '{pattern}' : p.name))).toEqual(names);
+  });
+
+  it('reports rest and destructured parameters as such', () => {
+    expect(read('f(a, { b, c }, [d], ...rest) {}')).toEqual([
+      { kind: 'name', name: 'a' },
+      { kind: 'pattern' },
+      { kind: 'pattern' },
+      { kind: 'rest', name: 'rest' },
+    ]);
+  });
+
+  it('cannot read native or bound functions', () => {
+    expect(readParameters(Math.max)).toBeUndefined();
+    expect(readParameters(function f(this: unknown, a: number) { return a; }.bind(null))).toBeUndefined();
+  });
+});
