@@ -83,6 +83,7 @@ export {
   TimeoutError,
   InvalidTokenError,
   InsufficientScopeError,
+  AuthUnavailableError,
 } from './errors';
 export { MCP_OPTIONS, CONTEXT, Scope, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, APP_FILTER, APP_MIDDLEWARE } from './constants';
 export type {

@@ -118,7 +118,7 @@ export class Authenticator {
 
 function checkOptions(options: AuthOptions, issuers: readonly string[], resource: string, scopes: readonly string[]): void {
   const fail = (cause: string, fix: string) => {
-    throw new BootstrapError(BootstrapErrorCode.InvalidAuthOptions, `Invalid auth options: ${cause}\nFix: ${fix}`);
+    throw new BootstrapError(BootstrapErrorCode.InvalidAuthOptions, `Cannot serve with these auth options: ${cause}\nFix: ${fix}`);
   };
   if (issuers.length === 0 || issuers.some((i) => !isUrl(i))) {
     fail(`issuer must be the authorization server's issuer URL (got ${JSON.stringify(options.issuer)}).`, "auth: { issuer: 'https://auth.example.com' }");

@@ -19,7 +19,8 @@ export function audiencesOf(claims: Readonly<Record<string, unknown>>): string[]
 /** The identity a verified token speaks for (RFC 9068 access-token claims; `azp` and `cid` as providers use them). */
 export function authFromClaims(token: string, claims: Readonly<Record<string, unknown>>): McpAuth {
   const text = (key: string) => (typeof claims[key] === 'string' ? (claims[key] as string) : undefined);
-  const clientId = text('client_id') ?? text('azp') ?? text('cid') ?? text('sub') ?? '';
+  // client_id (RFC 9068), azp (OIDC), appid (Entra ID v1), cid (Okta).
+  const clientId = text('client_id') ?? text('azp') ?? text('appid') ?? text('cid') ?? text('sub') ?? '';
   return {
     ...(text('sub') !== undefined ? { subject: text('sub') } : {}),
     clientId,

@@ -1,13 +1,4 @@
-/**
- * The server cannot verify tokens right now (the authorization server's keys or introspection endpoint are
- * unreachable): the client is asked to retry (503), not to re-authenticate, and the cause is logged.
- */
-export class AuthUnavailableError extends Error {
-  constructor(message: string, cause?: unknown) {
-    super(message, { cause });
-    this.name = 'AuthUnavailableError';
-  }
-}
+import { AuthUnavailableError } from '../errors';
 
 /**
  * An authorization server's metadata: RFC 8414 (`/.well-known/oauth-authorization-server`, inserted before
@@ -17,9 +8,11 @@ export async function discoverMetadata(issuer: string, timeoutMs = 5_000): Promi
   const url = new URL(issuer);
   const path = url.pathname.replace(/\/$/, '');
   const candidates = [
-    `${url.origin}/.well-known/oauth-authorization-server${path}`,
-    `${url.origin}/.well-known/openid-configuration${path}`,
-    `${url.origin}${path}/.well-known/openid-configuration`,
+    ...new Set([
+      `${url.origin}/.well-known/oauth-authorization-server${path}`,
+      `${url.origin}/.well-known/openid-configuration${path}`,
+      `${url.origin}${path}/.well-known/openid-configuration`,
+    ]),
   ];
   const failures: string[] = [];
   for (const candidate of candidates) {
@@ -30,10 +23,10 @@ export async function discoverMetadata(issuer: string, timeoutMs = 5_000): Promi
         continue;
       }
       const metadata = (await response.json()) as Record<string, unknown>;
-      if (metadata.issuer !== issuer) throw new AuthUnavailableError(`${candidate} names the issuer ${String(metadata.issuer)}, not ${issuer}`);
-      return metadata;
+      // Another issuer's document (an organisation-wide one, say) is not this issuer's: try the next place.
+      if (metadata.issuer === issuer) return metadata;
+      failures.push(`${candidate}: names the issuer ${String(metadata.issuer)}`);
     } catch (error) {
-      if (error instanceof AuthUnavailableError) throw error;
       failures.push(`${candidate}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }

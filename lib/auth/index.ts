@@ -1,3 +1,2 @@
 export { Authenticator, MissingTokenError, MAX_AUTHORIZATION_LENGTH, SCOPE_TOKEN } from './authenticator';
-export { AuthUnavailableError } from './discovery';
 export { authFromClaims, missingScopes, ownerOf, scopesOf } from './claims';

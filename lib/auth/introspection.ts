@@ -1,7 +1,6 @@
-import { InvalidTokenError } from '../errors';
+import { AuthUnavailableError, InvalidTokenError } from '../errors';
 import type { IntrospectionOptions, McpAuth, TokenVerifier } from '../interfaces';
 import { authFromClaims } from './claims';
-import { AuthUnavailableError } from './discovery';
 
 /**
  * Verifies opaque tokens by asking the authorization server (RFC 7662 token introspection): an inactive token

@@ -1,7 +1,7 @@
-import { InvalidTokenError } from '../errors';
+import { AuthUnavailableError, InvalidTokenError } from '../errors';
 import type { McpAuth, TokenVerifier } from '../interfaces';
 import { authFromClaims } from './claims';
-import { AuthUnavailableError, discoverMetadata } from './discovery';
+import { discoverMetadata } from './discovery';
 
 type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
 type KeyGetter = ReturnType<Jose['createRemoteJWKSet']>;

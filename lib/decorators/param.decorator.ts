@@ -69,7 +69,7 @@ export function Ctx(): ParameterDecorator {
  *
  * @example
  * const CurrentUser = createParamDecorator((field: string | undefined, ctx) => {
- *   const user = ctx.context.auth?.user as Record<string, unknown> | undefined;
+ *   const user = ctx.auth?.claims.user as Record<string, unknown> | undefined;
  *   return field ? user?.[field] : user;
  * });
  * @Tool() whoami(@CurrentUser('name') name: string) { return name; }

@@ -17,6 +17,8 @@ export class InvalidTokenError extends McpReflectError {
  * `auth.insufficientScope: 'error'`.
  */
 export class InsufficientScopeError extends ToolError {
+  override readonly code: string = 'INSUFFICIENT_SCOPE';
+
   constructor(
     readonly what: string,
     readonly scopes: readonly string[],
@@ -27,5 +29,16 @@ export class InsufficientScopeError extends ToolError {
         ? `Insufficient scope: the ${what} needs the scope${scopes.length > 1 ? 's' : ''} ${scopes.join(' ')}, which the access token does not grant. Ask the authorization server for ${scopes.length > 1 ? 'them' : 'it'}.`
         : `Authentication required: the ${what} needs the scope${scopes.length > 1 ? 's' : ''} ${scopes.join(' ')}, and this connection carries no identity.`,
     );
+  }
+}
+
+/**
+ * Tokens cannot be verified right now (the authorization server's keys or introspection endpoint are out of
+ * reach). The client is answered 503 with Retry-After, so it retries rather than throwing its token away, and
+ * the cause is logged. Throw it from your own `auth.verify` when your backend is down.
+ */
+export class AuthUnavailableError extends McpReflectError {
+  constructor(message: string, cause?: unknown) {
+    super('AUTH_UNAVAILABLE', message, { cause });
   }
 }

@@ -3,4 +3,4 @@ export { BootstrapError, BootstrapErrorCode } from './bootstrap.error';
 export { ToolError } from './tool.error';
 export { RequestError, RpcCode } from './request.error';
 export { InvalidArgumentsError, TimeoutError } from './invalid-arguments.error';
-export { InvalidTokenError, InsufficientScopeError } from './auth.error';
+export { InvalidTokenError, InsufficientScopeError, AuthUnavailableError } from './auth.error';

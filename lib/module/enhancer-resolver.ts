@@ -221,7 +221,7 @@ function checkedScopes(target: Function, method: string): readonly string[] | un
   if (bad !== undefined) {
     throw new BootstrapError(
       BootstrapErrorCode.InvalidScope,
-      `Invalid scope ${JSON.stringify(bad)} in @Scopes() on ${target.name}.${method} (or its class).\n` +
+      `Cannot use the scope ${JSON.stringify(bad)} in @Scopes() on ${target.name}.${method} (or its class).\n` +
         `Cause: an OAuth scope is printable ASCII without spaces, quotes or backslashes (RFC 6749 §3.3).\n` +
         `Fix: give each scope as its own argument, e.g. @Scopes('notes:read', 'notes:write').`,
     );

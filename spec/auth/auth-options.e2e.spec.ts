@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
+  AuthUnavailableError,
   BootstrapErrorCode,
   Injectable,
   InvalidTokenError,
@@ -44,6 +45,7 @@ const verifyFor =
   async (token: string): Promise<McpAuth> => {
     if (token === 'boom') throw new Error('connection to db://admin:hunter2@10.0.0.5 refused at Verifier.check (/srv/app/verify.ts:12)');
     if (token === 'revoked') throw new InvalidTokenError('The access token was revoked.');
+    if (token === 'down') throw new AuthUnavailableError('the session database is down');
     const [subject, role] = token.split('.');
     const scope = role === 'writer' ? 'notes:read notes:write' : 'notes:read';
     const claims = { sub: subject, aud, iss: 'https://as.example.com', exp: Math.floor(Date.now() / 1000) + 60, scope };
@@ -98,7 +100,7 @@ describe('auth options', () => {
     class BadModule {}
     await expect(McpFactory.create(BadModule)).rejects.toMatchObject({
       code: BootstrapErrorCode.InvalidScope,
-      message: expect.stringContaining('Invalid scope "notes read" in @Scopes() on Bad.oops'),
+      message: expect.stringContaining('Cannot use the scope "notes read" in @Scopes() on Bad.oops'),
     });
   });
 
@@ -150,6 +152,11 @@ describe('auth options', () => {
       const revoked = await fetch(url, { method: 'POST', headers: { ...JSON_AND_SSE, authorization: 'Bearer revoked' }, body: initializeBody() });
       expect(await revoked.json()).toEqual({ error: 'invalid_token', error_description: 'The access token was revoked.' });
       expect(revoked.headers.get('www-authenticate')).toContain('error="invalid_token", error_description="The access token was revoked."');
+      // A verifier whose backend is down asks the client to retry (503), not to throw its token away (401).
+      const down = await fetch(url, { method: 'POST', headers: { ...JSON_AND_SSE, authorization: 'Bearer down' }, body: initializeBody() });
+      expect(down.status).toBe(503);
+      expect(await down.json()).toEqual({ error: 'temporarily_unavailable', error_description: 'Authorization is temporarily unavailable: retry shortly.' });
+      expect(warnings.join('\n')).toContain('HTTP auth: cannot verify tokens: the session database is down');
     });
 
     it('refuses a token of a verifier of its own that was meant for another resource (audience)', async () => {

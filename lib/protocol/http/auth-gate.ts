@@ -1,6 +1,6 @@
 import { readRequestBody, type AuthInfo } from '@modelcontextprotocol/server';
-import { Authenticator, AuthUnavailableError, MissingTokenError, missingScopes } from '../../auth';
-import { InvalidTokenError } from '../../errors';
+import { Authenticator, MissingTokenError, missingScopes } from '../../auth';
+import { AuthUnavailableError, InvalidTokenError } from '../../errors';
 import type { AuthOptions, McpAuth } from '../../interfaces';
 import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../server-factory';

@@ -147,7 +147,7 @@ function resourceOf(auth: AuthOptions, endpointUrl: string | undefined): string 
   if (resource === undefined) {
     throw new BootstrapError(
       BootstrapErrorCode.InvalidAuthOptions,
-      'Invalid auth options: createHttpHandler() does not know the URL clients reach it at, and tokens must be issued for that URL.\n' +
+      'Cannot serve with these auth options: createHttpHandler() does not know the URL clients reach it at, and tokens must be issued for that URL.\n' +
         "Fix: give it as auth.resource, e.g. app.createHttpHandler({ auth: { issuer, resource: 'https://mcp.example.com/mcp' } }).",
     );
   }
