@@ -27,7 +27,7 @@ export async function collectHosts(container: Container): Promise<HostRecord[]> 
   const seen = new Set<Function>();
   for (const record of container.providers()) {
     if (record.recipe.kind === 'existing' || record.recipe.kind === 'request-value') continue; // an alias serves nothing of its own
-    const target = targetOf(container, record);
+    const target = targetOf(record);
     if (!target || seen.has(target) || !hasComponents(target)) continue;
     seen.add(target);
     if (record.requestScoped) {
@@ -52,7 +52,7 @@ export async function collectHosts(container: Container): Promise<HostRecord[]> 
 }
 
 /** The class whose decorated methods a provider serves. */
-function targetOf(container: Container, record: ProviderRecord): Function | undefined {
+function targetOf(record: ProviderRecord): Function | undefined {
   if (record.recipe.kind === 'class') return record.recipe.useClass;
   // A factory or value provided under a class token serves that class (request-scoped factories too).
   if (typeof record.token === 'function' && hasComponents(record.token)) return record.token;

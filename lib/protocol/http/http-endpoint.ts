@@ -36,7 +36,7 @@ export class HttpEndpoint {
 
   /** `endpointUrl`: where the endpoint is served (known to `listen()`), the default `auth.resource`. */
   constructor(
-    private readonly factory: ServerFactory,
+    factory: ServerFactory,
     private readonly options: HttpOptions,
     private readonly logger: ServerLogger,
     endpointUrl?: string,
@@ -57,10 +57,6 @@ export class HttpEndpoint {
   /** The paths of the protected resource metadata (with `auth`), which the endpoint also answers. */
   get metadataPaths(): readonly string[] {
     return this.gate?.paths ?? [];
-  }
-
-  get sessionCount(): number {
-    return this.sessions?.size ?? 0;
   }
 
   /** Web-standard face: one HTTP request in, one response out (SSE responses stream). */

@@ -66,10 +66,6 @@ export class LegacySessions {
     this.sweeper.unref();
   }
 
-  get size(): number {
-    return this.sessions.size;
-  }
-
   /** Ends every session here (aborting what still runs); a shared store keeps them for other instances. */
   async close(): Promise<void> {
     this.closing = true;
