@@ -1,4 +1,4 @@
-import { ToolError } from '../errors';
+import { ErrorCode, ToolError } from '../errors';
 import { rateLimitExceededMessage } from './builtins.messages';
 
 /**
@@ -10,7 +10,7 @@ import { rateLimitExceededMessage } from './builtins.messages';
  * throw new RateLimitError('tool', 'forecast', 1500);
  */
 export class RateLimitError extends ToolError {
-  declare readonly code: 'RATE_LIMITED';
+  override readonly code: string = ErrorCode.RateLimited;
 
   constructor(
     kind: string,
@@ -19,6 +19,5 @@ export class RateLimitError extends ToolError {
     readonly retryAfterMs: number,
   ) {
     super(rateLimitExceededMessage(kind, name, retryAfterMs));
-    (this as { code: string }).code = 'RATE_LIMITED';
   }
 }

@@ -1,4 +1,4 @@
-import { McpReflectError } from '../errors';
+import { ErrorCode, McpReflectError } from '../errors';
 import { openTelemetryMissingMessage } from './builtins.messages';
 
 /**
@@ -52,7 +52,7 @@ export function loadOpenTelemetry(): OtelApi {
     return require('@opentelemetry/api') as OtelApi;
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
-    throw new McpReflectError('OPTIONAL_DEPENDENCY_MISSING', openTelemetryMissingMessage(), { cause: error });
+    throw new McpReflectError(ErrorCode.OptionalDependencyMissing, openTelemetryMissingMessage(), { cause: error });
   }
 }
 

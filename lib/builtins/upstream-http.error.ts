@@ -1,4 +1,4 @@
-import { McpReflectError } from '../errors';
+import { ErrorCode, McpReflectError } from '../errors';
 import { upstreamHttpMessage } from './builtins.messages';
 
 /** The parts of a fetch `Response` that {@link assertUpstreamOk} reads. */
@@ -28,7 +28,7 @@ export class UpstreamHttpError extends McpReflectError {
     readonly status: number,
     options: { retryAfter?: number; service?: string; statusText?: string; cause?: unknown } = {},
   ) {
-    super('UPSTREAM_HTTP_ERROR', upstreamHttpMessage(options.service, status, options.statusText), { cause: options.cause });
+    super(ErrorCode.UpstreamHttpError, upstreamHttpMessage(options.service, status, options.statusText), { cause: options.cause });
     if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
     if (options.service !== undefined) this.service = options.service;
   }

@@ -1,4 +1,5 @@
-import { McpReflectError, RequestError, RpcCode } from '../errors';
+import { ErrorCode, McpReflectError, RequestError, RpcCode } from '../errors';
+import { unknownComponentMessage } from './catalogue.messages';
 
 /** Anything a catalogue lists: named, optionally tagged. */
 export interface CatalogueItem {
@@ -152,11 +153,7 @@ export class Catalogue<T extends CatalogueItem, D> {
     const entry = this.items.get(name);
     if (!entry) {
       const known = this.names();
-      throw new McpReflectError(
-        'UNKNOWN_COMPONENT',
-        `Cannot change ${this.kind} '${name}': there is no ${this.kind} with that name.\n` +
-          `Fix: use one of: ${known.length > 0 ? known.map((n) => `'${n}'`).join(', ') : `(no ${this.kind}s registered)`}.`,
-      );
+      throw new McpReflectError(ErrorCode.UnknownComponent, unknownComponentMessage(this.kind, name, known));
     }
     return entry;
   }

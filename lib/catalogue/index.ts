@@ -2,3 +2,4 @@ export { Catalogue, paginate } from './catalogue';
 export type { CatalogueItem, Page } from './catalogue';
 export { passesTags } from './tags';
 export type { TagFilter } from './tags';
+export { unknownComponentMessage } from './catalogue.messages';

@@ -1,4 +1,4 @@
-import { ToolError } from '../errors';
+import { ErrorCode, ToolError } from '../errors';
 import type { McpAuth } from './auth';
 import { InputRequiredSignal, type InputSpec, type InteractionChannel } from './interaction';
 
@@ -285,4 +285,6 @@ export interface SamplingResult {
 }
 
 /** The client cannot do what the tool asked, or its answer is unusable: reported to the model as an isError. */
-export class InvalidAnswerError extends ToolError {}
+export class InvalidAnswerError extends ToolError {
+  override readonly code: string = ErrorCode.InvalidAnswer;
+}

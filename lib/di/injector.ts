@@ -1,5 +1,5 @@
 import { Scope } from '../constants';
-import { BootstrapError, BootstrapErrorCode, McpReflectError } from '../errors';
+import { BootstrapError, BootstrapErrorCode, ErrorCode, McpReflectError } from '../errors';
 import { describeToken } from '../errors/describe';
 import { causedBy, circularDependencyMessage, factoryFailedMessage, outsideRequestMessage } from './di.messages';
 import type { ProviderRecord } from './module-record';
@@ -80,7 +80,7 @@ export class Injector {
     const cached = scope.instances.get(record);
     if (cached !== undefined || scope.instances.has(record)) return cached;
     if (scope.building.has(record)) {
-      if (record.recipe.kind !== 'class') throw new Error(circularDependencyMessage([record.owner, record.owner]));
+      if (record.recipe.kind !== 'class') throw new BootstrapError(BootstrapErrorCode.CircularDependency, circularDependencyMessage([record.owner, record.owner]));
       const early = scope.building.get(record) ?? Object.create(record.recipe.useClass.prototype);
       scope.building.set(record, early);
       return early;
@@ -121,7 +121,7 @@ export class Injector {
         return args[0];
       case 'request-value':
         if (!scope || !(recipe.key in scope.values)) {
-          throw new McpReflectError('OUTSIDE_REQUEST', outsideRequestMessage(record.token));
+          throw new McpReflectError(ErrorCode.OutsideRequest, outsideRequestMessage(record.token));
         }
         return scope.values[recipe.key];
       case 'class': {
@@ -140,7 +140,7 @@ export class Injector {
       return await record.recipe.useFactory(...args);
     } catch (error) {
       throw new BootstrapError(
-        BootstrapErrorCode.InvalidProvider,
+        BootstrapErrorCode.FactoryFailed,
         factoryFailedMessage(record.token, record.module.name, error),
         { cause: error },
       );

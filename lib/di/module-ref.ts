@@ -1,5 +1,5 @@
 import type { Constructor, InjectionToken } from '../interfaces';
-import { McpReflectError } from '../errors';
+import { ErrorCode, McpReflectError } from '../errors';
 import { describeToken } from '../errors/describe';
 
 export interface ModuleRefGetOptions {
@@ -39,13 +39,13 @@ export function moduleRefError(token: InjectionToken, module: string, reason: 'm
   const name = describeToken(token);
   if (reason === 'scoped') {
     return new McpReflectError(
-      'SCOPED_PROVIDER',
+      ErrorCode.ScopedProvider,
       `Cannot get ${name}: it is request-scoped or transient, so there is no single instance to return.\n` +
         `Fix: inject it into a provider of the same or a shorter-lived scope, or call await moduleRef.resolve(${name}) during a call.`,
     );
   }
   return new McpReflectError(
-    'PROVIDER_NOT_FOUND',
+    ErrorCode.ProviderNotFound,
     `Cannot get ${name} from ${module}: no provider with that token is visible there.\n` +
       `Fix: add it to the providers of ${module}, or pass { strict: false } to look in every module.`,
   );

@@ -1,4 +1,5 @@
 import { McpReflectError } from './base.error';
+import { ErrorCode } from './error-codes';
 import { ToolError } from './tool.error';
 
 /**
@@ -7,7 +8,7 @@ import { ToolError } from './tool.error';
  */
 export class InvalidTokenError extends McpReflectError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super('INVALID_TOKEN', message, options);
+    super(ErrorCode.InvalidToken, message, options);
   }
 }
 
@@ -17,7 +18,7 @@ export class InvalidTokenError extends McpReflectError {
  * `auth.insufficientScope: 'error'`.
  */
 export class InsufficientScopeError extends ToolError {
-  override readonly code: string = 'INSUFFICIENT_SCOPE';
+  override readonly code: string = ErrorCode.InsufficientScope;
 
   constructor(
     readonly what: string,
@@ -39,6 +40,6 @@ export class InsufficientScopeError extends ToolError {
  */
 export class AuthUnavailableError extends McpReflectError {
   constructor(message: string, cause?: unknown) {
-    super('AUTH_UNAVAILABLE', message, { cause });
+    super(ErrorCode.AuthUnavailable, message, { cause });
   }
 }

@@ -32,6 +32,8 @@ export const BootstrapErrorCode = {
   InvalidResourceUri: 'INVALID_RESOURCE_URI',
   UnknownCompletionTarget: 'UNKNOWN_COMPLETION_TARGET',
   InvalidEnhancer: 'INVALID_ENHANCER',
+  /** A provider's factory threw (or rejected) while the application was built. */
+  FactoryFailed: 'FACTORY_FAILED',
   InvalidAuthOptions: 'INVALID_AUTH_OPTIONS',
   InvalidScope: 'INVALID_SCOPE',
   StandardDecorators: 'STANDARD_DECORATORS',

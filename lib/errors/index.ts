@@ -1,4 +1,5 @@
 export { McpReflectError } from './base.error';
+export { ErrorCode } from './error-codes';
 export { BootstrapError, BootstrapErrorCode } from './bootstrap.error';
 export { ToolError } from './tool.error';
 export { RequestError, RpcCode } from './request.error';

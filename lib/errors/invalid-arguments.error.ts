@@ -1,4 +1,5 @@
 import { McpReflectError } from './base.error';
+import { ErrorCode } from './error-codes';
 import { ToolError } from './tool.error';
 
 /**
@@ -11,12 +12,14 @@ import { ToolError } from './tool.error';
  */
 export class InvalidArgumentsError extends McpReflectError {
   constructor(readonly issues: readonly string[]) {
-    super('INVALID_ARGUMENTS', issues.join('; '));
+    super(ErrorCode.InvalidArguments, issues.join('; '));
   }
 }
 
 /** A call ran past its deadline (`@Tool({ timeout })`); the caller reads the message. */
 export class TimeoutError extends ToolError {
+  override readonly code: string = ErrorCode.Timeout;
+
   constructor(what: string, readonly ms: number) {
     super(`${what} timed out after ${ms} ms`);
     this.name = 'TimeoutError';

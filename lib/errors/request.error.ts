@@ -1,4 +1,5 @@
 import { McpReflectError } from './base.error';
+import { ErrorCode } from './error-codes';
 
 /** JSON-RPC error codes the library answers with (JSON-RPC 2.0 and MCP). */
 export const RpcCode = {
@@ -19,6 +20,6 @@ export class RequestError extends McpReflectError {
     message: string,
     readonly data?: Record<string, unknown>,
   ) {
-    super('REQUEST_ERROR', message);
+    super(ErrorCode.RequestError, message);
   }
 }

@@ -1,4 +1,5 @@
 import { McpReflectError } from './base.error';
+import { ErrorCode } from './error-codes';
 
 /**
  * Throw from a tool to return an `isError` result whose text is this message, verbatim.
@@ -9,6 +10,6 @@ import { McpReflectError } from './base.error';
  */
 export class ToolError extends McpReflectError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super('TOOL_ERROR', message, options);
+    super(ErrorCode.ToolError, message, options);
   }
 }

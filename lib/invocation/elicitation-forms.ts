@@ -1,5 +1,5 @@
 import type { ElicitationForm } from '../context';
-import { McpReflectError } from '../errors';
+import { ErrorCode, McpReflectError } from '../errors';
 import type { JsonSchema } from '../interfaces';
 import { argsInputSchema } from '../schema';
 import { ArgumentValidator, type SchemaCompiler } from '../validation';
@@ -43,7 +43,7 @@ export class ElicitationForms {
     for (const [name, schema] of Object.entries((root.schema.properties ?? {}) as Record<string, JsonSchema>)) {
       if (!FLAT.has(String(schema.type))) {
         throw new McpReflectError(
-          'INVALID_ELICITATION_FORM',
+          ErrorCode.InvalidElicitationForm,
           `Cannot ask for ${dto.name}: property '${name}' is ${schema.type ? `of type ${String(schema.type)}` : 'not a primitive'}, ` +
             `but elicitation forms hold flat primitives (string, number, integer, boolean, enums, multi-select arrays).\n` +
             `Fix: split nested data into several questions, or flatten ${dto.name}.`,

@@ -1,5 +1,5 @@
-import type { Catalogue, CatalogueItem } from '../catalogue';
-import { McpReflectError } from '../errors';
+import { unknownComponentMessage, type Catalogue, type CatalogueItem } from '../catalogue';
+import { ErrorCode, McpReflectError } from '../errors';
 
 /**
  * Runtime control over one kind of component (`app.tools`, `app.resources`, `app.prompts`). Every change
@@ -46,10 +46,6 @@ export class ComponentControl {
     if (owner) return owner;
     const kind = this.catalogues[0].kind;
     const known = this.names();
-    throw new McpReflectError(
-      'UNKNOWN_COMPONENT',
-      `Cannot change ${kind} '${name}': there is no ${kind} with that name.\n` +
-        `Fix: use one of: ${known.length > 0 ? known.map((n) => `'${n}'`).join(', ') : `(no ${kind}s registered)`}.`,
-    );
+    throw new McpReflectError(ErrorCode.UnknownComponent, unknownComponentMessage(kind, name, known));
   }
 }

@@ -1,3 +1,4 @@
+import { ErrorCode, McpReflectError } from '../errors';
 import type { McpMethod, McpMiddleware, MiddlewareContext, MiddlewareHook } from '../interfaces';
 
 const HOOKS: Record<McpMethod, keyof McpMiddleware> = {
@@ -36,7 +37,7 @@ export function runMiddleware<C extends MiddlewareContext>(
     let called = false;
     return Promise.resolve(
       hooks[index](current, (changed?: MiddlewareContext) => {
-        if (called) return Promise.reject(new Error(`A middleware called next() twice while serving ${current.method}.`));
+        if (called) return Promise.reject(new McpReflectError(ErrorCode.MiddlewareNextTwice, `A middleware called next() twice while serving ${current.method}: call it once, and return what it returns.`));
         called = true;
         return step(index + 1, (changed as C | undefined) ?? current);
       }),

@@ -7,6 +7,7 @@ import { toRequestError, toolErrorText } from '../invocation';
 import { missingScopes } from '../auth';
 import { pageFor, runMiddleware } from '../pipeline';
 import { subscriptionLimitMessage } from '../resources';
+import { unknownToolMessage } from '../tools';
 import { scopesFor } from './component-scopes';
 import { toWireError } from './error-mapping';
 import type { InputRounds } from './input-required';
@@ -100,7 +101,7 @@ function callTool(scope: SessionScope, ctx: ServerContext, params: ToolCall): un
   const { name, arguments: args, _meta } = params;
   const tool = app.tools.get(name);
   // Spec 2025-11-25 server/tools#error-handling: unknown tools are a protocol error (-32602).
-  if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(name));
   const { pipeline } = tool;
   const schema = tool.descriptor.outputSchema;
   // Only a tool that receives a Context can ask the client for input (and be re-entered); without one, no

@@ -7,7 +7,7 @@ import { outputSchema } from '../schema';
 import type { SchemaCompiler, ValidateFunction } from '../validation';
 import { compileResultConverter, type CallOutcome, type OutputCheck } from './result-converter';
 import type { ToolDefinition, ToolDescriptor } from './tool-definition';
-import { toolOwner } from './tool.messages';
+import { toolOwner, unknownToolMessage } from './tool.messages';
 
 /** What building a tool needs besides its record. */
 export interface ToolBuildContext {
@@ -83,7 +83,7 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
 
 /** The answer to a tool that does not exist (or that the caller may not see). */
 export function unknownTool(name: string): RequestError {
-  return new RequestError(RpcCode.InvalidParams, `Unknown tool: ${name}`);
+  return new RequestError(RpcCode.InvalidParams, unknownToolMessage(name));
 }
 
 function errorResult(text: string): CallOutcome {

@@ -22,3 +22,8 @@ function suggestName(name: string): string {
   const cleaned = name.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 128);
   return cleaned || 'my_tool';
 }
+
+/** A tools/call for a tool that does not exist, or that the caller may not see (spec: -32602). */
+export function unknownToolMessage(name: string): string {
+  return `Unknown tool: ${name}`;
+}

@@ -458,7 +458,7 @@ describe('Container', () => {
         }),
       );
 
-      expect(error.code).toBe('INVALID_PROVIDER');
+      expect(error.code).toBe('FACTORY_FAILED');
       expect(error.message).toBe(`Cannot create 'CONFIG' in AppModule: its factory threw. Reason:\n    API_KEY is not set`);
       expect(error.cause).toBe(failure);
     });
@@ -477,7 +477,7 @@ describe('Container', () => {
         }),
       );
 
-      expect(error.code).toBe('INVALID_PROVIDER');
+      expect(error.code).toBe('FACTORY_FAILED');
       expect(error.message).toBe(
         `Cannot create Weather because a dependency failed. Reason:\n` +
           `    Cannot create 'CONFIG' in AppModule: its factory threw. Reason:\n` +

@@ -439,7 +439,7 @@ describe('Provider forms (resolved through app.get())', () => {
     });
   });
 
-  describe('INVALID_PROVIDER (a factory that fails)', () => {
+  describe('FACTORY_FAILED (a factory that fails)', () => {
     it('names the token and the module of an async factory that rejects', async () => {
       const DB = Symbol('DB');
       const failure = new Error('connection refused');
@@ -451,7 +451,7 @@ describe('Provider forms (resolved through app.get())', () => {
 
       const error = await failureOf(appModule({ imports: [DatabaseModule] }));
 
-      expect(error.code).toBe('INVALID_PROVIDER');
+      expect(error.code).toBe('FACTORY_FAILED');
       expect(error.message).toBe(`Cannot create Symbol(DB) in DatabaseModule: its factory threw. Reason:\n    connection refused`);
       expect(error.cause).toBe(failure);
     });
@@ -462,7 +462,7 @@ describe('Provider forms (resolved through app.get())', () => {
 
       const error = await failureOf(appModule({ imports: [SecretsModule] }));
 
-      expect(error.code).toBe('INVALID_PROVIDER');
+      expect(error.code).toBe('FACTORY_FAILED');
       expect(error.message).toBe(`Cannot create 'SECRETS' in SecretsModule: its factory threw. Reason:\n    vault sealed`);
     });
   });

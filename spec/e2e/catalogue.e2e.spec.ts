@@ -15,26 +15,38 @@ import {
   Tool,
 } from 'mcp-reflect';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
+import { Arrivals, roundTrip } from '../support/waiting';
 
 type Era = '2025-11-25' | '2026-07-28';
 type ListKind = 'tools' | 'prompts' | 'resources';
 
-/** Lets in-memory notifications reach the client. */
-const flush = () => new Promise((resolve) => setTimeout(resolve, 25));
-
 /**
  * Counts the `list_changed` notifications the client receives. On 2026-07-28 they only travel on a
  * `subscriptions/listen` stream (there are no unsolicited notifications in that era), so the watcher opens one.
+ * `settle(total)` waits until `total` of them (all kinds together) have arrived, then for a round trip, so a
+ * stray extra one would have arrived too and shows in the counts.
  */
-async function watchLists(client: TestClient, era: Era): Promise<{ counts: Record<ListKind, number>; stop: () => Promise<void> }> {
+async function watchLists(
+  client: TestClient,
+  era: Era,
+): Promise<{ counts: Record<ListKind, number>; settle: (total: number) => Promise<void>; stop: () => Promise<void> }> {
   const counts: Record<ListKind, number> = { tools: 0, prompts: 0, resources: 0 };
-  client.setNotificationHandler('notifications/tools/list_changed', () => void counts.tools++);
-  client.setNotificationHandler('notifications/prompts/list_changed', () => void counts.prompts++);
-  client.setNotificationHandler('notifications/resources/list_changed', () => void counts.resources++);
-  if (era === '2025-11-25') return { counts, stop: async () => undefined };
+  const arrivals = new Arrivals<ListKind>();
+  const count = (kind: ListKind) => () => {
+    counts[kind]++;
+    arrivals.push(kind);
+  };
+  client.setNotificationHandler('notifications/tools/list_changed', count('tools'));
+  client.setNotificationHandler('notifications/prompts/list_changed', count('prompts'));
+  client.setNotificationHandler('notifications/resources/list_changed', count('resources'));
+  const settle = async (total: number) => {
+    await arrivals.until(total);
+    await roundTrip(client);
+  };
+  if (era === '2025-11-25') return { counts, settle, stop: async () => undefined };
   const subscription = await client.listen({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true });
   expect(subscription.honoredFilter).toEqual({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true });
-  return { counts, stop: () => subscription.close() };
+  return { counts, settle, stop: () => subscription.close() };
 }
 
 @Injectable()
@@ -100,13 +112,13 @@ const names = (items: readonly { name: string }[]) => items.map((i) => i.name);
 describe.each(['2025-11-25', '2026-07-28'] as const)('runtime catalogue changes (%s)', (era) => {
   it('disables, enables, removes and adds tools, with one tools/list_changed per change', async () => {
     const client = await createTestClient(CatalogueModule, { protocolVersion: era });
-    const { counts, stop } = await watchLists(client, era);
+    const { counts, settle, stop } = await watchLists(client, era);
     try {
       const { app } = client;
       expect(names((await client.listTools()).tools)).toEqual(['alpha', 'beta']);
 
       app.tools.disable('alpha');
-      await flush();
+      await settle(1);
       expect(counts.tools).toBe(1);
       expect(app.tools.isEnabled('alpha')).toBe(false);
       expect(app.tools.names()).toEqual(['alpha', 'beta']);
@@ -116,18 +128,18 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('runtime catalogue changes 
         message: 'Unknown tool: alpha',
       });
 
-      app.tools.disable('alpha'); // already disabled: no change, no notification
-      await flush();
+      app.tools.disable('alpha'); // already disabled: no change, no notification (none before a round trip)
+      await settle(1);
       expect(counts.tools).toBe(1);
 
       app.tools.enable('alpha');
-      await flush();
+      await settle(2);
       expect(counts.tools).toBe(2);
       expect((await client.callTool({ name: 'alpha', arguments: {} })).content).toEqual([{ type: 'text', text: 'alpha' }]);
       expect(names((await client.listTools()).tools)).toEqual(['alpha', 'beta']);
 
       app.tools.remove('beta');
-      await flush();
+      await settle(3);
       expect(counts.tools).toBe(3);
       expect(app.tools.names()).toEqual(['alpha']);
       expect(names((await client.listTools()).tools)).toEqual(['alpha']);
@@ -137,7 +149,7 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('runtime catalogue changes 
       });
 
       app.tools.add(new ExtraTools());
-      await flush();
+      await settle(4);
       expect(counts.tools).toBe(4);
       expect(names((await client.listTools()).tools)).toEqual(['alpha', 'gamma']);
       expect((await client.callTool({ name: 'gamma', arguments: {} })).content).toEqual([{ type: 'text', text: 'gamma' }]);
@@ -153,13 +165,13 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('runtime catalogue changes 
 
   it('disables, enables, removes and adds prompts, with one prompts/list_changed per change', async () => {
     const client = await createTestClient(CatalogueModule, { protocolVersion: era });
-    const { counts, stop } = await watchLists(client, era);
+    const { counts, settle, stop } = await watchLists(client, era);
     try {
       const { app } = client;
       expect(names((await client.listPrompts()).prompts)).toEqual(['greet', 'farewell']);
 
       app.prompts.disable('greet');
-      await flush();
+      await settle(1);
       expect(counts.prompts).toBe(1);
       expect(names((await client.listPrompts()).prompts)).toEqual(['farewell']);
       await expect(client.getPrompt({ name: 'greet', arguments: { who: 'Ada' } })).rejects.toMatchObject({
@@ -168,14 +180,14 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('runtime catalogue changes 
       });
 
       app.prompts.enable('greet');
-      await flush();
+      await settle(2);
       expect(counts.prompts).toBe(2);
       expect((await client.getPrompt({ name: 'greet', arguments: { who: 'Ada' } })).messages).toEqual([
         { role: 'user', content: { type: 'text', text: 'Hello Ada' } },
       ]);
 
       app.prompts.remove('farewell');
-      await flush();
+      await settle(3);
       expect(counts.prompts).toBe(3);
       expect(app.prompts.names()).toEqual(['greet']);
       await expect(client.getPrompt({ name: 'farewell' })).rejects.toMatchObject({
@@ -184,7 +196,7 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('runtime catalogue changes 
       });
 
       app.prompts.add(new ExtraPrompts());
-      await flush();
+      await settle(4);
       expect(counts.prompts).toBe(4);
       expect(names((await client.listPrompts()).prompts)).toEqual(['greet', 'later']);
       expect((await client.getPrompt({ name: 'later' })).messages).toEqual([
@@ -200,13 +212,13 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('runtime catalogue changes 
 
   it('disables, enables, removes and adds resources and templates, with one resources/list_changed per change', async () => {
     const client = await createTestClient(CatalogueModule, { protocolVersion: era });
-    const { counts, stop } = await watchLists(client, era);
+    const { counts, settle, stop } = await watchLists(client, era);
     try {
       const { app } = client;
       expect(app.resources.names()).toEqual(['config', 'user']);
 
       app.resources.disable('config');
-      await flush();
+      await settle(1);
       expect(counts.resources).toBe(1);
       expect((await client.listResources()).resources).toEqual([]);
       await expect(client.readResource({ uri: 'config://app' })).rejects.toMatchObject({
@@ -216,7 +228,7 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('runtime catalogue changes 
       });
 
       app.resources.disable('user');
-      await flush();
+      await settle(2);
       expect(counts.resources).toBe(2);
       expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
       await expect(client.readResource({ uri: 'users://7' })).rejects.toMatchObject({
@@ -226,12 +238,12 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('runtime catalogue changes 
 
       app.resources.enable('config');
       app.resources.enable('user');
-      await flush();
+      await settle(4);
       expect(counts.resources).toBe(4);
       expect((await client.readResource({ uri: 'users://7' })).contents).toEqual([{ uri: 'users://7', mimeType: 'text/plain', text: 'user 7' }]);
 
       app.resources.add(new ExtraResources());
-      await flush();
+      await settle(5);
       expect(counts.resources).toBe(5);
       expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['config://app', 'extra://doc']);
       expect((await client.readResource({ uri: 'extra://doc' })).contents).toEqual([
@@ -239,7 +251,7 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('runtime catalogue changes 
       ]);
 
       app.resources.remove('extraDoc');
-      await flush();
+      await settle(6);
       expect(counts.resources).toBe(6);
       expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['config://app']);
       await expect(client.readResource({ uri: 'extra://doc' })).rejects.toMatchObject({ code: ProtocolErrorCode.InvalidParams });
@@ -272,10 +284,10 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('runtime catalogue changes 
       }
     }
     const client = await createTestClient(CatalogueModule, { protocolVersion: era });
-    const { counts, stop } = await watchLists(client, era);
+    const { counts, settle, stop } = await watchLists(client, era);
     try {
       client.app.resources.add(new ExtraList());
-      await flush();
+      await settle(1);
       expect(counts.resources).toBe(1);
       expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['config://app', 'listed://one']);
     } finally {
@@ -306,7 +318,7 @@ describe('list_changed on 2026-07-28 without subscriptions/listen', () => {
       let received = 0;
       client.setNotificationHandler('notifications/tools/list_changed', () => void received++);
       client.app.tools.disable('alpha');
-      await flush();
+      await roundTrip(client); // a notification sent for the change would have arrived before this answer
       expect(received).toBe(0);
       expect(names((await client.listTools()).tools)).toEqual(['beta']);
     } finally {

@@ -1,0 +1,36 @@
+/**
+ * Stable codes of the errors mcp-reflect raises while it runs (bootstrap errors have `BootstrapErrorCode`).
+ * Every `McpReflectError` carries one as `code`. Documented in docs/errors.md.
+ */
+export const ErrorCode = {
+  /** A tool's failure the model should read (`ToolError`). */
+  ToolError: 'TOOL_ERROR',
+  /** A request answered with a JSON-RPC error (`RequestError`). */
+  RequestError: 'REQUEST_ERROR',
+  InvalidArguments: 'INVALID_ARGUMENTS',
+  Timeout: 'TIMEOUT',
+  RateLimited: 'RATE_LIMITED',
+  /** The client's answer to an elicitation or sampling request is unusable (`InvalidAnswerError`). */
+  InvalidAnswer: 'INVALID_ANSWER',
+  InvalidElicitationForm: 'INVALID_ELICITATION_FORM',
+  UpstreamHttpError: 'UPSTREAM_HTTP_ERROR',
+  InvalidToken: 'INVALID_TOKEN',
+  InsufficientScope: 'INSUFFICIENT_SCOPE',
+  AuthUnavailable: 'AUTH_UNAVAILABLE',
+  /** `app.tools.enable('x')` (…) names no such component. */
+  UnknownComponent: 'UNKNOWN_COMPONENT',
+  ProviderNotFound: 'PROVIDER_NOT_FOUND',
+  /** `moduleRef.get()` of a request-scoped or transient provider. */
+  ScopedProvider: 'SCOPED_PROVIDER',
+  /** A request-scoped provider resolved outside a call. */
+  OutsideRequest: 'OUTSIDE_REQUEST',
+  OptionalDependencyMissing: 'OPTIONAL_DEPENDENCY_MISSING',
+  /** A middleware called `next()` twice. */
+  MiddlewareNextTwice: 'MIDDLEWARE_NEXT_TWICE',
+  /** `listen()`, `connect()` … on a closed application. */
+  ApplicationClosed: 'APPLICATION_CLOSED',
+  /** `getUrl()` before `listen({ transport: 'http' })`. */
+  NotListening: 'NOT_LISTENING',
+  UnknownTransport: 'UNKNOWN_TRANSPORT',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
