@@ -74,6 +74,7 @@ export type {
 } from './tools';
 export {
   McpReflectError,
+  ErrorCode,
   BootstrapError,
   BootstrapErrorCode,
   ToolError,
