@@ -2,11 +2,9 @@ import 'reflect-metadata';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { Context, Ctx, Injectable, McpFactory, McpModule, Module, Prompt, Resource, Tool, type McpModuleOptions } from 'mcp-reflect';
 import { createTestClient } from 'mcp-reflect/testing';
+import { Arrivals, roundTrip } from '../support/waiting';
 
 type Era = '2025-11-25' | '2026-07-28';
-
-/** Lets in-memory notifications reach the client. */
-const flush = () => new Promise((resolve) => setTimeout(resolve, 25));
 
 @Injectable()
 class OnlyTools {
@@ -87,7 +85,7 @@ describe.each(['2025-11-25', '2026-07-28'] as Era[])('declared capabilities (%s)
     before.setNotificationHandler('notifications/prompts/list_changed', () => void notified.push('prompts'));
     try {
       app.prompts.add(new LaterComponents());
-      await flush();
+      await roundTrip(before); // a notification sent for the change would have arrived before this answer
       // The open session never declared prompts: it is not told about them, and nothing fails.
       expect(notified).toEqual([]);
       expect(before.getServerCapabilities()?.prompts).toBeUndefined();
@@ -104,16 +102,17 @@ describe.each(['2025-11-25', '2026-07-28'] as Era[])('declared capabilities (%s)
 
   it('with `capabilities`, declares a kind while empty, so open sessions see its first component', async () => {
     const client = await createTestClient(toolsModule({ capabilities: { prompts: true, resources: true } }), { protocolVersion: era });
-    const notified: string[] = [];
-    client.setNotificationHandler('notifications/prompts/list_changed', () => void notified.push('prompts'));
-    client.setNotificationHandler('notifications/resources/list_changed', () => void notified.push('resources'));
+    const notified = new Arrivals<string>();
+    client.setNotificationHandler('notifications/prompts/list_changed', () => notified.push('prompts'));
+    client.setNotificationHandler('notifications/resources/list_changed', () => notified.push('resources'));
     const subscription = era === '2026-07-28' ? await client.listen({ promptsListChanged: true, resourcesListChanged: true }) : undefined;
     try {
       expect(client.getServerCapabilities()).toMatchObject({ prompts: { listChanged: true }, resources: { listChanged: true }, completions: {} });
       expect((await client.listPrompts()).prompts).toEqual([]);
       client.app.prompts.add(new LaterComponents());
-      await flush();
-      expect(notified.sort()).toEqual(['prompts', 'resources']);
+      await notified.until(2);
+      await roundTrip(client); // and nothing more
+      expect([...notified.items].sort()).toEqual(['prompts', 'resources']);
       expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['later']);
       expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['later://doc']);
     } finally {

@@ -1,9 +1,7 @@
 import 'reflect-metadata';
 import { Injectable, McpFactory, McpModule, Module, Param, Resource, ResourceTemplate, type McpApplication } from 'mcp-reflect';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
-
-/** Lets in-memory notifications reach the clients. */
-const flush = () => new Promise((resolve) => setTimeout(resolve, 25));
+import { Arrivals, roundTrip } from '../support/waiting';
 
 @Injectable()
 class Catalogue {
@@ -60,8 +58,8 @@ describe('resources/subscribe accepts only URIs the server can read (2025-11-25)
   });
 
   it('accepts a static resource and any URI a template matches, and notifies it', async () => {
-    const updates: string[] = [];
-    client.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
+    const updates = new Arrivals<string>();
+    client.setNotificationHandler('notifications/resources/updated', (n) => updates.push(n.params.uri));
     await expect(client.subscribeResource({ uri: 'config://app' })).resolves.toEqual({});
     // Matching is enough: the template's method, guards and validation do not run on subscribe.
     await expect(client.subscribeResource({ uri: 'users://42/profile' })).resolves.toEqual({});
@@ -70,8 +68,9 @@ describe('resources/subscribe accepts only URIs the server can read (2025-11-25)
       "Invalid resource URI 'users://abc/profile' for template 'users://{id}/profile': id: must be an integer",
     );
     await app.notifyResourceUpdated('users://42/profile');
-    await flush();
-    expect(updates).toEqual(['users://42/profile']);
+    await updates.until(1);
+    await roundTrip(client); // and nothing more
+    expect(updates.items).toEqual(['users://42/profile']);
   });
 
   it('refuses a disabled resource like resources/read does, and accepts it again once enabled', async () => {
@@ -127,11 +126,12 @@ describe('resources/subscribe is capped per session (maxSubscriptionsPerSession)
       await expect(a.subscribeResource({ uri: 'config://app' })).resolves.toEqual({});
 
       // The refused subscription was never held: only what was accepted is notified.
-      const updates: string[] = [];
-      a.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
+      const updates = new Arrivals<string>();
+      a.setNotificationHandler('notifications/resources/updated', (n) => updates.push(n.params.uri));
       for (const uri of ['users://1/profile', 'users://2/profile', 'users://3/profile', 'config://app']) await app.notifyResourceUpdated(uri);
-      await flush();
-      expect(updates).toEqual(['users://1/profile', 'users://3/profile', 'config://app']);
+      await updates.until(3);
+      await roundTrip(a); // and nothing more
+      expect(updates.items).toEqual(['users://1/profile', 'users://3/profile', 'config://app']);
     } finally {
       await Object.getPrototypeOf(b).close.call(b); // b's side only; a.close() closes the application
       await a.close();

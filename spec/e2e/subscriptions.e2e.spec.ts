@@ -1,9 +1,7 @@
 import 'reflect-metadata';
 import { Context, Ctx, Injectable, McpFactory, McpModule, Module, Param, Resource, ResourceTemplate, Tool, type McpApplication } from 'mcp-reflect';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
-
-/** Lets in-memory notifications reach the clients. */
-const flush = () => new Promise((resolve) => setTimeout(resolve, 25));
+import { Arrivals, roundTrip } from '../support/waiting';
 
 let version = 1;
 
@@ -36,11 +34,16 @@ class Settings {
 class SubscriptionModule {}
 
 /** Records the URIs of the notifications/resources/updated a client receives. */
-function updatesOf(client: TestClient): string[] {
-  const uris: string[] = [];
-  client.setNotificationHandler('notifications/resources/updated', (n) => void uris.push(n.params.uri));
+function updatesOf(client: TestClient): Arrivals<string> {
+  const uris = new Arrivals<string>();
+  client.setNotificationHandler('notifications/resources/updated', (n) => uris.push(n.params.uri));
   return uris;
 }
+
+/** After a round trip with each client, whatever the server sent them before has arrived: "nothing (more)" holds. */
+const settle = async (...clients: TestClient[]) => {
+  for (const client of clients) await roundTrip(client);
+};
 
 describe('resources/subscribe and notifications/resources/updated (2025-11-25)', () => {
   let app: McpApplication;
@@ -69,15 +72,17 @@ describe('resources/subscribe and notifications/resources/updated (2025-11-25)',
     await b.subscribeResource({ uri: 'config://other' });
 
     await app.notifyResourceUpdated('config://app');
-    await flush();
-    expect(toA).toEqual(['config://app']);
-    expect(toB).toEqual([]);
+    await toA.until(1);
+    await settle(a, b);
+    expect(toA.items).toEqual(['config://app']);
+    expect(toB.items).toEqual([]);
 
     await app.notifyResourceUpdated('config://other');
     await app.notifyResourceUpdated('config://nobody-listens');
-    await flush();
-    expect(toA).toEqual(['config://app']);
-    expect(toB).toEqual(['config://other']);
+    await toB.until(1);
+    await settle(a, b);
+    expect(toA.items).toEqual(['config://app']);
+    expect(toB.items).toEqual(['config://other']);
   });
 
   it('works for concrete URIs of a template, matched exactly', async () => {
@@ -85,8 +90,9 @@ describe('resources/subscribe and notifications/resources/updated (2025-11-25)',
     await a.subscribeResource({ uri: 'users://7' });
     await app.notifyResourceUpdated('users://8');
     await app.notifyResourceUpdated('users://7');
-    await flush();
-    expect(toA).toEqual(['users://7']);
+    await toA.until(1);
+    await settle(a);
+    expect(toA.items).toEqual(['users://7']);
   });
 
   it('a tool calling ctx.notifyResourceUpdated(uri) reaches subscribers, including other sessions', async () => {
@@ -96,9 +102,10 @@ describe('resources/subscribe and notifications/resources/updated (2025-11-25)',
 
     const result = await a.callTool({ name: 'bump', arguments: { uri: 'config://app' } });
     expect(result.isError).toBeFalsy();
-    await flush();
-    expect(toA).toEqual([]); // the caller did not subscribe
-    expect(toB).toEqual(['config://app']);
+    await toB.until(1);
+    await settle(a, b);
+    expect(toA.items).toEqual([]); // the caller did not subscribe
+    expect(toB.items).toEqual(['config://app']);
     expect((await b.readResource({ uri: 'config://app' })).contents).toEqual([
       { uri: 'config://app', mimeType: 'text/plain', text: `version ${version}` },
     ]);
@@ -111,9 +118,11 @@ describe('resources/subscribe and notifications/resources/updated (2025-11-25)',
     await a.subscribeResource({ uri: 'config://app' }); // subscribing twice is one subscription
     await b.subscribeResource({ uri: 'config://app' });
     await app.notifyResourceUpdated('config://app');
-    await flush();
-    expect(toA).toEqual(['config://app']);
-    expect(toB).toEqual(['config://app']);
+    await toA.until(1);
+    await toB.until(1);
+    await settle(a, b);
+    expect(toA.items).toEqual(['config://app']);
+    expect(toB.items).toEqual(['config://app']);
   });
 
   it('resources/unsubscribe stops them', async () => {
@@ -125,15 +134,16 @@ describe('resources/subscribe and notifications/resources/updated (2025-11-25)',
 
     await app.notifyResourceUpdated('config://app');
     await b.callTool({ name: 'bump', arguments: { uri: 'config://app' } });
-    await flush();
-    expect(toA).toEqual([]);
-    expect(toB).toEqual(['config://app', 'config://app']);
+    await toB.until(2);
+    await settle(a, b);
+    expect(toA.items).toEqual([]);
+    expect(toB.items).toEqual(['config://app', 'config://app']);
 
     await b.unsubscribeResource({ uri: 'config://app' });
     await b.unsubscribeResource({ uri: 'config://never-subscribed' }); // harmless
     await app.notifyResourceUpdated('config://app');
-    await flush();
-    expect(toB).toEqual(['config://app', 'config://app']);
+    await settle(b);
+    expect(toB.items).toEqual(['config://app', 'config://app']);
   });
 
   it('a closed session no longer counts, and the others still receive', async () => {
@@ -143,10 +153,10 @@ describe('resources/subscribe and notifications/resources/updated (2025-11-25)',
     await b.subscribeResource({ uri: 'config://app' });
     // Close only c's side of the connection (TestClient.close would close the shared application).
     await Object.getPrototypeOf(c).close.call(c);
-    await flush();
     await expect(app.notifyResourceUpdated('config://app')).resolves.toBeUndefined();
-    await flush();
-    expect(toB).toEqual(['config://app']);
+    await toB.until(1);
+    await settle(b);
+    expect(toB.items).toEqual(['config://app']);
   });
 });
 
@@ -175,14 +185,15 @@ describe('subscriptions/listen with resourceSubscriptions (2026-07-28)', () => {
 
       await app.notifyResourceUpdated('config://app');
       await b.callTool({ name: 'bump', arguments: { uri: 'config://app' } });
-      await flush();
-      expect(toA).toEqual(['config://app', 'config://app']);
-      expect(toB).toEqual([]);
+      await toA.until(2);
+      await settle(a, b);
+      expect(toA.items).toEqual(['config://app', 'config://app']);
+      expect(toB.items).toEqual([]);
 
       await listenA.close();
       await app.notifyResourceUpdated('config://app');
-      await flush();
-      expect(toA).toEqual(['config://app', 'config://app']);
+      await settle(a);
+      expect(toA.items).toEqual(['config://app', 'config://app']);
       await listenB.close();
     } finally {
       await b.close();
