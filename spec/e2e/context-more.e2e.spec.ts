@@ -14,8 +14,9 @@ import {
   type ClientInfo,
 } from 'mcp-reflect';
 import { createTestClient } from 'mcp-reflect/testing';
+import { deferred, within, type Deferred } from '../support/waiting';
 
-const seen: { client?: ClientInfo; protocolVersion?: string; started?: boolean; aborted?: boolean; reason?: unknown } = {};
+const seen: { client?: ClientInfo; protocolVersion?: string; started?: Deferred; stopped?: Deferred; aborted?: boolean; reason?: unknown } = {};
 
 @Injectable()
 class Introspection {
@@ -28,10 +29,11 @@ class Introspection {
 
   @Tool()
   async waitForAbort(@Ctx() ctx: Context): Promise<string> {
-    seen.started = true;
+    seen.started?.resolve();
     await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
     seen.aborted = ctx.signal.aborted;
     seen.reason = ctx.signal.reason;
+    seen.stopped?.resolve();
     return 'aborted';
   }
 
@@ -125,17 +127,17 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('Context (%s)', (protocolVe
     const app = await McpFactory.create(IntrospectionModule);
     const client = await createTestClient(app, { protocolVersion });
     try {
-      seen.started = false;
+      seen.started = deferred();
+      seen.stopped = deferred();
       seen.aborted = undefined;
       const call = client.callTool({ name: 'waitForAbort', arguments: {} }).catch((error: unknown) => error);
-      for (let i = 0; i < 50 && !seen.started; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(seen.started).toBe(true);
+      await within(seen.started.promise, 'the tool to start');
       expect(seen.aborted).toBeUndefined();
 
       // Close the client's side only (TestClient.close would also close the application).
       await Object.getPrototypeOf(client).close.call(client);
       expect(await call).toBeInstanceOf(Error);
-      await new Promise((r) => setTimeout(r, 50));
+      await within(seen.stopped.promise, "the tool's signal to abort");
       expect(seen.aborted).toBe(true);
     } finally {
       await app.close();

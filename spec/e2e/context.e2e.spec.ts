@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { Context, Ctx, Injectable, McpModule, Module, Param, Tool } from 'mcp-reflect';
 import { createTestClient } from 'mcp-reflect/testing';
+import { deferred, fakeOnly, within, type Deferred } from '../support/waiting';
 
-const seen: { requestId?: string | number; sessionId?: string; aborted?: boolean } = {};
+const seen: { requestId?: string | number; sessionId?: string; aborted?: boolean; started?: Deferred; stopped?: Deferred } = {};
 
 @Injectable()
 class ContextTools {
@@ -28,8 +29,10 @@ class ContextTools {
 
   @Tool()
   async wait(@Ctx() ctx: Context): Promise<string> {
+    seen.started?.resolve();
     await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
     seen.aborted = ctx.signal.aborted;
+    seen.stopped?.resolve();
     return 'stopped';
   }
 }
@@ -84,12 +87,15 @@ describe('Context (through an SDK client)', () => {
   it('aborts the signal when the client cancels the request', async () => {
     const client = await createTestClient(ContextModule);
     try {
+      seen.started = deferred();
+      seen.stopped = deferred();
+      seen.aborted = undefined;
       const controller = new AbortController();
       const call = client.callTool({ name: 'wait', arguments: {} }, { signal: controller.signal });
-      await new Promise((r) => setTimeout(r, 50));
+      await within(seen.started.promise, 'the tool to start');
       controller.abort('user pressed stop');
       await expect(call).rejects.toThrow();
-      await new Promise((r) => setTimeout(r, 50));
+      await within(seen.stopped.promise, "the tool's signal to abort");
       expect(seen.aborted).toBe(true);
     } finally {
       await client.close();
@@ -98,20 +104,27 @@ describe('Context (through an SDK client)', () => {
 });
 
 describe('@Tool({ timeout })', () => {
-  let sawAbort = false;
+  // The deadline is a timer: the spec moves a fake clock (setTimeout only; promises stay real, so the in-memory
+  // client and server work as usual) and the methods end only when the spec lets them.
+  const ignoring = { started: deferred(), release: deferred(), ended: false };
+  const listening = { started: deferred(), stopped: deferred(), sawAbort: false };
 
   @Injectable()
   class SlowTools {
     @Tool({ timeout: 100 })
     async ignoresSignal(): Promise<string> {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      ignoring.started.resolve();
+      await ignoring.release.promise; // runs on until the spec has its answer
+      ignoring.ended = true;
       return 'late';
     }
 
     @Tool({ timeout: 100 })
     async listens(@Ctx() ctx: Context): Promise<string> {
+      listening.started.resolve();
       await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
-      sawAbort = ctx.signal.aborted;
+      listening.sawAbort = ctx.signal.aborted;
+      listening.stopped.resolve();
       return 'stopped';
     }
 
@@ -124,25 +137,36 @@ describe('@Tool({ timeout })', () => {
   @Module({ imports: [McpModule.forRoot({ name: 'timeouts', version: '1.0.0' })], providers: [SlowTools] })
   class TimeoutModule {}
 
-  it('answers "timed out after N ms" at the deadline, long before a method that ignores the signal ends', async () => {
-    const client = await createTestClient(TimeoutModule);
-    try {
-      const started = Date.now();
-      const result = await client.callTool({ name: 'ignoresSignal', arguments: {} });
-      const elapsed = Date.now() - started;
-      expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: "Tool 'ignoresSignal' timed out after 100 ms" }] });
-      expect(elapsed).toBeGreaterThanOrEqual(95);
-      // The method sleeps 1 s: an answer well before that came from the deadline (the bound leaves room for a
-      // loaded CI machine running suites in parallel).
-      expect(elapsed).toBeLessThan(600);
+  /** Runs every microtask now queued, and those they queue: the in-memory exchange needs no timer, so any answer the server has sent by now has arrived. */
+  const drain = () => new Promise((resolve) => setImmediate(resolve));
 
-      const listening = await client.callTool({ name: 'listens', arguments: {} });
-      expect(listening.content).toEqual([{ type: 'text', text: "Tool 'listens' timed out after 100 ms" }]);
-      await new Promise((r) => setTimeout(r, 10));
-      expect(sawAbort).toBe(true);
+  it('answers "timed out after N ms" at the deadline, not before, while a method that ignores the signal runs on', async () => {
+    const client = await createTestClient(TimeoutModule);
+    fakeOnly(['setTimeout', 'clearTimeout']);
+    try {
+      let answered = false;
+      const call = client.callTool({ name: 'ignoresSignal', arguments: {} }).finally(() => (answered = true));
+      await ignoring.started.promise;
+      jest.advanceTimersByTime(99);
+      await drain();
+      expect(answered).toBe(false);
+      jest.advanceTimersByTime(1);
+      expect(await call).toMatchObject({ isError: true, content: [{ type: 'text', text: "Tool 'ignoresSignal' timed out after 100 ms" }] });
+      // The answer came from the deadline: the method is still running.
+      expect(ignoring.ended).toBe(false);
+      ignoring.release.resolve();
+
+      const listened = client.callTool({ name: 'listens', arguments: {} });
+      await listening.started.promise;
+      jest.advanceTimersByTime(100);
+      expect((await listened).content).toEqual([{ type: 'text', text: "Tool 'listens' timed out after 100 ms" }]);
+      await listening.stopped.promise;
+      expect(listening.sawAbort).toBe(true);
 
       expect((await client.callTool({ name: 'quick', arguments: {} })).content).toEqual([{ type: 'text', text: 'fast' }]);
     } finally {
+      jest.useRealTimers();
+      ignoring.release.resolve();
       await client.close();
     }
   });

@@ -121,3 +121,32 @@ export async function roundTrip(client: Client): Promise<void> {
   if ((client.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28') await client.request({ method: 'server/discover', params: {} });
   else await client.ping();
 }
+
+const FAKEABLE = [
+  'Date',
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'requestAnimationFrame',
+  'cancelAnimationFrame',
+  'requestIdleCallback',
+  'cancelIdleCallback',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+] as const;
+
+type Fakeable = (typeof FAKEABLE)[number];
+
+/**
+ * Jest's fake timers for `apis` only (e.g. `['setTimeout', 'clearTimeout']`, or `['performance']` for a clock):
+ * promises, `nextTick` and `setImmediate` stay real, so in-memory SDK clients and servers keep working while the
+ * spec moves time with `jest.advanceTimersByTime(ms)` (or its Async form). Undo with `jest.useRealTimers()`.
+ */
+export function fakeOnly(apis: readonly Fakeable[]): void {
+  jest.useFakeTimers({ doNotFake: FAKEABLE.filter((api) => !apis.includes(api)) });
+}

@@ -25,6 +25,7 @@ import {
 import { createTestClient } from 'mcp-reflect/testing';
 import { failureOf, testModule } from '../../support/bootstrap';
 import { answer } from '../../support/clients';
+import { Arrivals, roundTrip } from '../../support/waiting';
 
 describe('the explorer', () => {
   it('serves the tools of a request-scoped factory provided under its class', async () => {
@@ -199,8 +200,8 @@ describe('runtime additions', () => {
   it('add nothing when one component fails, and send one list_changed for several', async () => {
     const client = await createTestClient(testModule('atomic', { providers: [Core] }));
     try {
-      let changes = 0;
-      client.setNotificationHandler('notifications/tools/list_changed', () => void changes++);
+      const changes = new Arrivals<true>();
+      client.setNotificationHandler('notifications/tools/list_changed', () => changes.push(true));
       class Broken {
         @Tool()
         good(): string {
@@ -229,8 +230,9 @@ describe('runtime additions', () => {
         }
       }
       client.app.tools.add(new Several());
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      expect(changes).toBe(1);
+      await changes.until(1);
+      await roundTrip(client); // a second list_changed would have arrived before this answer
+      expect(changes.length).toBe(1);
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['first', 'one', 'two']);
       expect(client.app.prompts.names()).toEqual(['three']);
     } finally {
