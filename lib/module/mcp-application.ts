@@ -54,6 +54,12 @@ export interface StdioListenOptions {
   redirectStdout?: boolean;
 }
 
+/**
+ * A signal `enableShutdownHooks()` can close the application on. Our own union rather than `NodeJS.Signals`, so
+ * the published types need no Node.js namespace (a consumer without `types: ["node"]` still compiles them).
+ */
+export type ShutdownSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'SIGQUIT' | 'SIGBREAK' | 'SIGUSR1' | 'SIGUSR2';
+
 /** `app.connect(transport, options)`. */
 export interface ConnectOptions {
   /** The identity of the client on this connection (as for stdio). */
@@ -67,7 +73,7 @@ export interface ConnectOptions {
 export class McpApplication {
   private readonly connections = new Set<ConnectionHandle>();
   private readonly http: HttpListener[] = [];
-  private readonly signalListeners = new Map<NodeJS.Signals, () => void>();
+  private readonly signalListeners = new Map<ShutdownSignal, () => void>();
   private closed = false;
 
   /** Runtime control of the tools: enable, disable, remove, add. */
@@ -204,7 +210,7 @@ export class McpApplication {
    * const app = await McpFactory.create(AppModule);
    * app.enableShutdownHooks();
    */
-  enableShutdownHooks(signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']): this {
+  enableShutdownHooks(signals: readonly ShutdownSignal[] = ['SIGINT', 'SIGTERM']): this {
     for (const signal of signals) {
       if (this.signalListeners.has(signal)) continue;
       const listener = () => {
