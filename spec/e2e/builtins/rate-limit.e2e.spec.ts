@@ -24,6 +24,7 @@ import {
 } from 'mcp-reflect';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
 import { answer } from '../../support/clients';
+import { fakeOnly } from '../../support/waiting';
 
 /** An application whose every component is behind one RateLimitGuard, and a first client named 'alice'. */
 async function limited(options: RateLimitOptions, name = 'alice'): Promise<{ client: TestClient; app: McpApplication; guard: RateLimitGuard }> {
@@ -78,12 +79,20 @@ describe('RateLimitGuard', () => {
   });
 
   it('refills the bucket over time', async () => {
-    const { client } = await limited({ capacity: 1, refillPerSecond: 20 });
-    open.push(client);
-    expect((await call(client)).isError).toBe(false);
-    expect((await call(client)).text).toMatch(/^Rate limit exceeded for tool 'forecast': try again in 1 s\.$/);
-    await new Promise((resolve) => setTimeout(resolve, 120)); // more than the 50 ms one token takes
-    expect(await call(client)).toEqual({ text: 'Sunny in Lyon', isError: false });
+    fakeOnly(['performance']); // the guard's clock, moved by the spec
+    try {
+      const { client } = await limited({ capacity: 1, refillPerSecond: 20 });
+      open.push(client);
+      expect((await call(client)).isError).toBe(false);
+      expect((await call(client)).text).toMatch(/^Rate limit exceeded for tool 'forecast': try again in 1 s\.$/);
+      jest.advanceTimersByTime(40); // one token takes 50 ms
+      expect((await call(client)).isError).toBe(true);
+      jest.advanceTimersByTime(20);
+      expect(await call(client)).toEqual({ text: 'Sunny in Lyon', isError: false });
+      expect((await call(client)).isError).toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('never takes tokens for lists (nor for the @ResourceList() methods of resources/list)', async () => {

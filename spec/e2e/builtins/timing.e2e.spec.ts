@@ -22,6 +22,7 @@ import {
 } from 'mcp-reflect';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
 import { answer } from '../../support/clients';
+import { Arrivals } from '../../support/waiting';
 
 @Injectable()
 class Weather {
@@ -66,7 +67,7 @@ class Weather {
 const secret = 's3cr3t-value';
 
 describe('TimingInterceptor as an interceptor', () => {
-  const lines: TimingEntry[] = [];
+  const lines = new Arrivals<TimingEntry>();
   let client: TestClient;
 
   @Module({
@@ -79,11 +80,11 @@ describe('TimingInterceptor as an interceptor', () => {
     client = await createTestClient(TimingModule);
   });
   afterAll(() => client.close());
-  beforeEach(() => lines.splice(0));
+  beforeEach(() => lines.items.splice(0));
 
   /** The lines without their duration, after checking that each has a real one. */
   const logged = () =>
-    lines.map(({ durationMs, ...rest }) => {
+    lines.items.map(({ durationMs, ...rest }) => {
       expect(typeof durationMs).toBe('number');
       expect(durationMs).toBeGreaterThanOrEqual(0);
       return rest;
@@ -102,7 +103,7 @@ describe('TimingInterceptor as an interceptor', () => {
       { method: 'tools/call', kind: 'tool', name: 'forecast', outcome: 'ok' }, // 42 is coerced to '42', extra dropped
       { method: 'tools/call', kind: 'tool', name: 'forecast', outcome: 'invalid', error: 'InvalidArgumentsError' },
     ]);
-    expect(JSON.stringify(lines)).not.toContain(secret);
+    expect(JSON.stringify(lines.items)).not.toContain(secret);
   });
 
   it('logs resources, templates and prompts with their kind', async () => {
@@ -120,7 +121,7 @@ describe('TimingInterceptor as an interceptor', () => {
     const result = await client.callTool({ name: 'stuck', arguments: {} });
     expect(answer(result)).toEqual({ text: "Tool 'stuck' timed out after 50 ms", isError: true });
     // The method gives up after the answer was sent: its line follows.
-    while (lines.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await lines.until(1);
     expect(logged()).toEqual([{ method: 'tools/call', kind: 'tool', name: 'stuck', outcome: 'cancelled', error: 'TimeoutError' }]);
   });
 });
