@@ -78,3 +78,19 @@ export function peek(url: string, headers: Record<string, string>, ms = 300): Pr
     req.end();
   });
 }
+
+/**
+ * A `fetch` for `StreamableHTTPClientTransport({ fetch })` that tells when the client's standing GET stream is
+ * open: `opened` resolves once the server has answered that GET with an event stream (it registers the stream
+ * before it answers), so a notification sent after it reaches the client. Waits on the event, not on a pause.
+ */
+export function watchingGetStream(): { fetch: typeof fetch; opened: Promise<void> } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const watching: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if ((init?.method ?? 'GET') === 'GET' && response.ok && response.headers.get('content-type')?.startsWith('text/event-stream')) open();
+    return response;
+  };
+  return { fetch: watching, opened };
+}
