@@ -1,16 +1,35 @@
 import 'reflect-metadata';
 import { request as httpRequest } from 'node:http';
-import { Context, Ctx, Injectable, McpFactory, McpModule, Module, Tool } from 'mcp-reflect';
+import { Context, Ctx, InMemoryEventStore, Injectable, McpFactory, McpModule, Module, Tool } from 'mcp-reflect';
 import { JSON_AND_SSE, messagesOf, openSession, rawRequest } from '../../support/http-helpers';
+import { deferred, within } from '../../support/waiting';
+
+/** Opened by the spec once the client's stream has dropped: the call goes on only then. */
+let release = deferred();
 
 @Injectable()
 class SlowTools {
   @Tool()
   async slow(@Ctx() ctx: Context): Promise<string> {
     await ctx.reportProgress(1, 3);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await release.promise;
     await ctx.reportProgress(2, 3);
     return 'finished';
+  }
+}
+
+/** The in-memory store, telling when the answer to request `id` has been kept (the call is over). */
+class WatchedEventStore extends InMemoryEventStore {
+  readonly answered = new Map<string | number, () => void>();
+
+  override async storeEvent(sessionId: string, streamId: string, message: Parameters<InMemoryEventStore['storeEvent']>[2]): Promise<string> {
+    const eventId = await super.storeEvent(sessionId, streamId, message);
+    if ('id' in message && message.id !== undefined && ('result' in message || 'error' in message)) this.answered.get(message.id)?.();
+    return eventId;
+  }
+
+  answerOf(id: string | number): Promise<void> {
+    return new Promise((resolve) => this.answered.set(id, resolve));
   }
 }
 
@@ -44,8 +63,10 @@ function postAndDrop(url: string, headers: Record<string, string>, body: string)
 
 describe('resumable SSE streams (Last-Event-ID)', () => {
   it('replays what the client missed, result included, after its stream dropped', async () => {
+    release = deferred();
+    const eventStore = new WatchedEventStore();
     const app = await McpFactory.create(ResumeModule);
-    await app.listen({ transport: 'http', port: 0 });
+    await app.listen({ transport: 'http', port: 0, eventStore });
     const url = await app.getUrl();
     try {
       const session = await openSession(url);
@@ -56,8 +77,10 @@ describe('resumable SSE streams (Last-Event-ID)', () => {
         method: 'tools/call',
         params: { name: 'slow', arguments: {}, _meta: { progressToken: 'p1' } },
       });
+      const kept = eventStore.answerOf(42);
       const lastEventId = await postAndDrop(url, headers, call);
-      await new Promise((resolve) => setTimeout(resolve, 500)); // the call finishes while nobody listens
+      release.resolve(); // the call finishes while nobody listens
+      await within(kept, 'the answer to be kept in the event store');
       const resumed = await rawRequest(url, {
         method: 'GET',
         headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25', 'last-event-id': lastEventId },
@@ -66,6 +89,7 @@ describe('resumable SSE streams (Last-Event-ID)', () => {
       expect(messages.some((m) => m.method === 'notifications/progress' && m.params.progress === 2)).toBe(true);
       expect(messages.find((m) => m.id === 42)?.result.content).toEqual([{ type: 'text', text: 'finished' }]);
     } finally {
+      release.resolve();
       await app.close();
     }
   });
