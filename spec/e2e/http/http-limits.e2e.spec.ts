@@ -4,8 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Context, Ctx, Injectable, McpFactory, McpModule, Module, Param, Resource, Tool } from 'mcp-reflect';
 import { JSON_AND_SSE, initializeBody, messagesOf, openSession, rawRequest } from '../../support/http-helpers';
+import { deferred, within } from '../../support/waiting';
 
 let aborted = 0;
+/** When a `hang` call started, and when its signal aborted (the latest call's). */
+let hang = { started: deferred(), aborted: deferred() };
+beforeEach(() => {
+  aborted = 0;
+  hang = { started: deferred(), aborted: deferred() };
+});
 
 @Injectable()
 class LimitTools {
@@ -16,8 +23,10 @@ class LimitTools {
 
   @Tool()
   async hang(@Ctx() ctx: Context): Promise<string> {
+    hang.started.resolve();
     await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
     aborted++;
+    hang.aborted.resolve();
     return 'aborted';
   }
 
@@ -56,11 +65,12 @@ describe('HTTP limits', () => {
     await app.listen({ transport: 'http', port: 0, sessionIdleTimeoutMs: 300 });
     const url = await app.getUrl();
     try {
-      aborted = 0;
       const session = await openSession(url);
       const headers = { ...JSON_AND_SSE, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
       const hanging = rawRequest(url, { headers, body: callBody(7, 'hang') }).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 1_200));
+      await within(hang.started.promise, 'the call to start');
+      // No activity for 300 ms: the sweeper evicts the session and aborts the call.
+      await within(hang.aborted.promise, 'the idle session to be evicted, aborting its call');
       expect(aborted).toBe(1);
       await hanging;
       expect((await rawRequest(url, { headers, body: callBody(8, 'echo', { text: 'x' }) })).status).toBe(404);
@@ -75,7 +85,7 @@ describe('HTTP limits', () => {
     const url = await app.getUrl();
     try {
       const first = rawRequest(url, { headers: JSON_AND_SSE, body: callBody(1, 'hang') }).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 100));
+      await within(hang.started.promise, 'the first call to start'); // it holds the only slot
       const second = await rawRequest(url, { headers: JSON_AND_SSE, body: callBody(2, 'echo', { text: 'x' }) });
       expect(second.status).toBe(503);
       expect(second.headers['retry-after']).toBe('1');
@@ -136,14 +146,14 @@ describe('load and lifecycle', () => {
     const app = await McpFactory.create(LimitsModule);
     await app.listen({ transport: 'http', port: 0, drainTimeoutMs: 300 });
     const url = await app.getUrl();
-    aborted = 0;
     const session = await openSession(url);
     const headers = { ...JSON_AND_SSE, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
     const hanging = rawRequest(url, { headers, body: callBody(9, 'hang') }).catch((error: Error) => error);
-    await new Promise((r) => setTimeout(r, 100));
-    const started = Date.now();
-    await app.close();
-    expect(Date.now() - started).toBeLessThan(3_000);
+    await within(hang.started.promise, 'the call to start');
+    // The call would run forever: close() ends only because the drain time is over and the call is aborted
+    // (the deadline only turns a hang into a readable failure).
+    await within(app.close(), 'app.close() to end after the 300 ms drain time');
+    expect(hang.aborted.settled).toBe(true);
     await hanging;
     expect(aborted).toBe(1);
     await expect(rawRequest(url, { method: 'GET' })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
