@@ -4,8 +4,14 @@ import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { Context, Ctx, InMemoryEventStore, Injectable, McpFactory, McpModule, Module, Param, Tool, type McpApplication } from 'mcp-reflect';
 import { JSON_AND_SSE, initializeBody, messagesOf, openSession, peek, rawRequest } from '../../support/http-helpers';
+import { deferred, waitFor, within } from '../../support/waiting';
 
 let aborted = 0;
+/** When `never` and `gated` started, and what lets `gated` finish (fresh for each test). */
+let events = { neverStarted: deferred(), gatedStarted: deferred(), gate: deferred() };
+beforeEach(() => {
+  events = { neverStarted: deferred(), gatedStarted: deferred(), gate: deferred() };
+});
 
 @Injectable()
 class HostileTools {
@@ -22,7 +28,15 @@ class HostileTools {
 
   @Tool()
   never(): Promise<string> {
+    events.neverStarted.resolve();
     return new Promise(() => undefined); // no Context: it cannot even notice a cancellation
+  }
+
+  @Tool()
+  async gated(): Promise<string> {
+    events.gatedStarted.resolve();
+    await events.gate.promise; // until the spec opens the gate
+    return 'gate opened';
   }
 
   @Tool()
@@ -173,11 +187,18 @@ describe('calls whose client is gone', () => {
     try {
       const session = await openSession(url);
       // The client disconnects while `never` runs: a disconnect is not a cancellation, the call goes on.
-      await peekPost(url, headersOf(session), callBody(2, 'never'), 100);
+      await postAndDrop(url, headersOf(session), callBody(2, 'never'), events.neverStarted.promise);
       const busy = await rawRequest(url, { headers: headersOf(session), body: callBody(3, 'slow', { ms: 1 }) });
       expect(busy.status).toBe(503);
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      const freed = await rawRequest(url, { headers: headersOf(session), body: callBody(4, 'slow', { ms: 1 }) });
+      // The slot is freed once the call timeout (400 ms) answers the gone client: nothing a client can see
+      // but the next call being served, so the spec asks until it is (without the timeout, never).
+      const freed = await waitFor(
+        async () => {
+          const next = await rawRequest(url, { headers: headersOf(session), body: callBody(4, 'slow', { ms: 1 }) });
+          return next.status === 503 ? undefined : next;
+        },
+        { interval: 50, what: 'the call timeout to free the concurrency slot' },
+      );
       expect(freed.status).toBe(200);
       expect(messagesOf(freed.body).at(-1).result.content[0].text).toBe('slept 1 ms');
     } finally {
@@ -202,29 +223,44 @@ describe('calls whose client is gone', () => {
   });
 });
 
-/** A POST whose connection is dropped after `ms`. */
-function peekPost(url: string, headers: Record<string, string>, body: string, ms: number): Promise<void> {
+/** A POST whose connection is dropped once `until` resolves (e.g. the method it calls has started). */
+async function postAndDrop(url: string, headers: Record<string, string>, body: string, until: Promise<void>): Promise<void> {
   const target = new URL(url);
-  return new Promise((resolve) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers, agent: false });
-    req.on('error', () => undefined);
-    req.end(body);
-    setTimeout(() => {
-      req.destroy();
-      resolve();
-    }, ms);
-  });
+  const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers, agent: false });
+  req.on('error', () => undefined);
+  req.end(body);
+  await within(until, 'the call to start');
+  req.destroy();
+}
+
+/** The in-memory store, telling when a session's events are dropped (the session ended for good). */
+class WatchedEventStore extends InMemoryEventStore {
+  private readonly waiting = new Map<string, () => void>();
+  private readonly gone = new Set<string>();
+
+  override async dropSession(sessionId: string): Promise<void> {
+    await super.dropSession(sessionId);
+    this.gone.add(sessionId);
+    this.waiting.get(sessionId)?.();
+  }
+
+  dropped(sessionId: string): Promise<void> {
+    return this.gone.has(sessionId) ? Promise.resolve() : new Promise((resolve) => this.waiting.set(sessionId, resolve));
+  }
 }
 
 describe('sessions', () => {
   it('evicts a session whose client never completes the handshake', async () => {
+    const eventStore = new WatchedEventStore();
     const app = await McpFactory.create(hostileModule());
-    const url = await listening(app, { handshakeTimeoutMs: 200 });
+    const url = await listening(app, { handshakeTimeoutMs: 200, eventStore });
     try {
+      // The complete session first: had its handshake timer not been cleared, it would fire first.
+      const complete = await openSession(url);
       const init = await rawRequest(url, { headers: JSON_AND_SSE, body: initializeBody() });
       const halfOpen = init.headers['mcp-session-id'] as string;
-      const complete = await openSession(url);
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      // Evicting a session ends it for good, its events with it: the store sees that as the last step.
+      await within(eventStore.dropped(halfOpen), 'the half-open session to be evicted');
       expect((await rawRequest(url, { headers: headersOf(halfOpen), body: callBody(2, 'slow', { ms: 1 }) })).status).toBe(404);
       expect((await rawRequest(url, { headers: headersOf(complete), body: callBody(2, 'slow', { ms: 1 }) })).status).toBe(200);
     } finally {
@@ -265,23 +301,25 @@ describe('sessions', () => {
 describe('shutdown', () => {
   it('drains: new requests get 503 with Connection: close, a call in progress finishes', async () => {
     const app = await McpFactory.create(hostileModule());
-    const url = await listening(app, { drainTimeoutMs: 5_000 });
+    // A drain time far beyond the spec's deadlines: close() can end in time only by seeing the call finish.
+    const url = await listening(app, { drainTimeoutMs: 60_000 });
     const session = await openSession(url);
-    const running = rawRequest(url, { headers: headersOf(session), body: callBody(2, 'slow', { ms: 400 }) });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const started = Date.now();
-    const closing = app.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const running = rawRequest(url, { headers: headersOf(session), body: callBody(2, 'gated') });
+    await within(events.gatedStarted.promise, 'the call to start');
+    let closed = false;
+    const closing = app.close().then(() => (closed = true));
+    // close() starts draining at once (the listening socket closes, the endpoint refuses), before it awaits.
     const refused = await rawRequest(url, { headers: headersOf(session), body: callBody(3, 'slow', { ms: 1 }) }).catch((error: Error & { code?: string }) => error);
     // Either the listening socket is already closed, or a kept connection is told to go away.
     if ('status' in refused) {
       expect(refused.status).toBe(503);
       expect(refused.headers.connection).toBe('close');
     } else expect(refused.code).toBe('ECONNREFUSED');
+    expect(closed).toBe(false); // it waits for the call in progress
+    events.gate.resolve();
     const answer = await running;
-    expect(messagesOf(answer.body).at(-1).result.content[0].text).toBe('slept 400 ms');
-    await closing;
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(messagesOf(answer.body).at(-1).result.content[0].text).toBe('gate opened');
+    await within(closing, 'close() to end once the call in progress has finished');
   });
 });
 
@@ -304,24 +342,31 @@ describe('hostile HTTP input', () => {
     const url = await listening(app, { requestTimeoutMs: 500 });
     const target = new URL(url);
     try {
-      const started = Date.now();
-      const outcome = await new Promise<string>((resolve) => {
-        const req = httpRequest({
-          host: target.hostname,
-          port: target.port,
-          path: target.pathname,
-          method: 'POST',
-          headers: { ...JSON_AND_SSE, 'content-length': '1000' },
-          agent: false,
-        });
-        req.on('response', (res) => resolve(`status ${res.statusCode}`));
-        req.on('error', (error: Error & { code?: string }) => resolve(error.code ?? error.message));
-        req.write('{');
-        const timer = setInterval(() => req.write(' '), 100);
-        req.on('close', () => clearInterval(timer));
+      // At one byte per 100 ms the 1,000-byte body would take 100 s: only the 500 ms request timeout ends it
+      // within the deadline (which just turns a hang into a readable failure).
+      const req = httpRequest({
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { ...JSON_AND_SSE, 'content-length': '1000' },
+        agent: false,
       });
-      expect(['status 408', 'ECONNRESET', 'socket hang up']).toContain(outcome);
-      expect(Date.now() - started).toBeLessThan(3_000);
+      const timer = setInterval(() => req.write(' '), 100);
+      req.on('close', () => clearInterval(timer));
+      try {
+        const outcome = await within(
+          new Promise<string>((resolve) => {
+            req.on('response', (res) => resolve(`status ${res.statusCode}`));
+            req.on('error', (error: Error & { code?: string }) => resolve(error.code ?? error.message));
+            req.write('{');
+          }),
+          'the server to cut the trickled body',
+        );
+        expect(['status 408', 'ECONNRESET', 'socket hang up']).toContain(outcome);
+      } finally {
+        req.destroy();
+      }
     } finally {
       await app.close();
     }
