@@ -56,8 +56,26 @@ type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<R
  * SDK's own hook around each registered handler (logging/setLevel, registered by the SDK, included).
  */
 class ReflectServer extends Server {
+  /** The hub that knows this server (set by the factory). */
+  hub?: SessionHub;
+
   protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
     return withReadableParams(method, super._wrapHandler(method, handler));
+  }
+
+  /**
+   * Leaves the hub on close, connected or not: the SDK closes servers it built but never connected (the
+   * per-request handler's `subscriptions/listen` route does), and those never fire `onclose`.
+   */
+  override async close(): Promise<void> {
+    this.hub?.forget(this);
+    return super.close();
+  }
+
+  /** Leaves the hub when the transport closes (a session ends, a per-request exchange is over). */
+  protected override _onclose(): void {
+    this.hub?.forget(this);
+    super._onclose();
   }
 }
 
@@ -124,6 +142,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
   const factory = (connection?: Connection) => {
     const declared = kinds();
     const server = new ReflectServer(info, options(declared));
+    server.hub = app.hub;
     const scope: SessionScope = {
       app,
       server,

@@ -21,7 +21,7 @@ export interface ChangePublisher {
 }
 
 export class SessionHub {
-  private readonly sessions = new Map<Server, Session & { readonly previous?: () => void }>();
+  private readonly sessions = new Map<Server, Session>();
   private readonly publishers = new Set<ChangePublisher>();
 
   /** Adds a publisher (2026-07-28 HTTP listeners); returns how to remove it. */
@@ -32,21 +32,17 @@ export class SessionHub {
 
   constructor(private readonly logger: ServerLogger) {}
 
+  /** Registers a server; it must call `forget` when it closes (the factory's server does, in `_onclose`/`close`). */
   open(server: Server): Session {
-    const session: Session & { previous?: () => void } = { server, previous: server.onclose };
+    const session: Session = { server };
     this.sessions.set(server, session);
-    // One shared close hook (the SDK calls it with `this` = the server): a per-server closure that points back
-    // at its server would make every short-lived server (stateless HTTP builds one per request) ~10x dearer.
-    server.onclose = this.closed;
     return session;
   }
 
-  private readonly closed = ((hub: SessionHub) =>
-    function (this: Server) {
-      const session = hub.sessions.get(this);
-      hub.sessions.delete(this);
-      session?.previous?.();
-    })(this);
+  /** Forgets a server that is closing (whether or not it was ever connected). */
+  forget(server: Server): void {
+    this.sessions.delete(server);
+  }
 
   get size(): number {
     return this.sessions.size;
@@ -77,6 +73,7 @@ export class SessionHub {
       else publisher.resourcesChanged();
     }
     for (const server of this.sessions.keys()) {
+      if (!server.transport) continue; // built, not connected yet
       if (!server.getCapabilities()[kind]) continue; // a session opened before the first component of this kind
       const send =
         kind === 'tools' ? server.sendToolListChanged() : kind === 'prompts' ? server.sendPromptListChanged() : server.sendResourceListChanged();
@@ -89,6 +86,7 @@ export class SessionHub {
     // 2025 eras subscribe with resources/subscribe (tracked here); on 2026-07-28 the client's
     // subscriptions/listen filter decides, and the SDK delivers only to streams that asked for the URI.
     const sends = [...this.sessions.values()]
+      .filter((session) => session.server.transport !== undefined)
       .filter((session) => session.subscriptions?.has(uri) || (isModern(session.server) && session.server.getCapabilities().resources))
       .map((session) => session.server.sendResourceUpdated({ uri }).catch((error: unknown) => this.dropped('notifications/resources/updated', error)));
     await Promise.all(sends);
