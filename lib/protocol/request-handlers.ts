@@ -107,8 +107,13 @@ function callTool(scope: SessionScope, ctx: ServerContext, params: ToolCall): un
   // Only a tool that receives a Context can ask the client for input (and be re-entered); without one, no
   // guard can deny it either (a guard reads the Context), so its failures are all results.
   if (!pipeline.takesContext) {
-    const outcome = pipeline.call(args, pipeline.needsChannel ? () => openChannel(scope, ctx) : undefined, undefined);
-    return outcome instanceof Promise ? outcome.then((value) => convert(server, schema, value)) : convert(server, schema, outcome);
+    let outcome: ReturnType<typeof pipeline.call>;
+    try {
+      outcome = pipeline.call(args, pipeline.needsChannel ? () => openChannel(scope, ctx) : undefined, undefined);
+    } catch (error) {
+      rethrowWire(error); // a RequestError the tool threw: its JSON-RPC error
+    }
+    return outcome instanceof Promise ? outcome.then((value) => convert(server, schema, value), rethrowWire) : convert(server, schema, outcome);
   }
   const target = `tool:${name}`;
   const open = () => openChannel(scope, ctx, _meta?.progressToken, target);

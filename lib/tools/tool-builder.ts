@@ -54,7 +54,8 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
 
   const failure = (error: unknown): CallOutcome => {
     if (error instanceof InputRequiredSignal) throw error; // answered by the protocol layer (input required)
-    if (policy.isProtocolError(error)) throw error;
+    // A RequestError (or the SDK's ProtocolError) is the tool's way of answering with a JSON-RPC error.
+    if (error instanceof RequestError || policy.isProtocolError(error)) throw error;
     return errorResult(toolErrorText(error, name, where, policy));
   };
 
