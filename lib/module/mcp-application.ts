@@ -55,8 +55,8 @@ export interface StdioListenOptions {
 }
 
 /**
- * A signal `enableShutdownHooks()` can close the application on. Our own union rather than `NodeJS.Signals`, so
- * the published types need no Node.js namespace (a consumer without `types: ["node"]` still compiles them).
+ * A signal `enableShutdownHooks()` can close the application on. A union of our own rather than Node's
+ * `Signals` type, so the published types need no `NodeJS` namespace from `@types/node`.
  */
 export type ShutdownSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'SIGQUIT' | 'SIGBREAK' | 'SIGUSR1' | 'SIGUSR2';
 
