@@ -11,7 +11,7 @@ export function legacyOnly(decorator: string, second: unknown): void {
   const { kind, name } = second as { kind: unknown; name?: unknown };
   throw new BootstrapError(
     BootstrapErrorCode.StandardDecorators,
-    `${decorator} on ${String(kind)} '${String(name ?? 'anonymous')}' ran as a standard (TC39) decorator, which mcp-reflect cannot read.\n` +
+    `Cannot use ${decorator} on ${String(kind)} '${String(name ?? 'anonymous')}': it ran as a standard (TC39) decorator, which mcp-reflect cannot read.\n` +
       'Cause: "experimentalDecorators" is off, so TypeScript emits standard decorators and no parameter types.\n' +
       'Fix: set "experimentalDecorators": true and "emitDecoratorMetadata": true in the compilerOptions of tsconfig.json ' +
       '(with swc: jsc.parser.decorators, jsc.transform.legacyDecorator and jsc.transform.decoratorMetadata), and import "reflect-metadata" first.',

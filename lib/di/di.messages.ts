@@ -43,8 +43,9 @@ export function causedBy(owner: string, cause: Error): string {
 export function circularDependencyMessage(path: string[]): string {
   return (
     `Cannot create ${path[0]}: circular dependency ${path.join(' -> ')}.\n` +
-    `Fix: break the cycle by moving the shared logic into a third provider, or inject one side lazily: ` +
-    `@Inject(forwardRef(() => ${path[1]})) in the constructor of ${path[0]}.`
+    `Fix: break the cycle by moving the shared logic into a third provider, or inject lazily with ` +
+    `@Inject(forwardRef(() => ${path[1]})) in the constructor of ${path[0]} (and, across two files, forwardRef on both sides: ` +
+    `it is needed in the file that loads first; see docs/errors.md#circular_dependency).`
   );
 }
 

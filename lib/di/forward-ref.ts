@@ -8,7 +8,9 @@ import type { DependencyToken, ForwardReference, InjectionToken } from '../inter
  * @Module({ imports: [forwardRef(() => OrdersModule)] })
  * class UsersModule {}
  *
- * constructor(@Inject(forwardRef(() => OrdersService)) private readonly orders: OrdersService) {}
+ * // Two classes that inject each other: type the parameter with `import type` (or an interface), since the
+ * // class is not defined yet when this one is; put forwardRef in the file that loads first (docs/errors.md).
+ * constructor(@Inject(forwardRef(() => OrdersService)) private readonly orders: OrdersServiceType) {}
  */
 export function forwardRef<T>(fn: () => T): ForwardReference<T> {
   return { forwardRef: fn };

@@ -47,6 +47,7 @@ export class McpFactory {
           `Fix: add McpModule.forRoot({ name: 'my-server', version: '1.0.0' }) to the imports of the root module.`,
       );
     }
+    checkNumericOptions(settings);
     await container.callHook('onModuleInit');
     const logger = settings.logger ?? stderrLogger;
     const policy = { maskErrorDetails: settings.maskErrorDetails ?? true, logger, isProtocolError };
@@ -136,6 +137,24 @@ function stateSecret(configured: string | undefined): string | Uint8Array {
     `Cannot use requestStateSecret: it is ${Buffer.byteLength(configured)} bytes long, and an HMAC-SHA256 key must be at least 32 bytes.\n` +
       `Fix: use a random secret of 32 bytes or more, e.g. the output of \`openssl rand -base64 48\`, shared by every instance.`,
   );
+}
+
+/** Numeric options are whole numbers in range: a bad one would fail every list or call, not the bootstrap. */
+function checkNumericOptions(settings: McpModuleOptions): void {
+  const rules: [keyof McpModuleOptions, number, string][] = [
+    ['pageSize', 1, 'the number of items per list page, e.g. pageSize: 50 (leave it out for one page)'],
+    ['callTimeout', 0, 'milliseconds, e.g. callTimeout: 60_000 (0: no deadline)'],
+    ['maxSubscriptionsPerSession', 0, 'a count, e.g. maxSubscriptionsPerSession: 100'],
+  ];
+  for (const [option, min, example] of rules) {
+    const value = settings[option];
+    if (value === undefined || (typeof value === 'number' && Number.isSafeInteger(value) && value >= min)) continue;
+    throw new BootstrapError(
+      BootstrapErrorCode.InvalidOption,
+      `Cannot use McpModule.forRoot({ ${option}: ${JSON.stringify(value) ?? String(value)} }): it must be a whole number of at least ${min}.\n` +
+        `Fix: give ${example}.`,
+    );
+  }
 }
 
 /** Options of `McpFactory.create()`. */

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { progressFirst } from './progress-first';
 import type { Connection, ServerFactory } from './server-factory';
 
 export type { Transport };
@@ -24,7 +25,7 @@ export function serveProcessStdio(factory: ServerFactory, onerror: (error: Error
     write: (chunk, encoding, callback) => void write.call(stdout, chunk, encoding, callback),
   });
   stdout.write = ((chunk: unknown, ...rest: unknown[]) => (process.stderr.write as (...args: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
-  const handle = serveConnection(factory, onerror, progressFirst(new StdioServerTransport(process.stdin, protocol)), connection);
+  const handle = serveConnection(factory, onerror, new StdioServerTransport(process.stdin, protocol), connection);
   return {
     close: async () => {
       try {
@@ -48,35 +49,7 @@ export function serveConnection(
   connection?: Connection,
 ): ConnectionHandle {
   // Every server of the connection (the SDK may build one more for a `server/discover` probe) gets its identity.
-  return serveStdio(() => factory(connection), { onerror, transport: transport ?? progressFirst(new StdioServerTransport()) });
-}
-
-/** How long an answer waits after the progress before it, so the client reads them apart (see below). */
-const PROGRESS_GAP_MS = 15;
-
-/**
- * A transport whose answers never reach the client in the same read as the progress before them. The SDK
- * client handles a response at once but a notification one microtask later, and drops progress for a request
- * that was answered meanwhile ("progress notification for an unknown token"): over a pipe, progress written
- * just before the result arrives in the same chunk and is lost. Here an answer that follows progress is
- * written once that progress is flushed to the pipe, plus a short gap in which the client reads it.
- */
-export function progressFirst(transport: Transport): Transport {
-  const send = transport.send.bind(transport);
-  let flushed: Promise<unknown> | undefined;
-  transport.send = (message, options) => {
-    const kind = message as { method?: unknown; id?: unknown; result?: unknown; error?: unknown };
-    if (kind.method === 'notifications/progress') {
-      const sent = send(message, options);
-      flushed = sent.catch(() => undefined);
-      return sent;
-    }
-    if (flushed && kind.id !== undefined && (kind.result !== undefined || kind.error !== undefined)) {
-      const after = flushed;
-      flushed = undefined;
-      return after.then(() => new Promise((resolve) => setTimeout(resolve, PROGRESS_GAP_MS))).then(() => send(message, options));
-    }
-    return send(message, options);
-  };
-  return transport;
+  // A stdio transport (the process's, or one you give) lets progress through before each answer.
+  const served = transport === undefined ? progressFirst(new StdioServerTransport()) : transport instanceof StdioServerTransport ? progressFirst(transport) : transport;
+  return serveStdio(() => factory(connection), { onerror, transport: served });
 }

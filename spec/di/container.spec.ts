@@ -342,8 +342,9 @@ describe('Container', () => {
       expect(error.code).toBe('CIRCULAR_DEPENDENCY');
       expect(error.message).toBe(
         `Cannot create Left: circular dependency Left -> 'RIGHT' -> Left.\n` +
-          `Fix: break the cycle by moving the shared logic into a third provider, or inject one side lazily: ` +
-          `@Inject(forwardRef(() => 'RIGHT')) in the constructor of Left.`,
+          `Fix: break the cycle by moving the shared logic into a third provider, or inject lazily with ` +
+          `@Inject(forwardRef(() => 'RIGHT')) in the constructor of Left (and, across two files, forwardRef on both sides: ` +
+          `it is needed in the file that loads first; see docs/errors.md#circular_dependency).`,
       );
     });
 
@@ -366,8 +367,9 @@ describe('Container', () => {
       expect(error.code).toBe('CIRCULAR_DEPENDENCY');
       expect(error.message).toBe(
         `Cannot create Left: circular dependency Left -> 'RIGHT' -> Left.\n` +
-          `Fix: break the cycle by moving the shared logic into a third provider, or inject one side lazily: ` +
-          `@Inject(forwardRef(() => 'RIGHT')) in the constructor of Left.`,
+          `Fix: break the cycle by moving the shared logic into a third provider, or inject lazily with ` +
+          `@Inject(forwardRef(() => 'RIGHT')) in the constructor of Left (and, across two files, forwardRef on both sides: ` +
+          `it is needed in the file that loads first; see docs/errors.md#circular_dependency).`,
       );
     });
 
@@ -390,8 +392,9 @@ describe('Container', () => {
       expect(error.code).toBe('CIRCULAR_DEPENDENCY');
       expect(error.message).toBe(
         `Cannot create Ping: circular dependency Ping -> 'PONG' -> Ping.\n` +
-          `Fix: break the cycle by moving the shared logic into a third provider, or inject one side lazily: ` +
-          `@Inject(forwardRef(() => 'PONG')) in the constructor of Ping.`,
+          `Fix: break the cycle by moving the shared logic into a third provider, or inject lazily with ` +
+          `@Inject(forwardRef(() => 'PONG')) in the constructor of Ping (and, across two files, forwardRef on both sides: ` +
+          `it is needed in the file that loads first; see docs/errors.md#circular_dependency).`,
       );
     });
 

@@ -16,12 +16,12 @@ function runStandard(source: string): unknown {
 
 describe('standard (TC39) decorators', () => {
   it.each([
-    ['@Tool()', "class Calc { @Tool() add(a: number) { return a; } }", "@Tool() on method 'add' ran as a standard (TC39) decorator"],
-    ['@Injectable()', '@Injectable() class Service {}', "@Injectable() on class 'Service' ran as a standard (TC39) decorator"],
-    ['@Module()', '@Module({}) class AppModule {}', "@Module() on class 'AppModule'"],
-    ['@Field()', "class Dto { @Field({ description: 'x' }) name!: string; }", "@Field() on field 'name'"],
-    ['@Resource()', "class R { @Resource('a://b') read() { return ''; } }", "@Resource() on method 'read'"],
-    ['@UseGuards()', 'class G { canActivate() { return true; } } @UseGuards(G) class T {}', "@UseGuards() on class 'T'"],
+    ['@Tool()', "class Calc { @Tool() add(a: number) { return a; } }", "Cannot use @Tool() on method 'add': it ran as a standard (TC39) decorator"],
+    ['@Injectable()', '@Injectable() class Service {}', "Cannot use @Injectable() on class 'Service': it ran as a standard (TC39) decorator"],
+    ['@Module()', '@Module({}) class AppModule {}', "Cannot use @Module() on class 'AppModule'"],
+    ['@Field()', "class Dto { @Field({ description: 'x' }) name!: string; }", "Cannot use @Field() on field 'name'"],
+    ['@Resource()', "class R { @Resource('a://b') read() { return ''; } }", "Cannot use @Resource() on method 'read'"],
+    ['@UseGuards()', 'class G { canActivate() { return true; } } @UseGuards(G) class T {}', "Cannot use @UseGuards() on class 'T'"],
   ])('%s fails with the cause and the fix', (_name, snippet, message) => {
     const source = `const { Tool, Injectable, Module, Field, Resource, UseGuards } = require('mcp-reflect');\n${snippet}`;
     expect(() => runStandard(source)).toThrow(expect.objectContaining({ code: BootstrapErrorCode.StandardDecorators }));
