@@ -7,7 +7,6 @@ import {
   Scope,
   MCP_OPTIONS,
   McpFactory,
-  McpModule,
   Module,
   type McpModuleOptions,
   type ModuleImport,

@@ -3,15 +3,11 @@ import {
   CONTEXT,
   Inject,
   Injectable,
-  McpFactory,
-  McpModule,
   McpReflectError,
   Module,
   ModuleRef,
   Scope,
   Tool,
-  type McpApplication,
-  type ModuleImport,
   type ModuleOptions,
 } from 'mcp-reflect';
 import { createTestClient } from 'mcp-reflect/testing';

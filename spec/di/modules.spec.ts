@@ -1,16 +1,12 @@
 import 'reflect-metadata';
 import {
-  BootstrapError,
   Global,
   Inject,
   Injectable,
-  McpFactory,
   McpModule,
   Module,
   forwardRef,
   type DynamicModule,
-  type McpApplication,
-  type ModuleImport,
   type ModuleOptions,
 } from 'mcp-reflect';
 import { createTestClient } from 'mcp-reflect/testing';

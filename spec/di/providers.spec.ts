@@ -1,18 +1,13 @@
 import 'reflect-metadata';
 import {
-  BootstrapError,
   Inject,
   Injectable,
-  McpFactory,
-  McpModule,
   McpReflectError,
   Module,
   ModuleRef,
   Optional,
   Scope,
   forwardRef,
-  type McpApplication,
-  type ModuleImport,
   type ModuleOptions,
   type Provider,
 } from 'mcp-reflect';

@@ -1,16 +1,11 @@
 import 'reflect-metadata';
 import {
-  BootstrapError,
   BootstrapErrorCode,
   Injectable,
-  McpFactory,
-  McpModule,
-  Module,
   Param,
   Prompt,
   Resource,
   ResourceTemplate,
-  type Provider,
 } from 'mcp-reflect';
 import { bootstrapFailure } from '../support/bootstrap';
 

@@ -3,14 +3,10 @@ import { IsArray, IsDefined, IsString } from 'class-validator';
 import {
   Args,
   Field,
-  BootstrapError,
   BootstrapErrorCode,
-  McpFactory,
-  McpModule,
   Module,
   Param,
   Tool,
-  type Provider,
 } from 'mcp-reflect';
 import { bootstrapFailure, failureOf } from '../support/bootstrap';
 

@@ -8,7 +8,6 @@ import {
   Inject,
   Injectable,
   McpFactory,
-  McpModule,
   McpReflectError,
   Module,
   Optional,
