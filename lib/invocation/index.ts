@@ -1,7 +1,7 @@
 export { compileMethod, compileOrExplain } from './method-compiler';
 export type { CompiledMethod } from './method-compiler';
 export type { MethodHost, RequestHandle, RequestScopes } from './method-host';
-export { parseToolMethod } from './method-parser';
+export { parseMethod } from './method-parser';
 export type { ParsedParameter } from './method-parser';
 export { capitalize, toRequestError, toolErrorText } from './call-policy';
 export type { CallPolicy, ServerLogger } from './call-policy';

@@ -5,7 +5,7 @@ import { argsInputSchema, jsonValue, paramsInputSchema, type Converter, type Roo
 import { ArgumentValidator, formatIssues, type SchemaCompiler } from '../validation';
 import type { ParamMetadata } from '../metadata';
 import type { MethodHost, RequestHandle } from './method-host';
-import { parseToolMethod, type ParsedParameter } from './method-parser';
+import { parseMethod, type ParsedParameter } from './method-parser';
 import { argsNotClassMessage, invalidDefaultMessage, invalidSchemaMessage } from './method.messages';
 
 /**
@@ -44,7 +44,7 @@ export function compileMethod(
   implicit?: readonly ParamMetadata[],
 ): CompiledMethod {
   const { target } = host;
-  const parsed = parseToolMethod(target, method, owner, implicit);
+  const parsed = parseMethod(target, method, owner, implicit);
   const input = rawInputSchema ? rawRoot(rawInputSchema) : inputRoot(parsed, owner);
   const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(compiler, input.schema, input.generated));
   if (!rawInputSchema) checkDefaults(parsed, input, compiler, owner);

@@ -27,11 +27,12 @@ export type ParsedParameter =
     };
 
 /**
- * Parses a tool method once (FastMCP's ParsedFunction, the decorator way): every parameter must be
+ * Parses a component method once (tool, resource, template, prompt, completer; FastMCP's ParsedFunction, the
+ * decorator way): every parameter must be
  * decorated, names are read from the source when not given, and every shape MCP cannot carry is refused
  * here with a message that names the parameter and the fix.
  */
-export function parseToolMethod(
+export function parseMethod(
   target: Function,
   method: string,
   owner: string,

@@ -1,4 +1,4 @@
-import type { ContentBlock } from '../tools/content';
+import type { ContentBlock } from '../content';
 
 /** One message of a prompt (MCP `PromptMessage`). */
 export interface PromptMessage {

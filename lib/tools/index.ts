@@ -3,5 +3,5 @@ export { unknownToolMessage } from './tool.messages';
 export type { ServerLogger } from '../invocation';
 export type { ToolDefinition, ToolDescriptor } from './tool-definition';
 export type { CallOutcome } from './result-converter';
-export { ToolResult, text, image, audio, embeddedResource, resourceLink, isContentBlock } from './content';
-export type { ContentBlock, TextContent, ImageContent, AudioContent, EmbeddedResource, ResourceLink } from './content';
+export { ToolResult, text, image, audio, embeddedResource, resourceLink, isContentBlock } from '../content';
+export type { ContentBlock, TextContent, ImageContent, AudioContent, EmbeddedResource, ResourceLink } from '../content';

@@ -1,5 +1,5 @@
 import { formatIssues, type ValidateFunction } from '../validation';
-import { isContentBlock, ToolResult, type ContentBlock } from './content';
+import { isContentBlock, ToolResult, type ContentBlock } from '../content';
 
 /** A `tools/call` result as the library builds it; the protocol layer sends it as is. */
 export interface CallOutcome {
