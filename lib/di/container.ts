@@ -3,9 +3,9 @@ import type { Constructor, InjectionToken, ModuleImport, Provider } from '../int
 import { Injector } from './injector';
 import { callLifecycleHook, type LifecycleHook } from './lifecycle';
 import { checkExports, linkProviders, linkRecord, lookup } from './linker';
-import type { ModuleRecord, ProviderRecord } from './module-record';
+import { ProviderRecord, type ModuleRecord } from './module-record';
 import { ModuleRef, moduleRefError, type ModuleRefGetOptions } from './module-ref';
-import { classRecord, scanModules, type ScanOptions } from './module-scanner';
+import { classDefinition, scanModules, type ScanOptions } from './module-scanner';
 import { RequestScope, requestStorage } from './request-scope';
 
 export type ContainerOptions = Omit<ScanOptions, 'perModule'>;
@@ -75,7 +75,7 @@ export class Container {
    */
   instanceFor(module: ModuleRecord, cls: Constructor): { instance: unknown } | { perRequest: (scope: RequestScope) => unknown } {
     const existing = lookup(module, cls, this.globals);
-    const record = existing ?? classRecord(module, cls, cls);
+    const record = existing ?? new ProviderRecord(classDefinition(module, cls, cls));
     if (!existing) linkRecord(record, this.globals);
     if (record.requestScoped) return { perRequest: (scope) => this.injector.resolveInRequest(record, scope) };
     if (record.built) return { instance: record.instance };
@@ -109,11 +109,14 @@ export class Container {
 
   /** @internal For ModuleRef.create(): links a throwaway record of `cls` in `module` and builds it. */
   async create<T>(module: ModuleRecord, cls: Constructor<T>): Promise<T> {
-    const record = classRecord(module, cls, cls);
+    // Built fresh every time: a transient record, never cached.
+    const record = new ProviderRecord(classDefinition(module, cls, cls));
     linkRecord(record, this.globals);
     const scope = requestStorage.getStore();
     if (record.requestScoped) return (await this.injector.resolveInRequest(record, scope ?? new RequestScope())) as T;
-    return (await this.injector.instantiate({ ...record, scope: Scope.TRANSIENT })) as T;
+    const transient = new ProviderRecord({ ...record.definition, scope: Scope.TRANSIENT });
+    transient.link({ resolved: record.resolved, requestScoped: false });
+    return (await this.injector.instantiate(transient)) as T;
   }
 }
 

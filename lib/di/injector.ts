@@ -18,14 +18,15 @@ export class Injector {
     if (record.requestScoped) return undefined;
     this.assertNoCycle(record, path);
     if (record.scope === Scope.TRANSIENT) return this.construct(record, path);
-    if (record.built) return record.instance;
-    record.pending ??= this.construct(record, path).then((instance) => {
-      record.instance = instance;
-      record.built = true;
-      record.pending = undefined;
+    const { state } = record;
+    if (state.built) return state.instance;
+    state.pending ??= this.construct(record, path).then((instance) => {
+      state.instance = instance;
+      state.built = true;
+      state.pending = undefined;
       return instance;
     });
-    return record.pending;
+    return state.pending;
   }
 
   private async construct(record: ProviderRecord, path: ProviderRecord[]): Promise<unknown> {
@@ -40,8 +41,8 @@ export class Injector {
       if (record.dependencies[i].forward && !dependency.built && isLateBindable(dependency)) {
         // forwardRef: the dependency is not built yet (it may be waiting for this very provider). Hand out its
         // early object now; the container builds it afterwards and fills that same object.
-        dependency.early ??= Object.create(dependency.recipe.useClass.prototype);
-        args.push(dependency.early);
+        dependency.state.early ??= Object.create(dependency.recipe.useClass.prototype);
+        args.push(dependency.state.early);
         continue;
       }
       try {
@@ -86,7 +87,7 @@ export class Injector {
       return early;
     }
     scope.building.set(record, undefined);
-    const args = record.resolved!.map((dependency) => (dependency ? this.resolveInRequest(dependency, scope) : undefined));
+    const args = record.resolved.map((dependency) => (dependency ? this.resolveInRequest(dependency, scope) : undefined));
     const finish = (values: unknown[]) => {
       const instance = this.make(record, values, scope);
       const early = scope.building.get(record);
@@ -126,8 +127,8 @@ export class Injector {
         return scope.values[recipe.key];
       case 'class': {
         const instance = new recipe.useClass(...args);
-        if (!record.early || scope) return instance;
-        return Object.assign(record.early, instance);
+        if (!record.state.early || scope) return instance;
+        return Object.assign(record.state.early, instance);
       }
       case 'factory':
         return scope ? recipe.useFactory(...args) : this.runFactory(record, args);

@@ -9,39 +9,51 @@ import type { ModuleRecord, ProviderRecord } from './module-record';
 /**
  * Resolves, once at bootstrap, every dependency of every provider to the provider it names (with module
  * visibility: own providers, then imported modules' exports, then global modules), and marks what lives
- * per request: REQUEST providers and, bubbling up, everything that depends on one.
+ * per request: REQUEST providers and, bubbling up, everything that depends on one. Each record is linked
+ * once, when both are known.
  */
 export function linkProviders(modules: readonly ModuleRecord[]): void {
   const globals = modules.filter((m) => m.global);
-  const linked = new Set<ProviderRecord>();
-  for (const module of modules) for (const record of module.providers.values()) linkTree(record, globals, linked, []);
-  markRequestScopes(modules.flatMap((m) => [...m.providers.values()]));
+  const resolved = new Map<ProviderRecord, (ProviderRecord | undefined)[]>();
+  for (const module of modules) for (const record of module.providers.values()) resolveTree(record, globals, resolved, []);
+  const scoped = requestScopes(resolved);
+  for (const [record, dependencies] of resolved) if (!record.linked) record.link({ resolved: dependencies, requestScoped: scoped.has(record) });
 }
 
 /**
- * Links a provider after its dependencies (depth first), so a failure deep down reads as a chain:
+ * Resolves a provider after its dependencies (depth first), so a failure deep down reads as a chain:
  * "Cannot create A because a dependency failed. Reason: / Cannot create B because …".
  */
-function linkTree(record: ProviderRecord, globals: readonly ModuleRecord[], linked: Set<ProviderRecord>, path: ProviderRecord[]): void {
-  if (linked.has(record) || path.includes(record)) return;
-  linkRecord(record, globals);
+function resolveTree(
+  record: ProviderRecord,
+  globals: readonly ModuleRecord[],
+  resolved: Map<ProviderRecord, (ProviderRecord | undefined)[]>,
+  path: ProviderRecord[],
+): void {
+  if (resolved.has(record) || path.includes(record)) return;
+  const dependencies = record.linked ? [...record.resolved] : resolveDependencies(record, globals);
   const here = [...path, record];
-  for (const dependency of record.resolved ?? []) {
+  for (const dependency of dependencies) {
     if (!dependency) continue;
     try {
-      linkTree(dependency, globals, linked, here);
+      resolveTree(dependency, globals, resolved, here);
     } catch (error) {
       if (!(error instanceof BootstrapError)) throw error;
       throw new BootstrapError(error.code, causedBy(record.owner, error), { cause: error });
     }
   }
-  linked.add(record);
+  resolved.set(record, dependencies);
 }
 
-/** Links one provider in its module; for a record outside the graph (ModuleRef.create) it also sets its scope. */
+/** Links one provider outside the graph (a guard class, ModuleRef.create): the graph is linked already. */
 export function linkRecord(record: ProviderRecord, globals: readonly ModuleRecord[]): void {
-  if (record.resolved) return;
-  record.resolved = record.dependencies.map((dependency, index) => {
+  if (record.linked) return;
+  const resolved = resolveDependencies(record, globals);
+  record.link({ resolved, requestScoped: record.scope === Scope.REQUEST || resolved.some((r) => r?.requestScoped) });
+}
+
+function resolveDependencies(record: ProviderRecord, globals: readonly ModuleRecord[]): (ProviderRecord | undefined)[] {
+  return record.dependencies.map((dependency, index) => {
     const token = resolveToken(dependency.token);
     const found = lookup(record.module, token, globals);
     if (found || dependency.optional) return found;
@@ -56,9 +68,6 @@ export function linkRecord(record: ProviderRecord, globals: readonly ModuleRecor
       }),
     );
   });
-  if (record.requestScoped === undefined && record.resolved.every((r) => !r || r.requestScoped !== undefined)) {
-    record.requestScoped = record.scope === Scope.REQUEST || record.resolved.some((r) => r?.requestScoped);
-  }
 }
 
 /** Every exported token must be the module's own provider or come from a module it imports. */
@@ -81,19 +90,17 @@ export function lookup(module: ModuleRecord, token: InjectionToken, globals: rea
 }
 
 /** Request scope bubbles up to dependants; a fixpoint, so cycles through forwardRef are handled too. */
-function markRequestScopes(records: ProviderRecord[]): void {
-  for (const record of records) record.requestScoped = record.scope === Scope.REQUEST;
-  // (linkRecord may have set a value early; the fixpoint below recomputes every record from scratch.)
+function requestScopes(resolved: ReadonlyMap<ProviderRecord, readonly (ProviderRecord | undefined)[]>): Set<ProviderRecord> {
+  const scoped = new Set([...resolved.keys()].filter((record) => record.scope === Scope.REQUEST || record.requestScoped));
   for (let changed = true; changed; ) {
     changed = false;
-    for (const record of records) {
-      if (record.requestScoped) continue;
-      if (record.resolved?.some((dependency) => dependency?.requestScoped)) {
-        record.requestScoped = true;
-        changed = true;
-      }
+    for (const [record, dependencies] of resolved) {
+      if (scoped.has(record) || !dependencies.some((d) => d !== undefined && (scoped.has(d) || d.requestScoped))) continue;
+      scoped.add(record);
+      changed = true;
     }
   }
+  return scoped;
 }
 
 function signatureName(token: InjectionToken | undefined): string {

@@ -17,8 +17,8 @@ export type Recipe =
   /** A value that only exists during a request (the Context), read from the request scope by key. */
   | { readonly kind: 'request-value'; readonly key: string };
 
-/** One provider inside one module: how to build it, what it needs, and (once built) its instance. */
-export interface ProviderRecord {
+/** A provider as declared: how to build it and what it needs. Made by the scanner, never changed. */
+export interface ProviderDefinition {
   readonly token: InjectionToken;
   readonly module: ModuleRecord;
   readonly recipe: Recipe;
@@ -29,15 +29,79 @@ export interface ProviderRecord {
   readonly multi?: symbol;
   /** For messages: the constructor/factory as the user wrote it, e.g. `WeatherTools` or `the factory of 'CONFIG'`. */
   readonly owner: string;
-  /** Filled when the graph is linked: the provider each dependency resolves to (undefined: optional and missing). */
-  resolved?: (ProviderRecord | undefined)[];
+}
+
+/** What linking found out about a provider: set once, by the linker. */
+export interface ProviderLinks {
+  /** The provider each dependency resolves to (undefined: optional and missing). */
+  readonly resolved: readonly (ProviderRecord | undefined)[];
   /** True when this provider, or anything it depends on, lives per request. */
-  requestScoped?: boolean;
+  readonly requestScoped: boolean;
+}
+
+/** A singleton's instance and how far it is built: changed by the injector only. */
+export interface InstanceState {
   instance?: unknown;
-  built?: boolean;
+  built: boolean;
   pending?: Promise<unknown>;
   /** The object handed out early to a `forwardRef` consumer while this provider is still being built. */
   early?: object;
+}
+
+/**
+ * One provider of the graph (Nest's instance wrapper): its definition (immutable), its links (set once by the
+ * linker) and its instance state (owned by the injector). Everything else only reads it.
+ */
+export class ProviderRecord implements ProviderDefinition {
+  readonly state: InstanceState = { built: false };
+  private links?: ProviderLinks;
+
+  constructor(readonly definition: ProviderDefinition) {}
+
+  get token(): InjectionToken {
+    return this.definition.token;
+  }
+  get module(): ModuleRecord {
+    return this.definition.module;
+  }
+  get recipe(): Recipe {
+    return this.definition.recipe;
+  }
+  get scope(): Scope {
+    return this.definition.scope;
+  }
+  get dependencies(): readonly Dependency[] {
+    return this.definition.dependencies;
+  }
+  get multi(): symbol | undefined {
+    return this.definition.multi;
+  }
+  get owner(): string {
+    return this.definition.owner;
+  }
+
+  get linked(): boolean {
+    return this.links !== undefined;
+  }
+  /** The providers the dependencies resolve to (empty before linking). */
+  get resolved(): readonly (ProviderRecord | undefined)[] {
+    return this.links?.resolved ?? [];
+  }
+  get requestScoped(): boolean {
+    return this.links?.requestScoped ?? false;
+  }
+  /** @internal The linker's, once. */
+  link(links: ProviderLinks): void {
+    if (this.links) throw new Error(`${this.owner} is linked already`);
+    this.links = links;
+  }
+
+  get instance(): unknown {
+    return this.state.instance;
+  }
+  get built(): boolean {
+    return this.state.built;
+  }
 }
 
 /** One module of the graph, after `@Module()` metadata and dynamic-module fields are merged. */

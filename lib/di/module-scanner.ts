@@ -18,7 +18,7 @@ import {
   unknownOverrideMessage,
 } from './di.messages';
 import { isForwardRef } from './forward-ref';
-import { ModuleRecord, type Dependency, type ProviderRecord } from './module-record';
+import { ModuleRecord, ProviderRecord, type Dependency, type ProviderDefinition } from './module-record';
 
 type ModuleKey = Function | DynamicModule;
 
@@ -118,14 +118,14 @@ function addProvider(module: ModuleRecord, provider: Provider, index: number, op
   if (typeof token === 'symbol' && MULTI_TOKENS.includes(token)) {
     // APP_GUARD and its kin may repeat: each gets a token of its own, and remembers the one it was given.
     const own = Symbol(`${token.description}#${module.name}#${index}`);
-    module.providers.set(own, { ...toProviderRecord(module, own, provider, index), multi: token });
+    module.providers.set(own, new ProviderRecord({ ...toDefinition(module, own, provider, index), multi: token }));
     return;
   }
   if (module.providers.has(token)) {
     throw new BootstrapError(BootstrapErrorCode.DuplicateProvider, duplicateProviderMessage(token, module.name));
   }
   const effective = options.overrides?.get(token) ?? provider;
-  module.providers.set(token, toProviderRecord(module, token, effective, index));
+  module.providers.set(token, new ProviderRecord(toDefinition(module, token, effective, index)));
 }
 
 function tokenOf(provider: Provider, module: ModuleRecord, index: number): InjectionToken {
@@ -134,11 +134,11 @@ function tokenOf(provider: Provider, module: ModuleRecord, index: number): Injec
   throw new BootstrapError(BootstrapErrorCode.InvalidProvider, invalidProviderMessage(provider, module.name, index));
 }
 
-function toProviderRecord(module: ModuleRecord, token: InjectionToken, provider: Provider, index: number): ProviderRecord {
-  if (typeof provider === 'function') return classRecord(module, token, provider as Constructor);
+function toDefinition(module: ModuleRecord, token: InjectionToken, provider: Provider, index: number): ProviderDefinition {
+  if (typeof provider === 'function') return classDefinition(module, token, provider as Constructor);
   if (provider && typeof provider === 'object') {
     if ('useClass' in provider && typeof provider.useClass === 'function') {
-      return classRecord(module, token, provider.useClass, provider.scope);
+      return classDefinition(module, token, provider.useClass, provider.scope);
     }
     if ('useValue' in provider) {
       return { token, module, recipe: { kind: 'value', useValue: provider.useValue }, scope: Scope.DEFAULT, dependencies: [], owner: describeToken(token) };
@@ -178,7 +178,8 @@ function toProviderRecord(module: ModuleRecord, token: InjectionToken, provider:
   throw new BootstrapError(BootstrapErrorCode.InvalidProvider, invalidProviderMessage(provider, module.name, index));
 }
 
-export function classRecord(module: ModuleRecord, token: InjectionToken, cls: Constructor, scope?: Scope): ProviderRecord {
+/** How the container builds `cls` (constructor injection) as `token` in `module`. */
+export function classDefinition(module: ModuleRecord, token: InjectionToken, cls: Constructor, scope?: Scope): ProviderDefinition {
   const reflected = getConstructorParamTypes(cls);
   if (!reflected && cls.length > 0) {
     throw new BootstrapError(BootstrapErrorCode.NotInjectable, notInjectableMessage(cls.name, module.name, cls.length));
