@@ -10,6 +10,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Injectable, McpFactory, McpModule, Module, Param, Scope, Tool, type Provider } from '../lib';
+import { registriesOf } from '../lib/module/mcp-application';
 import type { RequestChannel } from '../lib/context';
 
 const quick = process.argv.includes('--quick');
@@ -59,8 +60,8 @@ function median(values: number[]): number {
 
 async function perCall(): Promise<{ singletonUs: number; requestUs: number; addedUs: number }> {
   const app = await McpFactory.create(BenchModule);
-  const singleton = app.toolRegistry.get('add')!;
-  const scoped = app.toolRegistry.get('addScoped')!;
+  const singleton = registriesOf(app).tools.get('add')!;
+  const scoped = registriesOf(app).tools.get('addScoped')!;
   const run = async (tool: typeof singleton): Promise<number> => {
     const start = performance.now();
     for (let i = 0; i < CALLS; i++) await tool.pipeline.call({ a: i, b: 1 }, () => channel, undefined);

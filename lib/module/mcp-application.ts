@@ -1,5 +1,5 @@
 import type { Container } from '../di';
-import { McpReflectError } from '../errors';
+import { ErrorCode, McpReflectError } from '../errors';
 import { describeToken } from '../errors/describe';
 import type { InjectionToken, McpAuth } from '../interfaces';
 import {
@@ -96,11 +96,6 @@ export class McpApplication {
     this.prompts = new ComponentControl([registries.prompts as never], add);
   }
 
-  /** The compiled tool definitions (for benchmarks and tooling); `tools` is the control surface. */
-  get toolRegistry(): ToolRegistry {
-    return this.registries.tools;
-  }
-
   /**
    * Sends `notifications/resources/updated` for `uri` to every session subscribed to it.
    *
@@ -120,14 +115,14 @@ export class McpApplication {
    * await app.listen({ transport: 'http', host: '127.0.0.1', port: 3000, path: '/mcp' });
    */
   async listen(options: ListenOptions): Promise<void> {
-    if (this.closed) throw new Error('Cannot listen: the application is closed.');
+    if (this.closed) throw new McpReflectError(ErrorCode.ApplicationClosed, 'Cannot listen: the application is closed.\nFix: create a new application with McpFactory.create().');
     if (options.transport === 'stdio') {
       const connection = options.auth ? { auth: options.auth } : undefined;
       this.track(serveProcessStdio(this.factory, (error) => this.logger.warn(`stdio: ${error.message}`), connection, options.redirectStdout ?? true));
       return;
     }
     if (options.transport !== 'http') {
-      throw new TypeError(`Unknown transport '${String((options as { transport: unknown }).transport)}': use 'stdio' or 'http'.`);
+      throw new McpReflectError(ErrorCode.UnknownTransport, `Cannot listen on the transport '${String((options as { transport: unknown }).transport)}': there is no such transport.\nFix: use { transport: 'stdio' } or { transport: 'http' }.`);
     }
     const listener = await listenHttp(this.factory, options, this.logger);
     this.http.push(listener);
@@ -137,7 +132,9 @@ export class McpApplication {
   /** The URL of the HTTP endpoint `listen()` bound, e.g. `http://127.0.0.1:54321/mcp`. */
   async getUrl(): Promise<string> {
     const listener = this.http[0];
-    if (!listener) throw new Error("Cannot give a URL: the application is not listening over HTTP. Call app.listen({ transport: 'http' }) first.");
+    if (!listener) {
+      throw new McpReflectError(ErrorCode.NotListening, "Cannot give a URL: the application is not listening over HTTP.\nFix: call app.listen({ transport: 'http' }) first.");
+    }
     return listener.url;
   }
 
@@ -232,7 +229,7 @@ export class McpApplication {
   private track(handle: ConnectionHandle): ConnectionHandle {
     if (this.closed) {
       void handle.close();
-      throw new Error('The application is closed.');
+      throw new McpReflectError(ErrorCode.ApplicationClosed, 'Cannot connect: the application is closed.\nFix: create a new application with McpFactory.create().');
     }
     const tracked: ConnectionHandle = {
       close: async () => {
@@ -243,4 +240,9 @@ export class McpApplication {
     this.connections.add(tracked);
     return tracked;
   }
+}
+
+/** @internal The compiled registries of an application (tests and benchmarks look inside). */
+export function registriesOf(app: McpApplication): ApplicationRegistries {
+  return app['registries'];
 }

@@ -25,6 +25,7 @@ import { createTestClient } from 'mcp-reflect/testing';
 import { failureOf, testModule } from '../../support/bootstrap';
 import { answer } from '../../support/clients';
 import { Arrivals, roundTrip } from '../../support/waiting';
+import { registriesOf } from '../../../lib/module/mcp-application';
 
 describe('the explorer', () => {
   it('serves the tools of a request-scoped factory provided under its class', async () => {
@@ -268,16 +269,16 @@ describe('the compiled stages', () => {
     }
     const app = await McpFactory.create(testModule('stages', { providers: [Tools] }));
     try {
-      expect(app.toolRegistry.get('plain')!.pipeline.stages).toEqual(['validate', 'invoke', 'convert']);
-      expect(app.toolRegistry.get('guarded')!.pipeline.stages).toEqual(['guards', 'validate', 'invoke', 'convert']);
+      expect(registriesOf(app).tools.get('plain')!.pipeline.stages).toEqual(['validate', 'invoke', 'convert']);
+      expect(registriesOf(app).tools.get('guarded')!.pipeline.stages).toEqual(['guards', 'validate', 'invoke', 'convert']);
       // class-validator rules JSON Schema cannot say are checked at call time, without a Context: the server
       // does not declare logging for them, and the call is not wrapped for client input.
-      const dto = app.toolRegistry.get('dto')!.pipeline;
+      const dto = registriesOf(app).tools.get('dto')!.pipeline;
       expect(dto.stages).toEqual(['validate', 'class-validator', 'invoke', 'convert']);
       expect([dto.takesContext, dto.needsChannel]).toEqual([false, false]);
-      expect(app.toolRegistry.get('guarded')!.pipeline.takesContext).toBe(true);
+      expect(registriesOf(app).tools.get('guarded')!.pipeline.takesContext).toBe(true);
       // The plain tool answers synchronously: no promise of the library's own.
-      expect(app.toolRegistry.get('plain')!.pipeline.call({ n: 2 }, undefined, undefined)).toEqual({ content: [{ type: 'text', text: '2' }] });
+      expect(registriesOf(app).tools.get('plain')!.pipeline.call({ n: 2 }, undefined, undefined)).toEqual({ content: [{ type: 'text', text: '2' }] });
     } finally {
       await app.close();
     }

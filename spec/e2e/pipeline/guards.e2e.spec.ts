@@ -23,6 +23,7 @@ import {
 } from 'mcp-reflect';
 import type { Client } from '@modelcontextprotocol/client';
 import { answer, connectAs } from '../../support/clients';
+import { registriesOf } from '../../../lib/module/mcp-application';
 
 /** Who may use what: the client's name is its role in these specs. */
 const Roles = Reflector.createDecorator<string[]>();
@@ -200,7 +201,7 @@ describe('guards', () => {
     const client = await connectAs(plain, 'anyone');
     const first = await client.listTools();
     expect(first.tools.map((t) => t.name)).toEqual(['echo']);
-    expect(plain.toolRegistry.get('echo')!.pipeline.guarded).toBe(false);
+    expect(registriesOf(plain).tools.get('echo')!.pipeline.guarded).toBe(false);
     await plain.close();
   });
 });
