@@ -1,4 +1,7 @@
-import { unknownComponentMessage, type Catalogue, type CatalogueItem } from '../catalogue';
+import { unknownComponentMessage, type Catalogue } from '../catalogue';
+
+/** What the control needs of a catalogue: names and switches, whatever its items. */
+type Controlled = Pick<Catalogue<never, unknown>, 'names' | 'has' | 'isEnabled' | 'enable' | 'disable' | 'remove' | 'kind'>;
 import { ErrorCode, McpReflectError } from '../errors';
 
 /**
@@ -11,7 +14,7 @@ import { ErrorCode, McpReflectError } from '../errors';
  */
 export class ComponentControl {
   constructor(
-    private readonly catalogues: readonly Catalogue<CatalogueItem, unknown>[],
+    private readonly catalogues: readonly Controlled[],
     private readonly addInstance: (instance: object) => void,
   ) {}
 
@@ -41,7 +44,7 @@ export class ComponentControl {
     this.addInstance(instance);
   }
 
-  private owner(name: string): Catalogue<CatalogueItem, unknown> {
+  private owner(name: string): Controlled {
     const owner = this.catalogues.find((c) => c.has(name));
     if (owner) return owner;
     const kind = this.catalogues[0].kind;

@@ -91,9 +91,9 @@ export class McpApplication {
     private readonly logger: ServerLogger,
   ) {
     const add = (instance: object) => registries.register([instance]);
-    this.tools = new ComponentControl([registries.tools as never], add);
-    this.resources = new ComponentControl([registries.resources.resources as never, registries.resources.templates as never], add);
-    this.prompts = new ComponentControl([registries.prompts as never], add);
+    this.tools = new ComponentControl([registries.tools], add);
+    this.resources = new ComponentControl([registries.resources.resources, registries.resources.templates], add);
+    this.prompts = new ComponentControl([registries.prompts], add);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type RequestMethod, type RequestTypeMap, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { CompletionRef } from '../completions';
 import { Context, InputRequiredSignal, type RequestChannel } from '../context';
 import { RequestError } from '../errors';
@@ -24,6 +24,14 @@ export interface SessionScope {
   readonly services: ChannelServices;
   /** The identity this connection was opened with (stdio, in memory); HTTP requests carry their own. */
   readonly auth?: McpAuth;
+}
+
+/**
+ * Registers a handler whose answer the SDK checks on the way out: our results are built from compiled
+ * descriptors the SDK's result types cannot see, so the one cast between the two layers is here.
+ */
+function handle<M extends RequestMethod>(server: Server, method: M, handler: (request: RequestTypeMap[M], ctx: ServerContext) => unknown): void {
+  server.setRequestHandler(method, handler as never);
 }
 
 /** The Context's view of one request (opened only when something needs it). */
@@ -78,19 +86,19 @@ function through<P extends object, T>(
 
 export function answerTools(scope: SessionScope): void {
   const { app, server } = scope;
-  server.setRequestHandler('tools/list', (request, ctx) =>
+  handle(server, 'tools/list', (request, ctx) =>
     wire(scope, 'tools/list', () =>
       through(scope, 'tools/list', request.params ?? {}, ctx, async (params) =>
         listResult(await pageFor(app.tools, params.cursor, () => openChannel(scope, ctx), 'tools/list', app.scopes), 'tools'),
       ),
-    ) as never,
+    ),
   );
 
-  server.setRequestHandler('tools/call', (request, ctx) => {
-    if (app.middleware('tools/call').length === 0) return callTool(scope, ctx, request.params) as never;
+  handle(server, 'tools/call', (request, ctx) => {
+    if (app.middleware('tools/call').length === 0) return callTool(scope, ctx, request.params);
     return Promise.resolve()
       .then(() => through(scope, 'tools/call', request.params, ctx, (params) => callTool(scope, ctx, params)))
-      .catch((error: unknown) => toolCallFailure(scope, request.params.name, error)) as never;
+      .catch((error: unknown) => toolCallFailure(scope, request.params.name, error));
   });
 }
 
@@ -138,24 +146,24 @@ function convert(server: Server, outputSchema: object | undefined, outcome: unkn
 
 export function answerResources(scope: SessionScope): void {
   const { app, server, session, rounds } = scope;
-  server.setRequestHandler('resources/list', (request, ctx) =>
+  handle(server, 'resources/list', (request, ctx) =>
     wire(scope, 'resources/list', () =>
       through(scope, 'resources/list', request.params ?? {}, ctx, async (params) => {
         const page = await app.resources.list(params.cursor, () => openChannel(scope, ctx));
         return { resources: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
       }),
-    ) as never,
+    ),
   );
 
-  server.setRequestHandler('resources/templates/list', (request, ctx) =>
+  handle(server, 'resources/templates/list', (request, ctx) =>
     wire(scope, 'resources/templates/list', () =>
       through(scope, 'resources/templates/list', request.params ?? {}, ctx, async (params) =>
         listResult(await app.resources.templatePage(params.cursor, () => openChannel(scope, ctx)), 'resourceTemplates'),
       ),
-    ) as never,
+    ),
   );
 
-  server.setRequestHandler('resources/read', (request, ctx) =>
+  handle(server, 'resources/read', (request, ctx) =>
     wire(scope, 'resources/read', () =>
       through(scope, 'resources/read', request.params, ctx, (params) => {
         const target = `resource:${params.uri}`;
@@ -163,10 +171,10 @@ export function answerResources(scope: SessionScope): void {
           contents: await app.resources.read(params.uri, () => openChannel(scope, ctx, undefined, target)),
         }));
       }),
-    ) as never,
+    ),
   );
 
-  server.setRequestHandler('resources/subscribe', async (request) => {
+  handle(server, 'resources/subscribe', async (request) => {
     if (!server.getNegotiatedProtocolVersion()) {
       // Stateless HTTP, 2025 era: no session to remember the subscription nor a stream to send updates on.
       throw new ProtocolError(
@@ -187,7 +195,7 @@ export function answerResources(scope: SessionScope): void {
     return {};
   });
 
-  server.setRequestHandler('resources/unsubscribe', async (request) => {
+  handle(server, 'resources/unsubscribe', async (request) => {
     session.subscriptions?.delete(request.params.uri);
     return {};
   });
@@ -195,27 +203,27 @@ export function answerResources(scope: SessionScope): void {
 
 export function answerPrompts(scope: SessionScope): void {
   const { app, server, rounds } = scope;
-  server.setRequestHandler('prompts/list', (request, ctx) =>
+  handle(server, 'prompts/list', (request, ctx) =>
     wire(scope, 'prompts/list', () =>
       through(scope, 'prompts/list', request.params ?? {}, ctx, async (params) =>
         listResult(await pageFor(app.prompts, params.cursor, () => openChannel(scope, ctx), 'prompts/list', app.scopes), 'prompts'),
       ),
-    ) as never,
+    ),
   );
 
-  server.setRequestHandler('prompts/get', (request, ctx) =>
+  handle(server, 'prompts/get', (request, ctx) =>
     wire(scope, 'prompts/get', () =>
       through(scope, 'prompts/get', request.params, ctx, (params) => {
         const target = `prompt:${params.name}`;
         return rounds.run(ctx, target, async () => app.prompts.render(params.name, params.arguments, () => openChannel(scope, ctx, undefined, target)));
       }),
-    ) as never,
+    ),
   );
 }
 
 export function answerCompletions(scope: SessionScope): void {
   const { app, server } = scope;
-  server.setRequestHandler('completion/complete', (request, ctx) =>
+  handle(server, 'completion/complete', (request, ctx) =>
     wire(scope, 'completion/complete', () =>
       through(scope, 'completion/complete', request.params, ctx, async (params) => {
         const { ref, argument, context } = params;
@@ -228,6 +236,6 @@ export function answerCompletions(scope: SessionScope): void {
         );
         return { completion: { ...completion } };
       }),
-    ) as never,
+    ),
   );
 }
