@@ -6,6 +6,7 @@ import { bootstrapTimes, requestScope } from './scenarios/bootstrap';
 import { coldStart } from './scenarios/cold-start';
 import { cpuChecks } from './scenarios/cpu';
 import { eventStores, httpThroughput, memoryPerSession } from './scenarios/http';
+import { httpBearerAuth } from './scenarios/http-auth';
 import { inMemoryCalls } from './scenarios/in-memory';
 import { toolsList } from './scenarios/list';
 import { PAIRED_RATIOS } from './stats';
@@ -19,8 +20,8 @@ const LOWER_IS_BETTER = /\((ms|KiB)[,)]|µs per (call|request)/;
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
   const settings = quick
-    ? { reps: 1, groups: 1, rounds: 1, calls: 200, maxMs: 100, seconds: 0.5, warmSeconds: 0.25, sessions: 20, memoryReps: 1, httpRounds: 1 }
-    : { reps: 5, groups: 3, rounds: 3, calls: 5_000, maxMs: 120, seconds: 0.5, warmSeconds: 0.5, sessions: 1_000, memoryReps: 2, httpRounds: 7 };
+    ? { reps: 1, groups: 1, rounds: 1, calls: 200, maxMs: 100, seconds: 0.5, warmSeconds: 0.25, sessions: 20, memoryReps: 1, httpRounds: 1, authRounds: 1 }
+    : { reps: 5, groups: 3, rounds: 3, calls: 5_000, maxMs: 120, seconds: 0.5, warmSeconds: 0.5, sessions: 1_000, memoryReps: 2, httpRounds: 7, authRounds: 5 };
   // `--systems=limit,mcp-reflect` measures only those (more alternations of the pair in the same time).
   const chosen = process.argv.find((arg) => arg.startsWith('--systems='))?.slice('--systems='.length).split(',');
   const systems = loadSystems().filter((s) => !chosen || chosen.includes(s.name));
@@ -44,11 +45,12 @@ async function main(): Promise<void> {
     g: ['(f) add variants (request scope, enhancers)', () => requestScope(settings)],
     h: ['(h) CPU time checks', () => cpuChecks(systems, { reps: quick ? 1 : 3, quick })],
     i: ['(i) stateful HTTP, event stores', () => eventStores(settings)],
+    j: ['(j) stateless HTTP with bearer auth', () => httpBearerAuth(systems, settings)],
   };
-  const defaults = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i']; // h only when asked for (two minutes a pair)
+  const defaults = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'j']; // h only when asked for (two minutes a pair)
   const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
   const unknown = only?.filter((key) => !(key in scenarios)) ?? [];
-  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (choose from ${Object.keys(scenarios).join(', ')}; g = add variants, h = CPU time checks, i = event stores)`);
+  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (choose from ${Object.keys(scenarios).join(', ')}; g = add variants, h = CPU time checks, i = event stores, j = bearer auth)`);
   const tables: Table = {};
   for (const key of only ?? defaults) {
     const [name, run] = scenarios[key];
@@ -77,11 +79,14 @@ function render(tables: Table, systems: string[], machine: string, settings: obj
   const extra: string[] = [];
   for (const [scenario, values] of Object.entries(tables)) {
     if (!Object.keys(values).every((name) => systems.includes(name))) {
-      // A table of its own (mcp-reflect variants), with ratios when the limit was measured alongside.
+      // A table of its own (mcp-reflect variants), with ratios when the limit was measured alongside, or
+      // paired ratios against the table's own reference (the bearer-auth row: against the server without auth).
       const reference = values.limit;
-      const cell = (value: number) => `${format(value)}${reference ? ` (${(value / reference).toFixed(2)}×)` : ''}`;
+      const paired = PAIRED_RATIOS.get(scenario);
+      const cell = ([name, value]: [string, number]) =>
+        `${format(value)}${paired?.[name] !== undefined ? ` (${paired[name].toFixed(2)}×)` : reference ? ` (${(value / reference).toFixed(2)}×)` : ''}`;
       extra.push('', `| ${scenario} | ${Object.keys(values).join(' | ')} |`, `| --- | ${Object.keys(values).map(() => '---').join(' | ')} |`);
-      extra.push(`| ${LOWER_IS_BETTER.test(scenario) ? '↓' : '↑'} | ${Object.values(values).map(cell).join(' | ')} |`);
+      extra.push(`| ${LOWER_IS_BETTER.test(scenario) ? '↓' : '↑'} | ${Object.entries(values).map(cell).join(' | ')} |`);
       continue;
     }
     const limit = values.limit;

@@ -58,10 +58,13 @@ function pairedRatios(samples: Map<string, number[]>, reference = 'limit'): Reco
   return Object.fromEntries([...samples].map(([name, values]) => [name, median(values.map((value, i) => value / base[i]))]));
 }
 
-/** A cell measured in rounds: its medians per system; its paired ratios go to PAIRED_RATIOS. */
-export function summarize(cell: string, samples: Map<string, number[]>): Record<string, number> {
+/**
+ * A cell measured in rounds: its medians per system; its paired ratios (against `reference`, the limit unless
+ * said otherwise) go to PAIRED_RATIOS.
+ */
+export function summarize(cell: string, samples: Map<string, number[]>, reference = 'limit'): Record<string, number> {
   if (process.env.BENCH_SAMPLES) printSamples(samples);
-  const ratios = pairedRatios(samples);
+  const ratios = pairedRatios(samples, reference);
   if (ratios) PAIRED_RATIOS.set(cell, ratios);
   return Object.fromEntries([...samples].map(([name, values]) => [name, median(values)]));
 }

@@ -97,7 +97,10 @@ export const mcpReflect: BenchSystem = {
   stdio: (extra) => ({ command: process.execPath, args: [require.resolve('../servers/mcp-reflect.server'), String(extra)] }),
   async httpStateless() {
     const app = await McpFactory.create(reflectModule(0));
-    await app.listen({ transport: 'http', port: 0, stateless: true });
+    // BENCH_AUTH_ISSUER / BENCH_AUTH_JWKS: the same server as an OAuth resource server (the bearer-auth row).
+    const issuer = process.env.BENCH_AUTH_ISSUER;
+    const jwksUri = process.env.BENCH_AUTH_JWKS;
+    await app.listen({ transport: 'http', port: 0, stateless: true, ...(issuer ? { auth: { issuer, jwksUri } } : {}) });
     return { url: await app.getUrl(), close: () => app.close() };
   },
   async httpStateful() {
