@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, ServerResponse } from 'node:http';
 
 export interface RawResponse {
   status: number;
@@ -80,17 +80,21 @@ export function peek(url: string, headers: Record<string, string>, ms = 300): Pr
 }
 
 /**
- * A `fetch` for `StreamableHTTPClientTransport({ fetch })` that tells when the client's standing GET stream is
- * open: `opened` resolves once the server has answered that GET with an event stream (it registers the stream
- * before it answers), so a notification sent after it reaches the client. Waits on the event, not on a pause.
+ * Resolves once an HTTP server of this process answers a GET with an event stream: a 2025 session's standing
+ * GET stream is registered by then, so a notification sent after it reaches the client. Watched on the server
+ * side because the client cannot see it: the SDK's Node adapter writes the head at once, but Node sends it
+ * with the first event, so the client's GET is not answered until something is sent on the stream.
+ * Call `restore()` when done.
  */
-export function watchingGetStream(): { fetch: typeof fetch; opened: Promise<void> } {
+export function serverOpensGetStream(): { opened: Promise<void>; restore(): void } {
   let open!: () => void;
   const opened = new Promise<void>((resolve) => (open = resolve));
-  const watching: typeof fetch = async (input, init) => {
-    const response = await fetch(input, init);
-    if ((init?.method ?? 'GET') === 'GET' && response.ok && response.headers.get('content-type')?.startsWith('text/event-stream')) open();
-    return response;
-  };
-  return { fetch: watching, opened };
+  const writeHead = ServerResponse.prototype.writeHead;
+  const spy = jest.spyOn(ServerResponse.prototype, 'writeHead').mockImplementation(function (this: ServerResponse, ...args: unknown[]) {
+    const headers = args.find((arg): arg is Record<string, unknown> => typeof arg === 'object' && arg !== null && !Array.isArray(arg));
+    const type = headers?.['content-type'] ?? headers?.['Content-Type'];
+    if (this.req?.method === 'GET' && typeof type === 'string' && type.startsWith('text/event-stream')) open();
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  });
+  return { opened, restore: () => spy.mockRestore() };
 }

@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { IsString } from 'class-validator';
 import { Context, Ctx, Injectable, McpApplication, McpFactory, McpModule, Module, Param, Resource, Tool } from 'mcp-reflect';
-import { JSON_AND_SSE, initializeBody, messagesOf, openSession, rawRequest, watchingGetStream } from '../../support/http-helpers';
-import { Arrivals } from '../../support/waiting';
+import { JSON_AND_SSE, initializeBody, messagesOf, openSession, rawRequest, serverOpensGetStream } from '../../support/http-helpers';
+import { Arrivals, within } from '../../support/waiting';
 
 class Name {
   @IsString() name!: string;
@@ -152,9 +152,8 @@ describe('change notifications over HTTP', () => {
   it.each([undefined, '2026-07-28'] as const)('tell listening clients about catalogue and resource changes (era %s)', async (era) => {
     const app = await McpFactory.create(HttpModule);
     await app.listen({ transport: 'http', port: 0 });
-    const stream = watchingGetStream();
-    const client = new Client({ name: 'http-spec', version: '1.0.0' }, era ? { versionNegotiation: { mode: { pin: era } } } : {});
-    await client.connect(new StreamableHTTPClientTransport(new URL(await app.getUrl()), { fetch: stream.fetch }));
+    const stream = serverOpensGetStream();
+    const { client } = await connect(await app.getUrl(), era);
     const seen = new Arrivals<string>();
     client.setNotificationHandler('notifications/tools/list_changed', () => seen.push('tools'));
     client.setNotificationHandler('notifications/resources/updated', (n) => seen.push(`updated ${n.params.uri}`));
@@ -162,7 +161,7 @@ describe('change notifications over HTTP', () => {
       if (era) await client.listen({ toolsListChanged: true, resourceSubscriptions: ['config://app'] });
       else {
         await client.subscribeResource({ uri: 'config://app' });
-        await stream.opened; // 2025: the notifications travel on the standing GET stream
+        await within(stream.opened, 'the standing GET stream to open'); // 2025: the notifications travel on it
       }
       app.tools.disable('greet');
       await app.notifyResourceUpdated('config://app');
@@ -171,6 +170,7 @@ describe('change notifications over HTTP', () => {
       app.tools.enable('greet');
       expect(await seen.until(3)).toEqual(['tools', 'updated config://app', 'tools']);
     } finally {
+      stream.restore();
       await client.close();
       await app.close();
     }

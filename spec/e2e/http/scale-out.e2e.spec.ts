@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { once } from 'node:events';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import Redis from 'ioredis';
 import {
@@ -17,7 +18,8 @@ import {
 } from 'mcp-reflect';
 import { startRedis, type RedisProcess } from '../../support/redis-server';
 import { startProxy, type RoundRobinProxy } from '../../support/round-robin-proxy';
-import { JSON_AND_SSE, messagesOf, openSession, peek, rawRequest } from '../../support/http-helpers';
+import { JSON_AND_SSE, messagesOf, openSession, peek, rawRequest, serverOpensGetStream } from '../../support/http-helpers';
+import { within } from '../../support/waiting';
 
 @Injectable()
 class ScaleTools {
@@ -121,13 +123,15 @@ describe('scale-out on Redis', () => {
   }, 60_000);
 
   it('carries list_changed from one instance to a client whose stream is on another', async () => {
+    const stream = serverOpensGetStream();
     const client = await connect('listener');
     try {
       const changed = new Promise<void>((resolve) => client.setNotificationHandler('notifications/tools/list_changed', () => resolve()));
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the standing GET stream opens
+      await within(stream.opened, 'the standing GET stream to open');
       for (const instance of instances) instance.app.tools.disable('beta');
-      await expect(Promise.race([changed.then(() => 'changed'), new Promise((resolve) => setTimeout(() => resolve('timeout'), 3_000))])).resolves.toBe('changed');
+      await within(changed, 'list_changed on the stream of another instance');
     } finally {
+      stream.restore();
       for (const instance of instances) instance.app.tools.enable('beta');
       await client.close();
     }
@@ -182,7 +186,10 @@ describe('scale-out on Redis', () => {
       await newcomer.close();
 
       await redis.start();
-      await waitFor(() => instances.every((i) => i.redis.status === 'ready'));
+      await within(
+        Promise.all(instances.map((i) => (i.redis.status === 'ready' ? undefined : once(i.redis, 'ready')))),
+        'every instance to reconnect to Redis',
+      );
       // Round-robin again: new sessions move between instances through Redis.
       const roaming = await connect('roaming');
       for (let i = 0; i < 4; i++) {
@@ -195,11 +202,3 @@ describe('scale-out on Redis', () => {
     }
   }, 30_000);
 });
-
-async function waitFor(condition: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
