@@ -228,6 +228,11 @@ describe('the packed tarball', () => {
     expect(offending).toEqual([]);
   });
 
+  it('gives in the README the tsconfig of docs/setup.md', () => {
+    const [tsconfig] = docFiles('setup.md').filter((file) => file.path === 'tsconfig.json');
+    expect(readFileSync(path.join(unpacked, 'README.md'), 'utf8')).toContain(`\`\`\`json\n${tsconfig!.content}\`\`\``);
+  });
+
   it('has README and docs links that resolve inside the package', () => {
     const pages = files.filter((f) => f === 'README.md' || (f.startsWith('docs/') && f.endsWith('.md')));
     expect(pages.length).toBeGreaterThan(10);
