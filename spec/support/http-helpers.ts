@@ -98,3 +98,38 @@ export function serverOpensGetStream(): { opened: Promise<void>; restore(): void
   });
   return { opened, restore: () => spy.mockRestore() };
 }
+
+/**
+ * A GET on an SSE stream, read until `done(messages)` holds for the JSON-RPC messages received (or the server
+ * ends the response); then the connection is dropped. Waits for what the spec expects rather than for a fixed
+ * time; past `timeoutMs` it fails, naming what had arrived.
+ */
+export function readStream(url: string, headers: Record<string, string>, done: (messages: any[]) => boolean, timeoutMs = 10_000): Promise<RawResponse> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    let body = '';
+    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'GET', headers, agent: false }, (res) => {
+      res.setEncoding('utf8');
+      const finish = () => {
+        clearTimeout(timer);
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+      };
+      res.on('data', (chunk: string) => {
+        body += chunk;
+        const complete = body.slice(0, body.lastIndexOf('\n') + 1); // whole lines only
+        if (done(messagesOf(complete))) finish();
+      });
+      res.on('end', finish);
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`Timed out after ${timeoutMs} ms reading the stream; it had sent:\n${body}`));
+    }, timeoutMs);
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.end();
+  });
+}

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { Context, Ctx, InMemoryEventStore, Injectable, McpFactory, McpModule, Module, Param, Tool, type McpApplication } from 'mcp-reflect';
-import { JSON_AND_SSE, initializeBody, messagesOf, openSession, peek, rawRequest } from '../../support/http-helpers';
+import { JSON_AND_SSE, initializeBody, messagesOf, openSession, rawRequest, readStream } from '../../support/http-helpers';
 import { deferred, waitFor, within } from '../../support/waiting';
 
 let aborted = 0;
@@ -76,7 +76,9 @@ describe('the event store', () => {
       const call = await rawRequest(url, { headers: headersOf(a), body: callBody(2, 'big', { kib: 1 }) });
       const [priming] = eventIds(call.body);
       expect(priming).toBeDefined();
-      const resume = (session: string) => peek(url, { ...headersOf(session), accept: 'text/event-stream', 'last-event-id': priming });
+      // Read up to the replayed result (a refused resumption ends at once).
+      const resume = (session: string) =>
+        readStream(url, { ...headersOf(session), accept: 'text/event-stream', 'last-event-id': priming }, (messages) => messages.some((m) => m.id === 2));
 
       const own = await resume(a);
       expect(own.status).toBe(200);
