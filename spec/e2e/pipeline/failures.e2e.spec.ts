@@ -104,8 +104,9 @@ class Stages {
   @Tool({ timeout: 30 })
   @UseInterceptors({ intercept: (_c: ExecutionContext, next: { handle(): Promise<unknown> }) => next.handle() })
   async slow(@Ctx() ctx: Context): Promise<string> {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    return ctx.signal.aborted ? 'aborted' : 'late';
+    // Ends only when the deadline aborts it: any answer is the timeout's.
+    await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+    return 'aborted';
   }
 }
 
