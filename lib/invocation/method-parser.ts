@@ -1,7 +1,7 @@
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { ParamOptions } from '../interfaces';
 import { getParamMetadata, getParamTypes, type ParamMetadata } from '../metadata';
-import { readParameters, type SourceParameter } from './parameter-names';
+import { literalValue, readParameters, type SourceParameter } from './parameter-names';
 import {
   argsMixedWithParamMessage,
   decoratorMetadataMissingMessage,
@@ -76,11 +76,23 @@ export function parseMethod(
       if (!name) {
         throw new BootstrapError(BootstrapErrorCode.ParamNameUnreadable, paramNameUnreadableMessage(owner, index));
       }
-      parsed.push({ kind: 'param', index, name, options: meta.options, reflected: type, pipes: meta.pipes ?? [] });
+      parsed.push({ kind: 'param', index, name, options: withInitialiser(meta.options, written), reflected: type, pipes: meta.pipes ?? [] });
     }
   }
   checkBindings(parsed, owner);
   return parsed;
+}
+
+/**
+ * A parameter written with a default (`times = 2`) is optional, with that default when it is a literal:
+ * explicit `optional` / `default` options win. (A `?` leaves no trace in the compiled method: declare it with
+ * `@Param({ optional: true })`, or use the generator.)
+ */
+function withInitialiser<O extends { optional?: boolean; default?: unknown } | undefined>(options: O, written: SourceParameter | undefined): O {
+  if (written?.kind !== 'name' || written.initialiser === undefined) return options;
+  if (options?.optional !== undefined || options?.default !== undefined) return options;
+  const literal = literalValue(written.initialiser);
+  return { ...options, optional: true, ...(literal ? { default: literal.value } : {}) } as O;
 }
 
 function checkBindings(parsed: ParsedParameter[], owner: string): void {

@@ -1,6 +1,6 @@
 /** A parameter as written in the method's source: its name, or how it is not a plain name. */
 export type SourceParameter =
-  | { readonly kind: 'name'; readonly name: string }
+  | { readonly kind: 'name'; readonly name: string; /** The default initialiser as written (`2`, `'metric'`), if any. */ readonly initialiser?: string }
   | { readonly kind: 'rest'; readonly name: string }
   | { readonly kind: 'pattern' };
 
@@ -20,7 +20,9 @@ export function readParameters(fn: Function): SourceParameter[] | undefined {
     .map((part): SourceParameter => {
       if (part.startsWith('...')) return { kind: 'rest', name: part.slice(3).trim().match(/^[\w$]+/)?.[0] ?? '' };
       const name = part.match(/^[A-Za-z_$][\w$]*/)?.[0];
-      return name ? { kind: 'name', name } : { kind: 'pattern' };
+      if (!name) return { kind: 'pattern' };
+      const initialiser = part.slice(name.length).match(/^\s*=\s*([\s\S]+)$/)?.[1].trim();
+      return initialiser ? { kind: 'name', name, initialiser } : { kind: 'name', name };
     });
 }
 
@@ -90,4 +92,19 @@ function stripComments(text: string): string {
     } else out += ch;
   }
   return out;
+}
+
+/**
+ * The value of a default initialiser that is a plain literal (number, string, boolean, null, or a JSON array
+ * or object), or undefined when it is an expression that only running the method could evaluate.
+ */
+export function literalValue(initialiser: string): { value: unknown } | undefined {
+  const text = initialiser.trim();
+  if (/^'(?:[^'\\]|\\.)*'$/.test(text)) return { value: text.slice(1, -1).replace(/\\(.)/g, '$1') };
+  if (/^`[^`$\\]*`$/.test(text)) return { value: text.slice(1, -1) };
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
 }

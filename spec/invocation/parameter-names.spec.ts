@@ -1,4 +1,4 @@
-import { readParameters } from '../../lib/invocation/parameter-names';
+import { literalValue, readParameters } from '../../lib/invocation/parameter-names';
 
 /** The parameter list as the compiled method's source shows it (the input of the name-based binding). */
 describe('readParameters', () => {
@@ -28,5 +28,38 @@ describe('readParameters', () => {
   it('cannot read native or bound functions', () => {
     expect(readParameters(Math.max)).toBeUndefined();
     expect(readParameters(function f(this: unknown, a: number) { return a; }.bind(null))).toBeUndefined();
+  });
+});
+
+describe('default initialisers', () => {
+  const read = (source: string) => readParameters(new Function(`return function ${source}`)());
+
+  it('reads the initialiser as written', () => {
+    expect(read("f(a, b = 2, c = 'x, y', d = today(), e = { k: [1, 2] }) {}")).toEqual([
+      { kind: 'name', name: 'a' },
+      { kind: 'name', name: 'b', initialiser: '2' },
+      { kind: 'name', name: 'c', initialiser: "'x, y'" },
+      { kind: 'name', name: 'd', initialiser: 'today()' },
+      { kind: 'name', name: 'e', initialiser: '{ k: [1, 2] }' },
+    ]);
+  });
+
+  it.each([
+    ['2', 2],
+    ['-1.5', -1.5],
+    ["'metric'", 'metric'],
+    ["'it\\'s'", "it's"],
+    ['"x"', 'x'],
+    ['`plain`', 'plain'],
+    ['true', true],
+    ['null', null],
+    ['[1, 2]', [1, 2]],
+    ['{"a": 1}', { a: 1 }],
+  ])('takes the literal %s as %j', (text, value) => {
+    expect(literalValue(text)).toEqual({ value });
+  });
+
+  it.each(['today()', '`${x}`', 'A.B', '{ a: 1 }', 'new Date()'])('leaves the expression %s unevaluated', (text) => {
+    expect(literalValue(text)).toBeUndefined();
   });
 });
