@@ -6,6 +6,8 @@
 export class LruMap<K, V> {
   private readonly entries = new Map<K, V>();
   private weight = 0;
+  /** The most recently used key: getting it again moves nothing. */
+  private newest?: K;
 
   constructor(
     private readonly max: number,
@@ -24,7 +26,8 @@ export class LruMap<K, V> {
 
   get(key: K): V | undefined {
     const value = this.entries.get(key);
-    if (value !== undefined) {
+    if (value !== undefined && this.newest !== key) {
+      this.newest = key;
       this.entries.delete(key);
       this.entries.set(key, value);
     }
@@ -34,6 +37,7 @@ export class LruMap<K, V> {
   set(key: K, value: V): void {
     this.delete(key);
     this.entries.set(key, value);
+    this.newest = key;
     this.weight += this.weigh(value);
     while (this.entries.size > this.max || this.weight > this.maxWeight) this.delete(this.entries.keys().next().value as K);
   }
@@ -43,10 +47,12 @@ export class LruMap<K, V> {
     if (value === undefined && !this.entries.has(key)) return;
     this.entries.delete(key);
     this.weight -= this.weigh(value as V);
+    if (this.newest === key) this.newest = undefined;
   }
 
   clear(): void {
     this.entries.clear();
     this.weight = 0;
+    this.newest = undefined;
   }
 }

@@ -6,13 +6,13 @@ import type { McpAuth } from '../interfaces';
 const MCP_AUTH = 'mcp-reflect:auth';
 
 /** The SDK's AuthInfo for a verified identity (what the SDK's transports carry to the handlers). */
-export function toAuthInfo(auth: McpAuth, resource: string, resourceMetadataUrl: string): AuthInfo {
+export function toAuthInfo(auth: McpAuth, resource: URL, resourceMetadataUrl: string): AuthInfo {
   return {
     token: auth.token,
     clientId: auth.clientId,
     scopes: [...auth.scopes],
     ...(auth.expiresAt !== undefined ? { expiresAt: auth.expiresAt } : {}),
-    resource: new URL(resource),
+    resource,
     resourceMetadataUrl,
     extra: { [MCP_AUTH]: auth },
   };

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 
 /** On 2026-07-28 (no requests to the client): how long an answer waits after the progress before it. */
-const MODERN_GAP_MS = 50;
+const MODERN_GAP_MS = 100;
 /** The most a 2025-era answer waits for the client to answer the flush ping. */
 const PING_TIMEOUT_MS = 2_000;
 
@@ -15,7 +15,7 @@ type Message = { method?: unknown; id?: unknown; result?: unknown; error?: unkno
  *
  * On 2025-era connections an answer that follows progress waits for a `ping` round trip: the client answers the
  * ping only after the notifications before it, so their handlers have run. On 2026-07-28 (where the client
- * takes no requests) it waits until the progress is flushed to the pipe, plus 50 ms for the client to read it:
+ * takes no requests) it waits until the progress is flushed to the pipe, plus 100 ms for the client to read it:
  * a client busier than that can still drop it (docs/context.md).
  */
 export function progressFirst(transport: Transport): Transport {

@@ -29,6 +29,8 @@ export class AuthGate {
   private readonly stepUp: boolean;
   /** The `scope` of a 401 challenge: what any request needs, else what the server understands. */
   private readonly challengeScopes: readonly string[];
+  /** The resource as a URL, made once (every admitted request carries it). */
+  private readonly resourceUrl: URL;
 
   constructor(
     options: AuthOptions,
@@ -39,6 +41,7 @@ export class AuthGate {
   ) {
     this.authenticator = new Authenticator(options, resource);
     const url = new URL(resource);
+    this.resourceUrl = url;
     const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
     // RFC 9728 §3.1: the well-known path before the resource's path; the bare form for clients that try it.
     this.metadataUrl = `${url.origin}${WELL_KNOWN}${path}`;
@@ -67,6 +70,7 @@ export class AuthGate {
 
   /** The metadata document, when `request` asks for it; undefined for any other request. */
   metadata(request: Request): Response | undefined {
+    if (request.method === 'POST' || request.method === 'DELETE') return undefined; // calls: no URL to parse
     if (!this.metadataPaths.has(new URL(request.url).pathname)) return undefined;
     const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, OPTIONS', 'access-control-allow-headers': '*' };
     if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
@@ -98,7 +102,7 @@ export class AuthGate {
       const needed = [...new Set((Array.isArray(body) ? body : [body]).flatMap((message) => this.factory.scopesFor(message) ?? []))];
       if (missingScopes(auth, needed).length > 0) return this.insufficient(auth, [...required, ...needed]);
     }
-    return { authInfo: toAuthInfo(auth, this.authenticator.resource, this.metadataUrl), ...(body !== undefined ? { parsedBody: body } : {}) };
+    return { authInfo: toAuthInfo(auth, this.resourceUrl, this.metadataUrl), ...(body !== undefined ? { parsedBody: body } : {}) };
   }
 
   /** 401 with a challenge (503 when tokens cannot be checked right now: the client must retry, not re-authenticate). */

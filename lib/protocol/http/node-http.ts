@@ -39,6 +39,8 @@ export function createNodeHandler(factory: ServerFactory, options: HttpOptions, 
     }
     // The connection's remote address reaches the endpoint (maxSessionsPerClient) under a header no client can name.
     if (req.socket.remoteAddress) req.headers[PEER_HEADER] = req.socket.remoteAddress;
+    // A standing GET stream's headers go out at once, not with its first event: the client sees it open.
+    if (req.method === 'GET') flushHeadersOnWrite(res);
     return handle(req, res, (typeof parsedBody === 'function' ? undefined : parsedBody) ?? (req as IncomingMessage & { body?: unknown }).body);
   };
   return Object.assign(serve, { close: () => endpoint.close(), metadataPaths: endpoint.metadataPaths });
@@ -125,4 +127,14 @@ export async function listenHttp(factory: ServerFactory, options: HttpListenOpti
       clearTimeout(timer);
     },
   };
+}
+
+/** Sends the status line and headers as soon as they are written (an SSE stream may carry no event for long). */
+function flushHeadersOnWrite(res: ServerResponse): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+    const written = writeHead.apply(this, args);
+    this.flushHeaders();
+    return written;
+  } as ServerResponse['writeHead'];
 }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Injectable, McpFactory, McpModule, Module, Tool, type McpApplication } from 'mcp-reflect';
+import { openSession } from '../../support/http-helpers';
 
 @Injectable()
 class Tools {
@@ -36,5 +37,29 @@ describe('the live sessions of an HTTP application', () => {
     expect(warnings).toEqual([]);
     expect(liveServers(app)).toBe(0);
     await app.close();
+  });
+});
+
+describe('the standing GET stream', () => {
+  it('answers with its headers at once, before any event (a client sees it open)', async () => {
+    const app = await McpFactory.create(HubModule);
+    await app.listen({ transport: 'http', port: 0 });
+    const url = await app.getUrl();
+    const session = await openSession(url);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 5_000);
+    try {
+      const response = await fetch(url, {
+        method: 'GET',
+        headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+        signal: controller.signal,
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+    } finally {
+      clearTimeout(timer);
+      controller.abort();
+      await app.close();
+    }
   });
 });
