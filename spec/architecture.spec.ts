@@ -55,6 +55,7 @@ const ALLOWED: Record<string, string[]> = {
     'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants',
   ],
   testing: ['module', 'interfaces'],
+  cli: ['module', 'protocol', 'testing', 'metadata', 'errors'],
   index: ['builtins', 'pipeline', 'decorators', 'di', 'context', 'module', 'tools', 'resources', 'prompts', 'completions', 'errors', 'constants', 'interfaces'],
 };
 

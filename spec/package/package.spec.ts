@@ -263,6 +263,15 @@ describe('the packed tarball', () => {
       for (const script of Object.keys(plainSources)) expect(run(process.execPath, [script], app).trim()).toBe('function function function');
     }, 240_000);
 
+    it('installs the mcp-reflect bin (docs/cli.md): --help, and inspect of the compiled root module', async () => {
+      const { app, built } = steps();
+      await built;
+      const bin = path.join(app, 'node_modules', '.bin', 'mcp-reflect');
+      expect(run(bin, ['--help'], app)).toMatch(/^Usage: mcp-reflect <command> \[options\]\n/);
+      const listed = JSON.parse(run(bin, ['inspect', 'dist/app.module.js', '--json'], app));
+      expect(listed.tools.map((tool: { name: string }) => tool.name)).toEqual(['convert']);
+    }, 240_000);
+
     it('type-checks the published declarations too (skipLibCheck off): they need only what setup.md asks for', async () => {
       await steps().libChecked;
     }, 240_000);

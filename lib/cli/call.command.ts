@@ -1,0 +1,59 @@
+import { parseArgs, type CommandSpec } from './args';
+import { CliError, CliErrorCode, usageError } from './cli.error';
+import { describe } from './load-entry';
+import type { CommandOutput } from './output';
+import { withClient } from './session';
+
+export const callSpec: CommandSpec = { name: 'call', positionals: ['entry', 'tool'], options: { args: 'value', json: 'flag', module: 'value', help: 'flag' } };
+
+export const callUsage = `Usage: mcp-reflect call <entry> <tool> [--args '<json object>'] [--json] [--module <Name>]
+
+Bootstraps the root module exported by <entry>, calls one tool in-process and prints the result: its
+structuredContent as JSON when it has some, otherwise its text blocks as text (other blocks as JSON).
+Exits with 1 when the result has isError or the call fails, the message on stderr.
+
+Options:
+  --args <json>    the tool's arguments, a JSON object (default {})
+  --json           print the whole CallToolResult as JSON
+  --module <Name>  the exported root module class, when the entry exports several @Module() classes
+  --help           show this help`;
+
+interface Block {
+  type: string;
+  text?: string;
+}
+
+export async function callCommand(argv: readonly string[]): Promise<CommandOutput> {
+  const { positionals, options } = parseArgs(argv, callSpec);
+  if (options.help) return { stdout: callUsage, exitCode: 0 };
+  const [entry, tool] = positionals as [string, string];
+  const args = parseToolArguments(options.args);
+  const result = await withClient({ entry, moduleName: options.module as string | undefined }, async (client) => {
+    try {
+      return await client.callTool({ name: tool, arguments: args });
+    } catch (error) {
+      throw new CliError(CliErrorCode.CallFailed, `Cannot call tool ${tool}: ${describe(error)}`, { cause: error });
+    }
+  });
+  const blocks = (result.content ?? []) as Block[];
+  const text = blocks.map((block) => (block.type === 'text' ? block.text : JSON.stringify(block))).join('\n');
+  if (result.isError) {
+    return { stdout: options.json ? JSON.stringify(result, null, 2) : '', stderr: `Tool ${tool} returned an error: ${text}`, exitCode: 1 };
+  }
+  if (options.json) return { stdout: JSON.stringify(result, null, 2), exitCode: 0 };
+  return { stdout: result.structuredContent !== undefined ? JSON.stringify(result.structuredContent, null, 2) : text, exitCode: 0 };
+}
+
+function parseToolArguments(raw: string | true | undefined): Record<string, unknown> {
+  if (raw === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(raw as string);
+  } catch (error) {
+    throw usageError(`Invalid --args: ${describe(error)}. Pass the tool's arguments as one JSON object, e.g. --args '{"a": 1}'.`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw usageError(`Invalid --args: expected a JSON object of arguments, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}. Pass e.g. --args '{"a": 1}'.`);
+  }
+  return value as Record<string, unknown>;
+}

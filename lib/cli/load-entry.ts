@@ -1,0 +1,85 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { getModuleMetadata } from '../metadata';
+import { CliError, CliErrorCode } from './cli.error';
+
+type CompiledModule = NodeJS.Module & { _compile(code: string, filename: string): void };
+interface Swc {
+  transformSync(source: string, options: object): { code: string };
+}
+
+/** The options of spec/support/register.js and docs/testing.md: legacy decorators with their design metadata. */
+const swcOptions = {
+  swcrc: false,
+  sourceMaps: 'inline',
+  module: { type: 'commonjs' },
+  jsc: {
+    target: 'es2022',
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+    keepClassNames: true,
+  },
+};
+
+/** Requires `entry` (JavaScript, or TypeScript through the project's @swc/core) and returns its root module class. */
+export function loadRootModule(entry: string, moduleName?: string): Function {
+  const file = path.resolve(entry);
+  if (!existsSync(file)) throw new CliError(CliErrorCode.EntryNotFound, `Cannot find the entry file ${entry} (looked at ${file}).\nGive the path of the file that exports your root module, e.g. \`mcp-reflect inspect dist/app.module.js\`.`);
+  if (/\.[cm]?tsx?$/.test(file)) registerTypeScript(file);
+  let exported: unknown;
+  try {
+    exported = require(file);
+  } catch (error) {
+    throw new CliError(CliErrorCode.EntryLoadFailed, `Cannot load ${entry}: ${describe(error)}\nFix the error in the entry (or in a file it imports) and run the command again.`, { cause: error });
+  }
+  return pickModule(entry, exported, moduleName);
+}
+
+function pickModule(entry: string, exported: unknown, moduleName?: string): Function {
+  const isModule = (value: unknown): value is Function => typeof value === 'function' && getModuleMetadata(value) !== undefined;
+  const exports = (typeof exported === 'object' || typeof exported === 'function') && exported !== null ? (exported as Record<string, unknown>) : {};
+  const names = Object.keys(exports);
+  if (moduleName !== undefined) {
+    if (isModule(exports[moduleName])) return exports[moduleName];
+    const found = moduleName in exports ? `exports ${moduleName}, but it is not a class decorated with @Module()` : `has no export named ${moduleName}`;
+    throw new CliError(CliErrorCode.NoModule, `Cannot use ${entry}: it ${found} (its exports: ${names.join(', ') || 'none'}).\nPass --module with the name of the exported root module class.`);
+  }
+  if (isModule(exported)) return exported;
+  if (isModule(exports.default)) return exports.default;
+  const modules = names.filter((name) => isModule(exports[name]));
+  if (modules.length === 1) return exports[modules[0]!] as Function;
+  if (modules.length > 1) {
+    throw new CliError(CliErrorCode.NoModule, `Cannot choose the root module of ${entry}: it exports several @Module() classes (${modules.join(', ')}).\nPass --module with the name of the root one, e.g. --module ${modules[0]}.`);
+  }
+  throw new CliError(CliErrorCode.NoModule, `Cannot find a root module in ${entry}: none of its exports (${names.join(', ') || 'none'}) is a class decorated with @Module().\nExport the root module class from the entry (as the default export or a named one).`);
+}
+
+/**
+ * Lets `require` load TypeScript with the project's @swc/core, unless a loader is already registered (ts-node,
+ * @swc/register, spec/support/register.js).
+ */
+function registerTypeScript(file: string): void {
+  if (require.extensions['.ts']) return;
+  const swc = requireSwc(file);
+  const compile = (module: NodeJS.Module, filename: string) => {
+    const { code } = swc.transformSync(readFileSync(filename, 'utf8'), { ...swcOptions, filename });
+    (module as CompiledModule)._compile(code, filename);
+  };
+  for (const extension of ['.ts', '.cts', '.tsx']) require.extensions[extension] = compile;
+}
+
+function requireSwc(file: string): Swc {
+  for (const from of [file, path.join(process.cwd(), 'package.json')]) {
+    try {
+      return createRequire(from)('@swc/core') as Swc;
+    } catch {
+      // Not installed next to the entry; try the working directory, then give up.
+    }
+  }
+  throw new CliError(CliErrorCode.TypeScriptLoaderMissing, `Cannot load the TypeScript entry ${file}: @swc/core is not installed in this project, and mcp-reflect needs it to compile TypeScript on the fly.\nCompile first (e.g. \`npx tsc\`) and pass the built .js file, or install @swc/core as a dev dependency.`);
+}
+
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
