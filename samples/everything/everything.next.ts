@@ -1,0 +1,81 @@
+import { IsString } from 'class-validator';
+import { Context, Ctx, Injectable, Prompt, Tool, userMessage } from 'mcp-reflect';
+
+class UserName {
+  @IsString() name!: string;
+}
+
+/** The `context` field the non-tool scenario answers with. */
+class PromptContext {
+  @IsString() context!: string;
+}
+
+/**
+ * Fixtures of the 2026-07-28 revision's scenarios (conformance 0.2.0-alpha.12, tools/conformance-next):
+ * streaming elicitation, logging without a log level, and multi-round-trip requests (SEP-2322), each written
+ * as a user would, with the Context.
+ */
+@Injectable()
+export class EverythingNextTools {
+  @Tool({ description: 'Elicits a name (on 2026-07-28: an input_required result, no request on the stream)' })
+  async test_streaming_elicitation(@Ctx() ctx: Context): Promise<string> {
+    const answer = await ctx.elicit('What is your name?', UserName);
+    return answer.action === 'accept' ? `Hello ${answer.content.name}` : `No name (${answer.action})`;
+  }
+
+  @Tool({ description: 'Logs a line, then succeeds' })
+  async test_logging_tool(@Ctx() ctx: Context): Promise<string> {
+    await ctx.log.info('test_logging_tool ran');
+    return 'logged';
+  }
+
+  @Tool({ description: 'input_required: one elicitation' })
+  async test_input_required_result_elicitation(@Ctx() ctx: Context): Promise<string> {
+    const answer = await ctx.elicit('What is your name?', UserName);
+    return answer.action === 'accept' ? `Hello ${answer.content.name}` : `No name (${answer.action})`;
+  }
+
+  @Tool({ description: 'input_required: one sampling request' })
+  async test_input_required_result_sampling(@Ctx() ctx: Context): Promise<string> {
+    const reply = await ctx.sample('What is the capital of France?', { maxTokens: 50 });
+    return `The model said: ${JSON.stringify(reply.content)}`;
+  }
+
+  @Tool({ description: 'input_required: the client roots' })
+  async test_input_required_result_list_roots(@Ctx() ctx: Context): Promise<string> {
+    const roots = await ctx.listRoots();
+    return `Roots: ${roots.map((r) => r.uri).join(', ') || '(none)'}`;
+  }
+
+  @Tool({ description: 'input_required: the answer comes back with the request state' })
+  async test_input_required_result_request_state(@Ctx() ctx: Context): Promise<string> {
+    await ctx.elicit('Please confirm', UserName);
+    return 'state-ok';
+  }
+
+  @Tool({ description: 'input_required: two rounds' })
+  async test_input_required_result_multi_round(@Ctx() ctx: Context): Promise<string> {
+    const first = await ctx.elicit('Step 1: your name?', UserName);
+    const second = await ctx.elicit('Step 2: your name again?', UserName);
+    return `multi-round done: ${first.action}, ${second.action}`;
+  }
+
+  @Tool({ description: 'input_required: a tampered request state is refused' })
+  async test_input_required_result_tampered_state(@Ctx() ctx: Context): Promise<string> {
+    await ctx.elicit('What is your name?', UserName);
+    return 'done';
+  }
+
+  @Tool({ description: 'input_required: asks only what the client declared' })
+  async test_input_required_result_capabilities(@Ctx() ctx: Context): Promise<string> {
+    if (ctx.client.capabilities.elicitation) await ctx.elicit('What is your name?', UserName);
+    const reply = await ctx.sample('Say hi', { maxTokens: 20 });
+    return JSON.stringify(reply.content);
+  }
+
+  @Prompt({ description: 'input_required from prompts/get' })
+  async test_input_required_result_prompt(@Ctx() ctx: Context) {
+    const answer = await ctx.elicit('What context should the prompt use?', PromptContext);
+    return [userMessage(`Context: ${answer.action === 'accept' ? answer.content.context : '(none)'}`)];
+  }
+}
