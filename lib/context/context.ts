@@ -1,4 +1,4 @@
-import { ErrorCode, ToolError } from '../errors';
+import { ErrorCode, RequestError, RpcCode, ToolError } from '../errors';
 import type { McpAuth } from './auth';
 import { InputRequiredSignal, type InputSpec, type InteractionChannel } from './interaction';
 
@@ -223,6 +223,15 @@ export class Context {
       throw new InvalidAnswerError(
         `This tool needs ${what}, which a stateless server cannot ask a 2025-era client for (the answer needs a session). ` +
           `Serve over stateful HTTP or stdio, or connect with a 2026-07-28 client.`,
+      );
+    }
+    if (interaction && (!declared || !check(declared)) && (this.protocolVersion ?? '') >= '2026-07-28') {
+      // 2026-07-28: the request itself is refused (-32021, HTTP 400), naming the capability it needs.
+      const needed = capability === 'elicitation' && declared ? { elicitation: { url: {} } } : { [capability]: {} };
+      throw new RequestError(
+        RpcCode.MissingRequiredClientCapability,
+        `This tool needs ${what}, but the client did not declare the '${capability}' capability${capability === 'elicitation' && declared ? ' for this mode' : ''}.`,
+        { requiredCapabilities: needed },
       );
     }
     if (!interaction || !declared || !check(declared)) {

@@ -8,6 +8,8 @@ export const RpcCode = {
   InvalidRequest: -32600,
   /** MCP 2025-11-25 "resource not found"; 2026-07-28 answers -32602 with `data.uri`. */
   ResourceNotFound: -32002,
+  /** 2026-07-28: the request needs a client capability the client did not declare (`data.requiredCapabilities`). */
+  MissingRequiredClientCapability: -32021,
 } as const;
 
 /**

@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, specTypeSchemas, type SpecTypeName } from '@modelcontextprotocol/server';
+import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, specTypeSchemas, type SpecTypeName } from '@modelcontextprotocol/server';
 import { RequestError, RpcCode } from '../errors';
 
 /** Errors thrown by user code that must reach the client as JSON-RPC errors, not `isError` results. */
@@ -14,6 +14,9 @@ export function isProtocolError(error: unknown): boolean {
 export function toWireError(error: unknown): unknown {
   if (!(error instanceof RequestError)) return error;
   if (error.rpcCode === RpcCode.ResourceNotFound) return new ResourceNotFoundError(String(error.data?.uri ?? ''), error.message);
+  if (error.rpcCode === RpcCode.MissingRequiredClientCapability) {
+    return new MissingRequiredClientCapabilityError({ requiredCapabilities: (error.data?.requiredCapabilities ?? {}) as never }, error.message);
+  }
   return new ProtocolError(error.rpcCode, error.message, error.data);
 }
 

@@ -23,6 +23,12 @@ export class EverythingNextTools {
     return answer.action === 'accept' ? `Hello ${answer.content.name}` : `No name (${answer.action})`;
   }
 
+  @Tool({ description: 'Needs sampling: a client that did not declare it is refused (2026-07-28: -32021)' })
+  async test_missing_capability(@Ctx() ctx: Context): Promise<string> {
+    const reply = await ctx.sample('Say hello', { maxTokens: 10 });
+    return JSON.stringify(reply.content);
+  }
+
   @Tool({ description: 'Logs a line, then succeeds' })
   async test_logging_tool(@Ctx() ctx: Context): Promise<string> {
     await ctx.log.info('test_logging_tool ran');

@@ -167,7 +167,16 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('elicitation, sampling and 
   it('refuses clearly when the client lacks the capability', async () => {
     const client = await createTestClient(InteractiveModule, { protocolVersion });
     try {
-      expect(await client.callTool({ name: 'summarise', arguments: { text: 'x' } })).toMatchObject({
+      const call = client.callTool({ name: 'summarise', arguments: { text: 'x' } });
+      if (protocolVersion === '2026-07-28') {
+        // The request itself is refused: -32021 naming the capability it needs (HTTP 400 over HTTP).
+        await expect(call).rejects.toMatchObject({
+          code: -32021,
+          message: expect.stringContaining("This tool needs sampling, but the client did not declare the 'sampling' capability."),
+        });
+        return;
+      }
+      expect(await call).toMatchObject({
         isError: true,
         content: [
           {
