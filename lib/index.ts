@@ -46,7 +46,7 @@ export type {
   OnApplicationShutdown,
 } from './di';
 export { Context, InvalidAnswerError, rethrowIfInputRequired } from './context';
-export type { ClientInfo, ContextLogger, ElicitResult, LogLevel, SampleOptions, SamplingMessage, SamplingResult } from './context';
+export type { ClientInfo, ContextLogger, ElicitResult, InputOptions, LogLevel, SampleOptions, SamplingMessage, SamplingResult } from './context';
 export { McpModule, McpFactory, McpApplication, InMemoryEventStore, RedisEventStore, RedisSessionStore, RedisBus } from './module';
 export type {
   ChangeBus,

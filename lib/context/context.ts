@@ -144,10 +144,10 @@ export class Context {
    * const answer = await ctx.elicit('Who should we invite?', Invitee);
    * if (answer.action === 'accept') invite(answer.content.email);
    */
-  async elicit<T extends object>(message: string, dto: new () => T): Promise<ElicitResult<T>> {
+  async elicit<T extends object>(message: string, dto: new () => T, options: InputOptions = {}): Promise<ElicitResult<T>> {
     const interaction = this.interaction('elicitation', 'elicitation');
     const form = interaction.form(dto);
-    const key = `elicit-${this.inputs++}`;
+    const key = this.keyOf(options, 'elicit');
     const answer = interaction.response(key) as { action?: string; content?: unknown } | undefined;
     if (!answer) throw this.ask(key, { kind: 'elicit', message, requestedSchema: form.requestedSchema });
     if (answer.action !== 'accept') return { action: answer.action === 'decline' ? 'decline' : 'cancel' };
@@ -157,9 +157,9 @@ export class Context {
   }
 
   /** Asks the user to complete an interaction at a URL (URL-mode elicitation: sign-in, payment). */
-  async elicitUrl(message: string, url: string): Promise<{ action: 'accept' | 'decline' | 'cancel' }> {
+  async elicitUrl(message: string, url: string, options: InputOptions = {}): Promise<{ action: 'accept' | 'decline' | 'cancel' }> {
     const interaction = this.interaction('elicitation', 'URL elicitation', (caps) => typeof caps.url === 'object');
-    const key = `elicit-url-${this.inputs++}`;
+    const key = this.keyOf(options, 'elicit-url');
     const answer = interaction.response(key) as { action?: string } | undefined;
     if (!answer) throw this.ask(key, { kind: 'elicitUrl', message, url });
     return { action: answer.action === 'accept' ? 'accept' : answer.action === 'decline' ? 'decline' : 'cancel' };
@@ -173,19 +173,19 @@ export class Context {
    */
   async sample(input: string | SamplingMessage[], options: SampleOptions = {}): Promise<SamplingResult> {
     const interaction = this.interaction('sampling', 'sampling');
-    const key = `sample-${this.inputs++}`;
+    const key = this.keyOf(options, 'sample');
     const answer = interaction.response(key);
     if (answer) return answer as SamplingResult;
     const messages: SamplingMessage[] =
       typeof input === 'string' ? [{ role: 'user', content: { type: 'text', text: input } }] : input;
-    const { maxTokens = 1000, ...rest } = options;
+    const { maxTokens = 1000, key: _key, ...rest } = options;
     throw this.ask(key, { kind: 'sample', params: { messages, maxTokens, ...rest } });
   }
 
   /** The client's roots (directories or files it exposes). */
-  async listRoots(): Promise<{ uri: string; name?: string }[]> {
+  async listRoots(options: InputOptions = {}): Promise<{ uri: string; name?: string }[]> {
     const interaction = this.interaction('roots', 'roots');
-    const key = `roots-${this.inputs++}`;
+    const key = this.keyOf(options, 'roots');
     const answer = interaction.response(key) as { roots?: { uri: string; name?: string }[] } | undefined;
     if (!answer) throw this.ask(key, { kind: 'roots' });
     return answer.roots ?? [];
@@ -197,6 +197,15 @@ export class Context {
    */
   get swallowedInput(): InputRequiredSignal | undefined {
     return this.asked;
+  }
+
+  /** The key of an input request: the caller's, or the next of this kind (`elicit-0`, `sample-1`, …). */
+  private keyOf(options: InputOptions, kind: string): string {
+    if (options.key === undefined) return `${kind}-${this.inputs++}`;
+    if (typeof options.key !== 'string' || options.key === '') {
+      throw new InvalidAnswerError(`Cannot ask the client with the key ${JSON.stringify(options.key)}: a key is a non-empty string, unique within the call.`);
+    }
+    return options.key;
   }
 
   private ask(key: string, spec: InputSpec): InputRequiredSignal {
@@ -274,7 +283,16 @@ export interface SamplingMessage {
 }
 
 /** Options of `ctx.sample()`, as in `sampling/createMessage` (maxTokens defaults to 1000). */
-export interface SampleOptions {
+/** How one request for input is named. */
+export interface InputOptions {
+  /**
+   * The key of this input in the 2026-07-28 `inputRequests` / `inputResponses` (default: `elicit-0`,
+   * `sample-1`, … in the order the method asks). Give one when a client answers by name; unique within the call.
+   */
+  key?: string;
+}
+
+export interface SampleOptions extends InputOptions {
   maxTokens?: number;
   systemPrompt?: string;
   temperature?: number;

@@ -1,5 +1,5 @@
 export { Context, InvalidAnswerError } from './context';
-export type { ElicitResult, SampleOptions, SamplingMessage, SamplingResult } from './context';
+export type { ElicitResult, InputOptions, SampleOptions, SamplingMessage, SamplingResult } from './context';
 export { InputRequiredSignal, rethrowIfInputRequired } from './interaction';
 export type { ElicitationForm, InputSpec, InteractionChannel } from './interaction';
 export type { ClientInfo, ContextLogger, LogLevel, RequestChannel } from './context';

@@ -35,9 +35,9 @@ export class EverythingNextTools {
     return 'logged';
   }
 
-  @Tool({ description: 'input_required: one elicitation' })
+  @Tool({ description: 'input_required: one elicitation, under the key the client answers by' })
   async test_input_required_result_elicitation(@Ctx() ctx: Context): Promise<string> {
-    const answer = await ctx.elicit('What is your name?', UserName);
+    const answer = await ctx.elicit('What is your name?', UserName, { key: 'user_name' });
     return answer.action === 'accept' ? `Hello ${answer.content.name}` : `No name (${answer.action})`;
   }
 
