@@ -10,6 +10,8 @@ export const MAX_AUTHORIZATION_LENGTH = 8_192;
 /** A verified token is verified again after this long, even when it is still valid (a key may have been withdrawn). */
 const REVERIFY_AFTER_MS = 5 * 60_000;
 const CACHE_BYTES = 16 * 1024 * 1024;
+/** Most verifications shared at once (beyond that, a verification is simply not shared). */
+const MAX_PENDING = 1_000;
 /** RFC 6750 §2.1: `Bearer` then a token68. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 /** RFC 6749 §3.3 scope-token. */
@@ -80,10 +82,13 @@ export class Authenticator {
     const cached = this.cache.get(token);
     if (cached && cached.until > now) return Promise.resolve(cached.auth);
     if (cached) this.cache.delete(token);
-    let verifying = this.pending.get(token);
-    if (!verifying) {
-      verifying = this.verified(token).finally(() => this.pending.delete(token));
+    const shared = this.pending.get(token);
+    if (shared) return shared;
+    const verifying = this.verified(token);
+    // Requests with the same token share one verification; how many are shared is bounded (tokens ≤ 8 KiB each).
+    if (this.pending.size < MAX_PENDING) {
       this.pending.set(token, verifying);
+      void verifying.finally(() => this.pending.delete(token)).catch(() => undefined);
     }
     return verifying;
   }

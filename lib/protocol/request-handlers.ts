@@ -8,7 +8,7 @@ import { missingScopes } from '../auth';
 import { pageFor, runMiddleware } from '../pipeline';
 import { subscriptionLimitMessage } from '../resources';
 import { unknownToolMessage } from '../tools';
-import { scopesFor } from './component-scopes';
+import { scoped, scopesFor } from './component-scopes';
 import { toWireError } from './error-mapping';
 import type { InputRounds } from './input-required';
 import type { ProtocolApplication } from './protocol-application';
@@ -229,7 +229,7 @@ export function answerCompletions(scope: SessionScope): void {
         const { ref, argument, context } = params;
         const target: CompletionRef = ref.type === 'ref/prompt' ? { type: 'ref/prompt', name: ref.name } : { type: 'ref/resource', uri: ref.uri };
         // A caller who may not use the prompt or template gets nothing to complete (as for an unknown one).
-        const needed = scopesFor(app, { method: 'completion/complete', params });
+        const needed = scoped(app) ? scopesFor(app, { method: 'completion/complete', params }) : undefined;
         if (needed && missingScopes(openChannel(scope, ctx).auth, needed).length > 0) return { completion: { values: [] } };
         const completion = await app.completions.complete(target, argument.name, argument.value, { arguments: context?.arguments ?? {} }, () =>
           openChannel(scope, ctx),
