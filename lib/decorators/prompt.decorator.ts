@@ -1,6 +1,6 @@
 import { legacyOnly } from './legacy-only';
 import type { CompleteOptions, PromptOptions } from '../interfaces';
-import { defineComponentMetadata } from '../metadata';
+import { defineComponentMetadata, recordComponentClass } from '../metadata';
 
 /**
  * Exposes a method as a prompt; its `@Param()` parameters are the prompt's arguments. Return a string (one
@@ -13,6 +13,7 @@ import { defineComponentMetadata } from '../metadata';
 export function Prompt(options: PromptOptions = {}): MethodDecorator {
   return (target, propertyKey) => {
     legacyOnly('@Prompt()', propertyKey);
+    recordComponentClass(target);
     defineComponentMetadata('prompt', target, String(propertyKey), { ...options });
   };
 }
@@ -28,6 +29,7 @@ export function Prompt(options: PromptOptions = {}): MethodDecorator {
 export function Complete(options: CompleteOptions): MethodDecorator {
   return (target, propertyKey) => {
     legacyOnly('@Complete()', propertyKey);
+    recordComponentClass(target);
     defineComponentMetadata('complete', target, String(propertyKey), { ...options });
   };
 }

@@ -1,6 +1,6 @@
 import { legacyOnly } from './legacy-only';
 import type { ResourceOptions, ResourceTemplateOptions } from '../interfaces';
-import { defineComponentMetadata } from '../metadata';
+import { defineComponentMetadata, recordComponentClass } from '../metadata';
 
 /**
  * Exposes a method as a resource at a fixed URI. Strings are sent as text, bytes as a base64 blob, objects as
@@ -13,6 +13,7 @@ import { defineComponentMetadata } from '../metadata';
 export function Resource(uri: string, options: ResourceOptions = {}): MethodDecorator {
   return (target, propertyKey) => {
     legacyOnly('@Resource()', propertyKey);
+    recordComponentClass(target);
     defineComponentMetadata('resource', target, String(propertyKey), { ...options, uri });
   };
 }
@@ -28,6 +29,7 @@ export function Resource(uri: string, options: ResourceOptions = {}): MethodDeco
 export function ResourceTemplate(uriTemplate: string, options: ResourceTemplateOptions = {}): MethodDecorator {
   return (target, propertyKey) => {
     legacyOnly('@ResourceTemplate()', propertyKey);
+    recordComponentClass(target);
     defineComponentMetadata('resource-template', target, String(propertyKey), { ...options, uriTemplate });
   };
 }
@@ -44,6 +46,7 @@ export function ResourceTemplate(uriTemplate: string, options: ResourceTemplateO
 export function ResourceList(): MethodDecorator {
   return (target, propertyKey) => {
     legacyOnly('@ResourceList()', propertyKey);
+    recordComponentClass(target);
     defineComponentMetadata('resource-list', target, String(propertyKey), {});
   };
 }

@@ -1,6 +1,6 @@
 import { legacyOnly } from './legacy-only';
 import type { ToolOptions } from '../interfaces';
-import { defineToolMetadata } from '../metadata';
+import { defineToolMetadata, recordComponentClass } from '../metadata';
 
 /**
  * Exposes a method as an MCP tool. Only writes metadata: the method itself is left untouched.
@@ -14,6 +14,7 @@ import { defineToolMetadata } from '../metadata';
 export function Tool(options: ToolOptions = {}): MethodDecorator {
   return (target, propertyKey) => {
     legacyOnly('@Tool()', propertyKey);
+    recordComponentClass(target);
     defineToolMetadata(target, String(propertyKey), { ...options });
   };
 }

@@ -6,3 +6,4 @@ export * from './injectable.metadata';
 export * from './component.metadata';
 export * from './enhancer.metadata';
 export * from './auth.metadata';
+export * from './component-registry';
