@@ -61,3 +61,9 @@ export enum Scope {
 /** Scopes a component needs (`@Scopes()`, class or method), and components that need none (`@Public()`). */
 export const SCOPES_METADATA = 'mcp-reflect:scopes';
 export const PUBLIC_METADATA = 'mcp-reflect:public';
+
+/** `@UiResource()` methods (MCP Apps): the `ui://` URI each declares, by method. */
+export const UI_RESOURCE_METADATA = 'mcp-reflect:ui-resource';
+/** MCP Apps (SEP-1865, ext-apps specification 2026-01-26): the extension's identifier and its views' MIME type. */
+export const MCP_APPS_EXTENSION = 'io.modelcontextprotocol/ui';
+export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app';

@@ -27,6 +27,10 @@ export {
   Public,
   CurrentAuth,
 } from './decorators';
+// MCP Apps (io.modelcontextprotocol/ui): `ui://` views and the tools linked to them (docs/apps.md).
+export { UiResource } from './decorators';
+export { MCP_APPS_EXTENSION, MCP_APP_MIME_TYPE } from './constants';
+export type { ToolUiOptions, ToolVisibility, UiResourceCsp, UiResourceOptions, UiResourcePermissions } from './interfaces/tool-options.interface';
 export type { ClassOrMethodDecorator } from './decorators';
 export { Reflector } from './pipeline';
 export type { ReflectableDecorator } from './pipeline';

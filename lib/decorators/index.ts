@@ -8,3 +8,4 @@ export { UseGuards, UseInterceptors, UsePipes, UseFilters, Catch, SetMetadata } 
 export type { ClassOrMethodDecorator } from './enhancers.decorator';
 export { createParamDecorator } from './param.decorator';
 export { Scopes, Public, CurrentAuth } from './auth.decorator';
+export { UiResource } from './ui-resource.decorator';

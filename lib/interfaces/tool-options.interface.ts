@@ -39,4 +39,60 @@ export interface ToolOptions {
   timeout?: number;
   /** Labels for `forRoot({ includeTags, excludeTags })`. */
   tags?: string[];
+  /**
+   * MCP Apps: the `ui://` view (a `@UiResource()`) a host renders this tool's results in, as its URI or with
+   * visibility. Sent as `_meta.ui` (and the older `_meta["ui/resourceUri"]`); clients without the extension
+   * still get the tool's text content.
+   */
+  ui?: string | ToolUiOptions;
+}
+
+/** Who may call a tool in MCP Apps: the model (agent), the app (its view), or both (the default). */
+export type ToolVisibility = 'model' | 'app';
+
+/** `@Tool({ ui })` in full: the view, and who may call the tool (`_meta.ui.visibility`). */
+export interface ToolUiOptions {
+  resourceUri: string;
+  /** Default (omitted): `['model', 'app']`. `['app']`: hosts hide the tool from the model; only its view calls it. */
+  visibility?: ToolVisibility[];
+}
+
+/** Origins a view needs (MCP Apps `McpUiResourceCsp`); hosts allow nothing that is not declared. */
+export interface UiResourceCsp {
+  /** fetch/XHR/WebSocket origins (CSP `connect-src`). */
+  connectDomains?: string[];
+  /** Scripts, styles, images, fonts, media (CSP `script-src`, `style-src`, `img-src`, `font-src`, `media-src`). */
+  resourceDomains?: string[];
+  /** Nested iframes (CSP `frame-src`). */
+  frameDomains?: string[];
+  /** Base URIs (CSP `base-uri`). */
+  baseUriDomains?: string[];
+}
+
+/** Browser permissions a view asks for (MCP Apps `McpUiResourcePermissions`); hosts may grant them. */
+export interface UiResourcePermissions {
+  camera?: Record<string, never>;
+  microphone?: Record<string, never>;
+  geolocation?: Record<string, never>;
+  clipboardWrite?: Record<string, never>;
+}
+
+/** Options of `@UiResource(uri, options)`: the resource's listing fields and its `_meta.ui`. */
+export interface UiResourceOptions {
+  /** Defaults to the method name. */
+  name?: string;
+  title?: string;
+  description?: string;
+  icons?: ToolIcon[];
+  /** Content Security Policy domains (`_meta.ui.csp`). */
+  csp?: UiResourceCsp;
+  /** Browser permissions (`_meta.ui.permissions`). */
+  permissions?: UiResourcePermissions;
+  /** A dedicated sandbox origin, in the format the host documents (`_meta.ui.domain`). */
+  domain?: string;
+  /** Whether the host should draw a border and background around the view (`_meta.ui.prefersBorder`). */
+  prefersBorder?: boolean;
+  /** Other `_meta` of the resource; `ui` is built from the options above. */
+  _meta?: Record<string, unknown>;
+  tags?: string[];
 }

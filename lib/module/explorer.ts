@@ -1,3 +1,4 @@
+import { checkUiLinks } from '../apps';
 import { COMPONENT_KINDS, Scope } from '../constants';
 import type { Container, ModuleRecord, ProviderRecord } from '../di';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
@@ -63,7 +64,8 @@ function targetOf(record: ProviderRecord): Function | undefined {
 
 /**
  * Walks the hosts once and returns every decorated method as a typed record of its kind, with its enhancers
- * resolved (NestJS's DiscoveryService + MetadataScanner in one pass).
+ * resolved (NestJS's DiscoveryService + MetadataScanner in one pass). MCP Apps links (`@Tool({ ui })` to a
+ * `@UiResource()`) are checked here, where every tool and view of the application is known.
  */
 export function exploreHosts(hosts: readonly HostRecord[], enhancers: EnhancerResolver): ExploredComponents {
   const found: ExploredComponents = { tools: [], resources: [], templates: [], lists: [], prompts: [], completers: [] };
@@ -84,5 +86,6 @@ export function exploreHosts(hosts: readonly HostRecord[], enhancers: EnhancerRe
     for (const method of getComponentMethods('prompt', target)) found.prompts.push(record(method, getComponentOptions('prompt', target, method) ?? {}));
     for (const method of getComponentMethods('complete', target)) found.completers.push(record(method, getComponentOptions('complete', target, method)!));
   }
+  checkUiLinks(found);
   return found;
 }

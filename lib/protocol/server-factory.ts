@@ -1,4 +1,5 @@
 import { Server, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
+import { isUiResource, UI_EXTENSIONS } from '../apps';
 import { RequestError, ToolError } from '../errors';
 import { withReadableParams } from './error-mapping';
 import { InputRounds } from './input-required';
@@ -28,13 +29,13 @@ export interface Connection {
   readonly auth?: McpAuth;
 }
 
-type Kinds = { tools: boolean; resources: boolean; prompts: boolean; completions: boolean; logging: boolean };
+type Kinds = { tools: boolean; resources: boolean; prompts: boolean; completions: boolean; logging: boolean; ui: boolean };
 
 // One capabilities object per combination of kinds, shared by every server that declares it.
 const CAPABILITIES = new Map<string, Record<string, object>>();
 
 function capabilities(kinds: Kinds): Record<string, object> {
-  const key = `${+kinds.tools}${+kinds.resources}${+kinds.prompts}${+kinds.completions}${+kinds.logging}`;
+  const key = `${+kinds.tools}${+kinds.resources}${+kinds.prompts}${+kinds.completions}${+kinds.logging}${+kinds.ui}`;
   let declared = CAPABILITIES.get(key);
   if (!declared) {
     declared = {
@@ -43,6 +44,8 @@ function capabilities(kinds: Kinds): Record<string, object> {
       ...(kinds.prompts ? { prompts: { listChanged: true } } : {}),
       ...(kinds.completions ? { completions: {} } : {}),
       ...(kinds.logging ? { logging: {} } : {}),
+      // MCP Apps (SEP-1865): a server with `ui://` views declares the extension, with the MIME type it serves.
+      ...(kinds.ui ? { extensions: { ...UI_EXTENSIONS } } : {}),
     };
     CAPABILITIES.set(key, declared);
   }
@@ -87,8 +90,11 @@ class ReflectServer extends Server {
 export function createServerFactory(app: ProtocolApplication): ServerFactory {
   // Whether some component receives a Context (and so may log): computed once per catalogue change.
   let logs: boolean | undefined;
+  // Whether some resource is an MCP Apps view: computed once per catalogue change too.
+  let views: boolean | undefined;
   const changed = (kind: 'tools' | 'prompts' | 'resources') => () => {
     logs = undefined;
+    views = undefined;
     app.hub.listChanged(kind);
   };
   app.tools.onChange(changed('tools'));
@@ -128,6 +134,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       prompts,
       completions: prompts || resources,
       logging: app.declare?.logging === true || canLog(),
+      ui: (views ??= app.resources.resources.some((r) => isUiResource(r.descriptor))),
     };
   };
   const info = { name: app.info.name, version: app.info.version, ...(app.info.title ? { title: app.info.title } : {}) };

@@ -1,3 +1,4 @@
+import { uiContentMeta } from '../apps';
 import { Catalogue, paginate, passesTags, type Page, type TagFilter } from '../catalogue';
 import type { RequestChannel } from '../context';
 import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
@@ -94,7 +95,7 @@ export class ResourceRegistry {
       const compiled = compileMethod(host, method, owner, this.compiler);
       const descriptor = pruneUndefined({ uri, name, title: options.title, description: options.description, mimeType: options.mimeType, annotations: options.annotations, icons: options.icons, size: options.size, _meta: options._meta });
       if (!passesTags(options.tags, this.filter)) continue;
-      const pipeline = this.readPipeline(record, compiled, name, 'resource', descriptor.mimeType);
+      const pipeline = this.readPipeline(record, compiled, name, 'resource', descriptor.mimeType, undefined, uiContentMeta(descriptor));
       const resource = { name, uri, tags: options.tags, descriptor, compiled, pipeline };
       staged.resources.push(resource);
       names.set(name, resource);
@@ -160,6 +161,7 @@ export class ResourceRegistry {
     kind: 'resource' | 'resource-template',
     mimeType: string | undefined,
     uriTemplate?: string,
+    contentMeta?: Record<string, unknown>,
   ): Pipeline<ResourceContents[], string> {
     const where = `${compiled.className}.${compiled.methodName}`;
     return new Pipeline<ResourceContents[], string>({
@@ -167,7 +169,7 @@ export class ResourceRegistry {
       enhancers: record.enhancers,
       component: { kind, name, method: 'resources/read' },
       ...this.services,
-      convert: (value, uri) => toContents(value, uri, mimeType),
+      convert: (value, uri) => toContents(value, uri, mimeType, contentMeta),
       invalid: (issues, uri) => {
         throw new RequestError(RpcCode.InvalidParams, `Invalid resource URI '${uri}' for template '${uriTemplate}': ${issues.join('; ')}`, { uri });
       },

@@ -16,13 +16,15 @@ export class ResourceResult {
 /**
  * What a resource method returned → the contents of the read: string → text (text/plain unless the resource
  * says otherwise), bytes → base64 blob (application/octet-stream), other values → JSON text (application/json).
+ * `meta` (an MCP Apps view's `_meta.ui`) goes on each content built here, not on a `ResourceResult`'s.
  */
-export function toContents(value: unknown, uri: string, mimeType: string | undefined): ResourceContents[] {
+export function toContents(value: unknown, uri: string, mimeType: string | undefined, meta?: Record<string, unknown>): ResourceContents[] {
   if (value instanceof ResourceResult) return value.contents;
-  if (typeof value === 'string') return [{ uri, mimeType: mimeType ?? 'text/plain', text: value }];
+  const extra = meta ? { _meta: meta } : {};
+  if (typeof value === 'string') return [{ uri, mimeType: mimeType ?? 'text/plain', text: value, ...extra }];
   if (value instanceof Uint8Array) {
-    return [{ uri, mimeType: mimeType ?? 'application/octet-stream', blob: Buffer.from(value).toString('base64') }];
+    return [{ uri, mimeType: mimeType ?? 'application/octet-stream', blob: Buffer.from(value).toString('base64'), ...extra }];
   }
   if (value === undefined) return [];
-  return [{ uri, mimeType: mimeType ?? 'application/json', text: JSON.stringify(value) }];
+  return [{ uri, mimeType: mimeType ?? 'application/json', text: JSON.stringify(value), ...extra }];
 }

@@ -1,3 +1,4 @@
+import { withToolUi } from '../apps';
 import { InputRequiredSignal } from '../context';
 import { RequestError, RpcCode } from '../errors';
 import type { JsonSchema, ToolOptions } from '../interfaces';
@@ -41,7 +42,7 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
     outputSchema: output && build.intern(output.schema),
     annotations: options.annotations,
     icons: options.icons,
-    _meta: options._meta,
+    _meta: withToolUi(options._meta, options.ui),
   });
 
   const outputCheck: OutputCheck | undefined = output && {
