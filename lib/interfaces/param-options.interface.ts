@@ -14,6 +14,14 @@ export interface ParamOptions {
   enum?: EnumLike;
   /** A partial JSON Schema merged last, over everything inferred. */
   schema?: JsonSchema;
+  /**
+   * Mirrors this tool argument into the HTTP header `Mcp-Param-<header>` (SEP-2243, protocol 2026-07-28), so
+   * gateways can route on it without reading the body: the input schema carries `"x-mcp-header": header`, and
+   * a 2026-07-28 HTTP `tools/call` whose header is missing or disagrees with the argument is refused (HTTP 400,
+   * -32020). An RFC 9110 token (letters, digits, `!#$%&'*+-.^_\`|~`), unique per tool ignoring case; the
+   * argument must be a string, integer or boolean. Tools only.
+   */
+  header?: string;
 }
 
 /** Options of the property decorator `@Field()` on DTO classes. */

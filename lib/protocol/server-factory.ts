@@ -9,6 +9,7 @@ import type { ProtocolApplication } from './protocol-application';
 import { answerCompletions, answerPrompts, answerResources, answerTools, type SessionScope } from './request-handlers';
 import type { ChannelServices } from './request-channel';
 import type { SessionHub } from './session-hub';
+import { paramHeaderMap, type ParamHeader } from './http/param-headers';
 
 export type { ProtocolApplication };
 
@@ -22,6 +23,8 @@ export type ServerFactory = ((connection?: Connection) => Server) & {
   readonly scopesFor: (message: unknown) => readonly string[] | undefined;
   /** Whether some component has `@Scopes()` (computed once per change of the catalogues). */
   readonly scoped: () => boolean;
+  /** Tool name → its arguments mirrored into `Mcp-Param-*` headers (SEP-2243), computed once per change of the tools. */
+  readonly paramHeaders: () => ReadonlyMap<string, readonly ParamHeader[]>;
 };
 
 /** What a connection brings: the identity it was opened with (stdio, in memory). */
@@ -164,5 +167,10 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     if (declared.completions) answerCompletions(scope);
     return server;
   };
-  return Object.assign(factory, { hub: app.hub, scopesFor: (message: unknown) => scopesFor(app, message), scoped: () => scoped(app) });
+  return Object.assign(factory, {
+    hub: app.hub,
+    scopesFor: (message: unknown) => scopesFor(app, message),
+    scoped: () => scoped(app),
+    paramHeaders: () => paramHeaderMap(app, app.logger),
+  });
 }

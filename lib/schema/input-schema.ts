@@ -1,5 +1,6 @@
 import type { JsonSchema, ParamOptions, TypeHint } from '../interfaces';
 import { dtoSchema } from './dto-schema';
+import { withParamHeader } from './param-header';
 import { SchemaContext } from './schema-context';
 import type { SchemaSite } from './schema.messages';
 import { mergeSchema, type ShapedSchema } from './shaped-schema';
@@ -29,6 +30,8 @@ export function paramsInputSchema(params: readonly ParamSchemaInput[]): RootSche
   const properties: Record<string, JsonSchema> = {};
   const shapedProperties = new Map<string, ShapedSchema>();
   const required: string[] = [];
+  // SEP-2243 headers declared so far (lower-cased), to refuse two that differ only in case.
+  const headers = new Map<string, string>();
   for (const { name, reflected, options, site } of params) {
     const shaped = typedSchema(
       { explicit: options.type, reflected, enum: options.enum, schema: options.schema },
@@ -40,6 +43,7 @@ export function paramsInputSchema(params: readonly ParamSchemaInput[]): RootSche
     if (options.default !== undefined) schema = { ...schema, default: jsonValue(options.default) };
     if (options.schema) ctx.authored = true;
     schema = mergeSchema(schema, options.schema);
+    if (options.header !== undefined) schema = withParamHeader(schema, options.header, site, headers);
     properties[name] = schema;
     shapedProperties.set(name, { schema, convert: shaped.convert });
     if (!options.optional && schema.default === undefined) required.push(name);

@@ -1,5 +1,5 @@
 import { IsString } from 'class-validator';
-import { Context, Ctx, Injectable, Prompt, Tool, userMessage } from 'mcp-reflect';
+import { Context, Ctx, Injectable, Param, Prompt, Tool, userMessage } from 'mcp-reflect';
 
 class UserName {
   @IsString() name!: string;
@@ -27,6 +27,11 @@ export class EverythingNextTools {
   async test_missing_capability(@Ctx() ctx: Context): Promise<string> {
     const reply = await ctx.sample('Say hello', { maxTokens: 10 });
     return JSON.stringify(reply.content);
+  }
+
+  @Tool({ description: 'Echoes a region that HTTP clients also send as the Mcp-Param-Region header (SEP-2243)' })
+  test_x_mcp_header(@Param('region', { header: 'Region', description: 'Where to run' }) region: string): string {
+    return `region: ${region}`;
   }
 
   @Tool({ description: 'Logs a line, then succeeds' })

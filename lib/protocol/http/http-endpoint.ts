@@ -3,6 +3,8 @@ import {
   hostHeaderValidationResponse,
   isLegacyRequest,
   originValidationResponse,
+  PROTOCOL_VERSION_META_KEY,
+  readRequestBody,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../../invocation';
@@ -11,7 +13,8 @@ import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import type { AuthOptions } from '../../interfaces';
 import { AuthGate } from './auth-gate';
 import { InMemoryEventStore } from './event-store';
-import { jsonRpcError, whenBodyEnds } from './http-messages';
+import { jsonRpcError, jsonRpcRefusal, whenBodyEnds } from './http-messages';
+import { checkParamHeaders, HEADER_MISMATCH } from './param-headers';
 import type { HttpOptions } from './http-options';
 import { DEFAULTS, LegacySessions, type RequestOptions } from './legacy-sessions';
 
@@ -33,16 +36,18 @@ export class HttpEndpoint {
   private readonly unpublish: () => void;
   /** With `auth`: the resource server in front of the endpoint. */
   private readonly gate?: AuthGate;
+  private readonly maxRequestBodySize: number;
 
   /** `endpointUrl`: where the endpoint is served (known to `listen()`), the default `auth.resource`. */
   constructor(
-    factory: ServerFactory,
+    private readonly factory: ServerFactory,
     private readonly options: HttpOptions,
     private readonly logger: ServerLogger,
     endpointUrl?: string,
   ) {
     const maxRequestBodySize = options.maxRequestBodySize ?? DEFAULTS.maxRequestBodySize;
     if (options.auth) this.gate = new AuthGate(options.auth, resourceOf(options.auth, endpointUrl), factory, maxRequestBodySize, logger);
+    this.maxRequestBodySize = maxRequestBodySize;
     this.modern = createMcpHandler(() => factory(), {
       legacy: options.stateless ? 'stateless' : 'reject',
       responseMode: options.jsonResponse ? 'json' : 'auto',
@@ -83,6 +88,12 @@ export class HttpEndpoint {
     if (call) this.inFlight++;
     let response: Response;
     try {
+      const checked = call ? await this.checkParamHeaders(request, options) : options;
+      if (checked instanceof Response) {
+        this.release();
+        return checked;
+      }
+      options = checked;
       const legacy = this.sessions !== undefined && (await isLegacyRequest(request.clone(), options.parsedBody));
       response = legacy ? await this.sessions!.handle(request, options) : await this.modern.fetch(request, options);
     } catch (error) {
@@ -117,6 +128,39 @@ export class HttpEndpoint {
       clearTimeout(timer);
     }
     await Promise.allSettled([this.sessions?.close(), this.modern.close()]);
+  }
+
+  /**
+   * SEP-2243: a 2026-07-28 `tools/call` of a tool with `Mcp-Param-*` headers is refused before dispatch when
+   * they disagree with its arguments (HTTP 400, -32020). Only such calls have their body read here (once:
+   * the parsed body goes on to the transport); a body that is too large or not JSON is left to the transport.
+   */
+  private async checkParamHeaders(request: Request, options: RequestOptions): Promise<RequestOptions | Response> {
+    if (request.headers.get('mcp-method')?.trim() !== 'tools/call') return options;
+    const headers = this.factory.paramHeaders();
+    if (headers.size === 0) return options;
+    let body = options.parsedBody;
+    if (body === undefined) {
+      const read = await readRequestBody(request.clone(), this.maxRequestBodySize);
+      if (read.tooLarge) return options;
+      try {
+        body = JSON.parse(read.text) as unknown;
+      } catch {
+        return options;
+      }
+      options = { ...options, parsedBody: body };
+    }
+    const message = body as { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown; _meta?: Record<string, unknown> } } | null;
+    if (typeof message !== 'object' || message === null || Array.isArray(message) || message.method !== 'tools/call') return options;
+    const version = message.params?._meta?.[PROTOCOL_VERSION_META_KEY];
+    // The per-request envelope of 2026-07-28 (an unsupported claim is the transport's to refuse, -32022).
+    if (version !== '2026-07-28') return options;
+    const declarations = typeof message.params?.name === 'string' ? headers.get(message.params.name) : undefined;
+    const refused = declarations && checkParamHeaders(declarations, message.params?.arguments, request.headers);
+    if (!refused) return options;
+    this.logger.warn(`HTTP: refused tools/call ${String(message.params?.name)}: ${refused.data.mismatch.body}`);
+    const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+    return jsonRpcRefusal(400, id, HEADER_MISMATCH, refused.message, refused.data);
   }
 
   private readonly release = (): void => {

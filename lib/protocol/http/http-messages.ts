@@ -35,3 +35,11 @@ export function jsonRpcError(status: number, code: number, message: string, head
     headers: { 'content-type': 'application/json', ...headers },
   });
 }
+
+/** A JSON-RPC error answering the request `id`, with `data`: the refusals made before the request is dispatched. */
+export function jsonRpcRefusal(status: number, id: string | number | null, code: number, message: string, data?: unknown): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined ? { data } : {}) } }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
