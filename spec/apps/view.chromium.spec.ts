@@ -1,0 +1,135 @@
+import 'reflect-metadata';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION, McpFactory, type McpApplication } from 'mcp-reflect';
+import { AppsModule } from '../../samples/apps/apps.module';
+import { forecastFor } from '../../samples/apps/forecast.app';
+import { within } from '../support/waiting';
+import { Browser, findChromium } from './support/chromium';
+import { colourCount, decodePng, inkIn } from './support/png';
+
+/**
+ * The sample's view rendered for real: the spec is the host's backend (an SDK client over Streamable HTTP lists
+ * the tools, reads the tool's ui:// view and calls the tool), samples/apps/host.html is the host page
+ * (sandboxed iframe, MCP Apps postMessage protocol), and Debian's headless Chromium shows it. The assertions
+ * read the view's DOM through the DevTools protocol and look at the screenshot's pixels where that text lies.
+ */
+const chromium = findChromium();
+const HOST_PAGE = path.resolve(__dirname, '../../samples/apps/host.html');
+const SCREENSHOT = path.resolve(__dirname, '../../.ci/tmp/apps-forecast-view.png');
+
+if (!chromium && process.env.CI) {
+  throw new Error('Chromium is not installed, and CI must run the MCP Apps view spec: .ci/run installs Debian\'s "chromium" package (or set CHROMIUM_BIN).');
+}
+
+interface DomNode {
+  nodeId: number;
+  nodeType: number;
+  nodeName: string;
+  nodeValue?: string;
+  children?: DomNode[];
+  contentDocument?: DomNode;
+}
+
+function findNode(node: DomNode, match: (n: DomNode) => boolean): DomNode | undefined {
+  if (match(node)) return node;
+  for (const child of [...(node.children ?? []), ...(node.contentDocument ? [node.contentDocument] : [])]) {
+    const found = findNode(child, match);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The text of the nodes under `node` (scripts and styles left out), one string. */
+function textOf(node: DomNode): string {
+  if (node.nodeType === 3) return node.nodeValue ?? '';
+  if (node.nodeName === 'SCRIPT' || node.nodeName === 'STYLE' || node.nodeName === 'HEAD') return '';
+  return [...(node.children ?? []), ...(node.contentDocument ? [node.contentDocument] : [])].map(textOf).join(' ');
+}
+
+const suite = chromium ? describe : describe.skip;
+if (!chromium) {
+  console.warn('spec/apps/view.chromium.spec.ts skipped: Chromium is not installed (apt-get install chromium, or set CHROMIUM_BIN).');
+}
+
+suite(`the forecast view in headless Chromium${chromium ? '' : ' (skipped: Chromium is not installed)'}`, () => {
+  let app: McpApplication;
+  let client: Client;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    app = await McpFactory.create(AppsModule);
+    await app.listen({ transport: 'http', host: '127.0.0.1', port: 0 });
+    client = new Client({ name: 'minimal-host', version: '1.0.0' }, { capabilities: { extensions: { [MCP_APPS_EXTENSION]: { mimeTypes: [MCP_APP_MIME_TYPE] } } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(await app.getUrl())));
+    browser = Browser.launch(chromium!);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await client?.close();
+    await app?.close();
+  });
+
+  it('shows the tool result the host delivers over postMessage, visibly', async () => {
+    // The host's backend: find the tool's view, read it, call the tool.
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === 'forecast')!;
+    const uri = (tool._meta?.ui as { resourceUri: string }).resourceUri;
+    const { contents } = await client.readResource({ uri });
+    const resource = contents[0] as { uri: string; mimeType: string; text: string; _meta?: { ui?: unknown } };
+    expect(resource.mimeType).toBe(MCP_APP_MIME_TYPE);
+    const args = { city: 'Lisbon' };
+    const result = await client.callTool({ name: 'forecast', arguments: args });
+
+    // The host page, in Chromium.
+    const page = await browser.newPage();
+    await browser.send('Page.enable', {}, page);
+    await browser.send('Runtime.enable', {}, page);
+    const loaded = browser.next('Page.loadEventFired', page);
+    await browser.send('Page.navigate', { url: pathToFileURL(HOST_PAGE).href }, page);
+    await within(loaded, 'the host page to load');
+    const input = { tool, resource, ui: resource._meta?.ui, arguments: args, result };
+    await browser.send('Runtime.evaluate', { expression: `mcpHost.render(${JSON.stringify(input)})` }, page);
+    const rendered = await within(
+      browser.send<{ result: { value: string[] } }>('Runtime.evaluate', { expression: 'mcpHost.rendered', awaitPromise: true, returnByValue: true }, page),
+      'the view to render the tool result',
+    );
+    // The view spoke the protocol: the handshake, then its size once it held the result.
+    expect(rendered.result.value.slice(0, 2)).toEqual(['ui/initialize', 'ui/notifications/initialized']);
+    expect(rendered.result.value).toContain('ui/notifications/size-changed');
+
+    // What the view's document says (the iframe is sandboxed: only the DevTools protocol can look inside).
+    const { root } = await browser.send<{ root: DomNode }>('DOM.getDocument', { depth: -1, pierce: true }, page);
+    const view = findNode(root, (n) => n.nodeName === 'IFRAME')?.contentDocument;
+    expect(view).toBeDefined();
+    const text = textOf(view!).replace(/\s+/g, ' ');
+    expect(text).toContain('Forecast for Lisbon');
+    expect(text).toContain('3-day forecast');
+    for (const day of forecastFor('Lisbon')) expect(text).toContain(`${day.day} ${day.sky} ${day.high}° ${day.low}°`);
+
+    // The screenshot: not blank, and ink where the view's title and first row lie.
+    const { data } = await browser.send<{ data: string }>('Page.captureScreenshot', { format: 'png' }, page);
+    const png = Buffer.from(data, 'base64');
+    mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+    writeFileSync(SCREENSHOT, png);
+    const image = decodePng(png);
+    expect(image.width).toBe(800);
+    expect(colourCount(image)).toBeGreaterThan(16);
+    for (const selector of ['#title', '#days tbody tr']) {
+      const { nodeId } = await browser.send<{ nodeId: number }>('DOM.querySelector', { nodeId: view!.nodeId, selector }, page);
+      const { model } = await browser.send<{ model: { content: number[] } }>('DOM.getBoxModel', { nodeId }, page);
+      const [x1, y1, , , x3, y3] = model.content as [number, number, number, number, number, number];
+      const box = { x: x1, y: y1, width: x3 - x1, height: y3 - y1 };
+      expect(box.width * box.height).toBeGreaterThan(100);
+      const { ink, pixels } = inkIn(image, box);
+      expect({ selector, inked: ink / pixels > 0.02 }).toEqual({ selector, inked: true });
+      if (selector !== '#title') {
+        // The control: beside the row, inside the view, nothing is drawn.
+        expect(inkIn(image, { x: box.x + box.width + 10, y: box.y + 2, width: 200, height: box.height - 4 }).ink).toBe(0);
+      }
+    }
+  });
+});
