@@ -49,7 +49,8 @@ export type {
   BeforeApplicationShutdown,
   OnApplicationShutdown,
 } from './di';
-export { Context, InvalidAnswerError, rethrowIfInputRequired } from './context';
+export { Ask, Context, InvalidAnswerError, rethrowIfInputRequired } from './context';
+export type { Answers, Question } from './context';
 export type { ClientInfo, ContextLogger, ElicitResult, InputOptions, LogLevel, SampleOptions, SamplingMessage, SamplingResult } from './context';
 export { McpModule, McpFactory, McpApplication, InMemoryEventStore, RedisEventStore, RedisSessionStore, RedisBus } from './module';
 export type {

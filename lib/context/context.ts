@@ -1,5 +1,6 @@
 import { ErrorCode, RequestError, RpcCode, ToolError } from '../errors';
 import type { McpAuth } from './auth';
+import type { Answers, Question } from './ask';
 import { InputRequiredSignal, type InputSpec, type InteractionChannel } from './interaction';
 
 /** MCP log levels (RFC 5424 severities), lowest first. */
@@ -149,7 +150,7 @@ export class Context {
     const form = interaction.form(dto);
     const key = this.keyOf(options, 'elicit');
     const answer = interaction.response(key) as { action?: string; content?: unknown } | undefined;
-    if (!answer) throw this.ask(key, { kind: 'elicit', message, requestedSchema: form.requestedSchema });
+    if (!answer) throw this.raise(key, { kind: 'elicit', message, requestedSchema: form.requestedSchema });
     if (answer.action !== 'accept') return { action: answer.action === 'decline' ? 'decline' : 'cancel' };
     const parsed = form.parse(answer.content ?? {});
     if (!parsed.ok) throw new InvalidAnswerError(`The answer to "${message}" is not valid: ${parsed.issues.join('; ')}`);
@@ -161,7 +162,7 @@ export class Context {
     const interaction = this.interaction('elicitation', 'URL elicitation', (caps) => typeof caps.url === 'object');
     const key = this.keyOf(options, 'elicit-url');
     const answer = interaction.response(key) as { action?: string } | undefined;
-    if (!answer) throw this.ask(key, { kind: 'elicitUrl', message, url });
+    if (!answer) throw this.raise(key, { kind: 'elicitUrl', message, url });
     return { action: answer.action === 'accept' ? 'accept' : answer.action === 'decline' ? 'decline' : 'cancel' };
   }
 
@@ -179,7 +180,7 @@ export class Context {
     const messages: SamplingMessage[] =
       typeof input === 'string' ? [{ role: 'user', content: { type: 'text', text: input } }] : input;
     const { maxTokens = 1000, key: _key, ...rest } = options;
-    throw this.ask(key, { kind: 'sample', params: { messages, maxTokens, ...rest } });
+    throw this.raise(key, { kind: 'sample', params: { messages, maxTokens, ...rest } });
   }
 
   /** The client's roots (directories or files it exposes). */
@@ -187,8 +188,38 @@ export class Context {
     const interaction = this.interaction('roots', 'roots');
     const key = this.keyOf(options, 'roots');
     const answer = interaction.response(key) as { roots?: { uri: string; name?: string }[] } | undefined;
-    if (!answer) throw this.ask(key, { kind: 'roots' });
+    if (!answer) throw this.raise(key, { kind: 'roots' });
     return answer.roots ?? [];
+  }
+
+  /**
+   * Asks several things at once (SEP-2322): on 2026-07-28 one `input_required` result carries every request
+   * that is not answered yet, and the retry answers them together; on 2025 eras the SDK sends them to the
+   * client and re-enters the method with every answer. Each property name is the key of its request.
+   * Resolves with each answer under its key; an error of one question (a capability the client lacks)
+   * is thrown as `ctx.elicit()` and the others would throw it.
+   *
+   * @example
+   * const { user_name, greeting, client_roots } = await ctx.ask({
+   *   user_name: Ask.elicit('What is your name?', UserName),
+   *   greeting: Ask.sample('Write a one-line greeting', { maxTokens: 50 }),
+   *   client_roots: Ask.roots(),
+   * });
+   */
+  async ask<Q extends Record<string, Question<unknown>>>(questions: Q): Promise<Answers<Q>> {
+    const keys = Object.keys(questions);
+    const settled = await Promise.allSettled(keys.map((key) => questions[key].ask(this, key)));
+    const pending: InputRequiredSignal[] = [];
+    for (const outcome of settled) {
+      if (outcome.status === 'fulfilled') continue;
+      if (!(outcome.reason instanceof InputRequiredSignal)) throw outcome.reason;
+      pending.push(outcome.reason);
+    }
+    if (pending.length > 0) {
+      this.asked = new InputRequiredSignal(pending[0].key, pending[0].spec, pending.flatMap((signal) => signal.requests));
+      throw this.asked;
+    }
+    return Object.fromEntries(keys.map((key, i) => [key, (settled[i] as PromiseFulfilledResult<unknown>).value])) as Answers<Q>;
   }
 
   /**
@@ -208,7 +239,7 @@ export class Context {
     return options.key;
   }
 
-  private ask(key: string, spec: InputSpec): InputRequiredSignal {
+  private raise(key: string, spec: InputSpec): InputRequiredSignal {
     this.asked = new InputRequiredSignal(key, spec);
     return this.asked;
   }

@@ -1,4 +1,6 @@
 export { Context, InvalidAnswerError } from './context';
+export { Ask } from './ask';
+export type { Answers, Question } from './ask';
 export type { ElicitResult, InputOptions, SampleOptions, SamplingMessage, SamplingResult } from './context';
 export { InputRequiredSignal, rethrowIfInputRequired } from './interaction';
 export type { ElicitationForm, InputSpec, InteractionChannel } from './interaction';

@@ -13,12 +13,20 @@ export type InputSpec =
 export class InputRequiredSignal extends Error {
   /** Marks the signal for `rethrowIfInputRequired()`, across copies of the library. */
   readonly inputRequired = true;
+  /** Every input asked for in this round: one, or several from `ctx.ask()` (the first is `key` / `spec`). */
+  readonly requests: readonly { readonly key: string; readonly spec: InputSpec }[];
   constructor(
     readonly key: string,
     readonly spec: InputSpec,
+    requests?: readonly { readonly key: string; readonly spec: InputSpec }[],
   ) {
-    super(`Input '${key}' is required from the client (the call will be re-entered with it).`);
+    super(
+      requests && requests.length > 1
+        ? `Inputs ${requests.map((r) => `'${r.key}'`).join(', ')} are required from the client (the call will be re-entered with them).`
+        : `Input '${key}' is required from the client (the call will be re-entered with it).`,
+    );
     this.name = 'InputRequiredSignal';
+    this.requests = requests && requests.length > 0 ? requests : [{ key, spec }];
   }
 }
 

@@ -46,7 +46,7 @@ export class InputRounds {
     } catch (error) {
       if (!(error instanceof InputRequiredSignal)) throw error;
       return inputRequired({
-        inputRequests: { [error.key]: toInputRequest(error.spec) },
+        inputRequests: Object.fromEntries(error.requests.map(({ key, spec }) => [key, toInputRequest(spec)])),
         requestState: await this.codec.mint({ ...this.answers(ctx, target), [TARGET]: target }, ctx),
       });
     }

@@ -1,5 +1,5 @@
 import { IsString } from 'class-validator';
-import { Context, Ctx, Injectable, Param, Prompt, Tool, userMessage } from 'mcp-reflect';
+import { Ask, Context, Ctx, Injectable, Param, Prompt, Tool, userMessage } from 'mcp-reflect';
 
 class UserName {
   @IsString() name!: string;
@@ -62,6 +62,17 @@ export class EverythingNextTools {
   async test_input_required_result_request_state(@Ctx() ctx: Context): Promise<string> {
     await ctx.elicit('Please confirm', UserName);
     return 'state-ok';
+  }
+
+  @Tool({ description: 'input_required: an elicitation, a sampling request and the roots, asked in one round' })
+  async test_input_required_result_multiple_inputs(@Ctx() ctx: Context): Promise<string> {
+    const { user_name, greeting, client_roots } = await ctx.ask({
+      user_name: Ask.elicit('What is your name?', UserName),
+      greeting: Ask.sample('Write a one-line greeting', { maxTokens: 50 }),
+      client_roots: Ask.roots(),
+    });
+    const name = user_name.action === 'accept' ? user_name.content.name : `(${user_name.action})`;
+    return `name: ${name}; greeting: ${JSON.stringify(greeting.content)}; roots: ${client_roots.map((r) => r.uri).join(', ') || '(none)'}`;
   }
 
   @Tool({ description: 'input_required: two rounds' })
