@@ -20,6 +20,7 @@ export const FORECAST_VIEW_HTML = `<!DOCTYPE html>
 <h1 id="title">Forecast</h1>
 <p id="status">Waiting for the host…</p>
 <table id="days" hidden><thead><tr><th>Day</th><th>Sky</th><th>High</th><th>Low</th></tr></thead><tbody></tbody></table>
+<p><button id="refresh" hidden>Refresh the first day</button> <span id="refreshed"></span></p>
 <script>
 (() => {
   let nextId = 1;
@@ -31,6 +32,7 @@ export const FORECAST_VIEW_HTML = `<!DOCTYPE html>
     post({ id, method, params });
   });
   const status = document.getElementById('status');
+  let city;
   const reportSize = () => post({ method: 'ui/notifications/size-changed', params: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight } });
 
   function render(result) {
@@ -40,6 +42,7 @@ export const FORECAST_VIEW_HTML = `<!DOCTYPE html>
       status.textContent = text || 'No forecast.';
       return;
     }
+    city = data.city;
     document.getElementById('title').textContent = 'Forecast for ' + data.city;
     const body = document.querySelector('#days tbody');
     body.replaceChildren(...data.days.map((d) => {
@@ -53,8 +56,20 @@ export const FORECAST_VIEW_HTML = `<!DOCTYPE html>
     }));
     document.getElementById('days').hidden = false;
     status.textContent = data.days.length + '-day forecast';
+    document.getElementById('refresh').hidden = false;
     reportSize();
   }
+
+  // An app-only tool (visibility ['app']), called through the host: it forwards tools/call to the server.
+  document.getElementById('refresh').addEventListener('click', () => {
+    const out = document.getElementById('refreshed');
+    request('tools/call', { name: 'forecast_day', arguments: { city, index: 0 } })
+      .then((result) => {
+        const d = result.structuredContent;
+        out.textContent = result.isError || !d ? 'Refresh failed.' : 'Refreshed: ' + d.day + ' ' + d.sky + ' ' + d.high + '°/' + d.low + '°';
+      })
+      .catch((error) => { out.textContent = 'Refresh failed: ' + error.message; });
+  });
 
   window.addEventListener('message', (event) => {
     if (event.source !== window.parent) return;

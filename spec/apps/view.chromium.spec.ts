@@ -6,7 +6,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION, McpFactory, type McpApplication } from 'mcp-reflect';
 import { AppsModule } from '../../samples/apps/apps.module';
 import { forecastFor } from '../../samples/apps/forecast.app';
-import { within } from '../support/waiting';
+import { waitFor, within } from '../support/waiting';
 import { Browser, findChromium } from './support/chromium';
 import { colourCount, decodePng, inkIn } from './support/png';
 
@@ -73,21 +73,33 @@ suite(`the forecast view in headless Chromium${chromium ? '' : ' (skipped: Chrom
     await app?.close();
   });
 
-  it('shows the tool result the host delivers over postMessage, visibly', async () => {
-    // The host's backend: find the tool's view, read it, call the tool.
+  /**
+   * What a host does for one tool call: its backend (the SDK client) finds the tool's view, reads it and calls
+   * the tool; the host page shows the view and delivers the result. Resolves once the view reported its size
+   * with the result in hand, with the page's session and the methods the view sent.
+   */
+  async function showCall(args: Record<string, unknown>): Promise<{ page: string; sent: string[]; viewDocument: () => Promise<DomNode> }> {
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === 'forecast')!;
     const uri = (tool._meta?.ui as { resourceUri: string }).resourceUri;
     const { contents } = await client.readResource({ uri });
     const resource = contents[0] as { uri: string; mimeType: string; text: string; _meta?: { ui?: unknown } };
     expect(resource.mimeType).toBe(MCP_APP_MIME_TYPE);
-    const args = { city: 'Lisbon' };
     const result = await client.callTool({ name: 'forecast', arguments: args });
 
-    // The host page, in Chromium.
     const page = await browser.newPage();
     await browser.send('Page.enable', {}, page);
     await browser.send('Runtime.enable', {}, page);
+    // The page's way to its backend: the view's tools/call and resources/read, forwarded to the server.
+    await browser.send('Runtime.addBinding', { name: 'mcpServerRequest' }, page);
+    browser.on('Runtime.bindingCalled', (called, session) => {
+      if (session !== page || called.name !== 'mcpServerRequest') return;
+      const { id, method, params } = JSON.parse(called.payload as string) as { id: number; method: string; params: never };
+      const answer: Promise<unknown> = method === 'tools/call' ? client.callTool(params) : client.readResource(params);
+      void answer
+        .then((value) => ({ id, result: value }), (error: Error) => ({ id, error: { code: -32603, message: error.message } }))
+        .then((reply) => browser.send('Runtime.evaluate', { expression: `mcpHost.reply(${JSON.stringify(reply)})` }, page));
+    });
     const loaded = browser.next('Page.loadEventFired', page);
     await browser.send('Page.navigate', { url: pathToFileURL(HOST_PAGE).href }, page);
     await within(loaded, 'the host page to load');
@@ -97,15 +109,31 @@ suite(`the forecast view in headless Chromium${chromium ? '' : ' (skipped: Chrom
       browser.send<{ result: { value: string[] } }>('Runtime.evaluate', { expression: 'mcpHost.rendered', awaitPromise: true, returnByValue: true }, page),
       'the view to render the tool result',
     );
-    // The view spoke the protocol: the handshake, then its size once it held the result.
-    expect(rendered.result.value.slice(0, 2)).toEqual(['ui/initialize', 'ui/notifications/initialized']);
-    expect(rendered.result.value).toContain('ui/notifications/size-changed');
+    // The view's document (the iframe is sandboxed: only the DevTools protocol can look inside).
+    const viewDocument = async () => {
+      const { root } = await browser.send<{ root: DomNode }>('DOM.getDocument', { depth: -1, pierce: true }, page);
+      const view = findNode(root, (n) => n.nodeName === 'IFRAME')?.contentDocument;
+      expect(view).toBeDefined();
+      return view!;
+    };
+    return { page, sent: rendered.result.value, viewDocument };
+  }
 
-    // What the view's document says (the iframe is sandboxed: only the DevTools protocol can look inside).
-    const { root } = await browser.send<{ root: DomNode }>('DOM.getDocument', { depth: -1, pierce: true }, page);
-    const view = findNode(root, (n) => n.nodeName === 'IFRAME')?.contentDocument;
-    expect(view).toBeDefined();
-    const text = textOf(view!).replace(/\s+/g, ' ');
+  async function boxOf(page: string, document: DomNode, selector: string): Promise<{ x: number; y: number; width: number; height: number }> {
+    const { nodeId } = await browser.send<{ nodeId: number }>('DOM.querySelector', { nodeId: document.nodeId, selector }, page);
+    const { model } = await browser.send<{ model: { content: number[] } }>('DOM.getBoxModel', { nodeId }, page);
+    const [x1, y1, , , x3, y3] = model.content as [number, number, number, number, number, number];
+    return { x: x1, y: y1, width: x3 - x1, height: y3 - y1 };
+  }
+
+  it('shows the tool result the host delivers over postMessage, visibly', async () => {
+    const { page, sent, viewDocument } = await showCall({ city: 'Lisbon' });
+    // The view spoke the protocol: the handshake, then its size once it held the result.
+    expect(sent.slice(0, 2)).toEqual(['ui/initialize', 'ui/notifications/initialized']);
+    expect(sent).toContain('ui/notifications/size-changed');
+
+    const view = await viewDocument();
+    const text = textOf(view).replace(/\s+/g, ' ');
     expect(text).toContain('Forecast for Lisbon');
     expect(text).toContain('3-day forecast');
     for (const day of forecastFor('Lisbon')) expect(text).toContain(`${day.day} ${day.sky} ${day.high}° ${day.low}°`);
@@ -119,10 +147,7 @@ suite(`the forecast view in headless Chromium${chromium ? '' : ' (skipped: Chrom
     expect(image.width).toBe(800);
     expect(colourCount(image)).toBeGreaterThan(16);
     for (const selector of ['#title', '#days tbody tr']) {
-      const { nodeId } = await browser.send<{ nodeId: number }>('DOM.querySelector', { nodeId: view!.nodeId, selector }, page);
-      const { model } = await browser.send<{ model: { content: number[] } }>('DOM.getBoxModel', { nodeId }, page);
-      const [x1, y1, , , x3, y3] = model.content as [number, number, number, number, number, number];
-      const box = { x: x1, y: y1, width: x3 - x1, height: y3 - y1 };
+      const box = await boxOf(page, view, selector);
       expect(box.width * box.height).toBeGreaterThan(100);
       const { ink, pixels } = inkIn(image, box);
       expect({ selector, inked: ink / pixels > 0.02 }).toEqual({ selector, inked: true });
@@ -131,5 +156,22 @@ suite(`the forecast view in headless Chromium${chromium ? '' : ' (skipped: Chrom
         expect(inkIn(image, { x: box.x + box.width + 10, y: box.y + 2, width: 200, height: box.height - 4 }).ink).toBe(0);
       }
     }
+  });
+
+  it("forwards the view's tools/call (an app-only tool) to the server when the user clicks", async () => {
+    const { page, viewDocument } = await showCall({ city: 'Oslo' });
+    const button = await boxOf(page, await viewDocument(), '#refresh');
+    const at = { x: button.x + button.width / 2, y: button.y + button.height / 2, button: 'left', clickCount: 1 };
+    await browser.send('Input.dispatchMouseEvent', { type: 'mousePressed', ...at }, page);
+    await browser.send('Input.dispatchMouseEvent', { type: 'mouseReleased', ...at }, page);
+    const monday = forecastFor('Oslo')[0]!;
+    const refreshed = await waitFor(
+      async () => {
+        const text = textOf(await viewDocument()).replace(/\s+/g, ' ');
+        return text.includes('Refreshed') ? text : undefined;
+      },
+      { what: 'the view to show the forwarded tools/call result', interval: 50 },
+    );
+    expect(refreshed).toContain(`Refreshed: ${monday.day} ${monday.sky} ${monday.high}°/${monday.low}°`);
   });
 });
