@@ -166,3 +166,7 @@ export type {
   SpanLike,
   TracerLike,
 } from './builtins';
+// Tasks (docs/tasks.md): `@Tool({ task })` runs a call as a task the client polls; the stores tasks live in.
+export { InMemoryTaskStore, TaskLimitError, TASKS_EXTENSION } from './tasks';
+export type { TaskStore, TaskRecord, TaskStatus, TaskChange, TaskEvent, TaskPage, TaskError, NewTask, TaskStoreOptions, TasksOptions } from './tasks';
+export type { ToolTaskSupport, ToolTaskOptions } from './interfaces';

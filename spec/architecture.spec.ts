@@ -46,18 +46,19 @@ const ALLOWED: Record<string, string[]> = {
   apps: ['metadata', 'interfaces', 'errors', 'constants'],
   auth: ['catalogue', 'context', 'interfaces', 'errors', 'constants'],
   builtins: ['pipeline', 'catalogue', 'decorators', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
-  tools: ['apps', 'content', 'pipeline', 'catalogue', 'invocation', 'context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
+  tasks: ['interfaces', 'errors'],
+  tools: ['apps', 'tasks', 'content', 'pipeline', 'catalogue', 'invocation', 'context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
   resources: ['apps', 'pipeline', 'catalogue', 'invocation', 'context', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
   prompts: ['content', 'pipeline', 'catalogue', 'invocation', 'context', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
   completions: ['pipeline', 'validation', 'invocation', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
-  protocol: ['apps', 'auth', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'invocation', 'context', 'interfaces', 'errors'],
+  protocol: ['apps', 'tasks', 'auth', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'invocation', 'context', 'interfaces', 'errors'],
   module: [
-    'apps', 'auth', 'protocol', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di', 'context',
+    'apps', 'tasks', 'auth', 'protocol', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di', 'context',
     'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants',
   ],
   testing: ['module', 'interfaces'],
   cli: ['module', 'protocol', 'testing', 'metadata', 'errors'],
-  index: ['builtins', 'pipeline', 'decorators', 'di', 'context', 'module', 'tools', 'resources', 'prompts', 'completions', 'errors', 'constants', 'interfaces'],
+  index: ['tasks', 'builtins', 'pipeline', 'decorators', 'di', 'context', 'module', 'tools', 'resources', 'prompts', 'completions', 'errors', 'constants', 'interfaces'],
 };
 
 describe('architecture', () => {

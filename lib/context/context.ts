@@ -31,6 +31,8 @@ export interface RequestChannel {
   readonly headers?: Readonly<Record<string, string>>;
   /** The request's `_meta` as the client sent it (progressToken, a W3C `traceparent`, …). */
   readonly meta?: Readonly<Record<string, unknown>>;
+  /** Turns the call into a task now (`@Tool({ task: { start: 'on-demand' } })`); false where it cannot be one. */
+  startTask?(): Promise<boolean>;
 }
 
 /** Who is calling: the client's name, version and declared capabilities. */
@@ -241,7 +243,23 @@ export class Context {
 
   private raise(key: string, spec: InputSpec): InputRequiredSignal {
     this.asked = new InputRequiredSignal(key, spec);
+    this.channel.interaction?.raised?.(this.asked);
     return this.asked;
+  }
+
+  /**
+   * Turns this call into a task now, in a tool with `@Tool({ task: { support, start: 'on-demand' } })` called
+   * as a task: the client gets the task at once, and the method goes on as it (docs/tasks.md). Ask for input
+   * first (`ctx.elicit()` …, answered round by round), then call this before the long part. Resolves true once
+   * the call is a task; false (and nothing changes) when the call is not a task call.
+   *
+   * @example
+   * const who = await ctx.elicit('Whose report?', NameForm);
+   * await ctx.startTask();
+   * return buildReport(who);
+   */
+  async startTask(): Promise<boolean> {
+    return (await this.channel.startTask?.()) ?? false;
   }
 
   /** Reads one of this server's own resources, as a client would. */

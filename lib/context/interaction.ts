@@ -42,6 +42,8 @@ export interface InteractionChannel {
   response(key: string): unknown;
   form(dto: Function): ElicitationForm;
   readResource(uri: string): Promise<unknown[]>;
+  /** Told of every input request the method raises (a task asks for all of them at once). */
+  raised?(signal: InputRequiredSignal): void;
 }
 
 /**

@@ -3,6 +3,8 @@ import { McpReflectError } from './base.error';
 /** Stable codes of the errors a user can cause at bootstrap. Documented in docs/errors.md. */
 export const BootstrapErrorCode = {
   DecoratorMetadataMissing: 'DECORATOR_METADATA_MISSING',
+  GeneratedMetadataStale: 'GENERATED_METADATA_STALE',
+  GeneratedMetadataInvalid: 'GENERATED_METADATA_INVALID',
   ParamNameUnreadable: 'PARAM_NAME_UNREADABLE',
   RestParameter: 'REST_PARAMETER',
   UndecoratedParameter: 'UNDECORATED_PARAMETER',

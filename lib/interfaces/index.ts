@@ -30,3 +30,12 @@ export type {
   McpMiddleware,
 } from './enhancers.interface';
 export type { McpAuth, TokenVerifier, IntrospectionOptions, AuthOptions } from './auth.interface';
+export type {
+  GeneratedMetadata,
+  GeneratedClass,
+  GeneratedMethod,
+  GeneratedParam,
+  GeneratedProperty,
+  GeneratedType,
+} from './generated-metadata.interface';
+export type { ToolTaskSupport, ToolTaskOptions } from './tool-options.interface';

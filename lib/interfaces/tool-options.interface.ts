@@ -40,6 +40,12 @@ export interface ToolOptions {
   /** Labels for `forRoot({ includeTags, excludeTags })`. */
   tags?: string[];
   /**
+   * Task support (docs/tasks.md): `'optional'` lets a client run the call as a task, `'required'` makes it
+   * one always. A task call answers at once with a task the client polls (`tasks/get`) while the method keeps
+   * running with its Context. Unset: the tool is never a task.
+   */
+  task?: ToolTaskSupport | ToolTaskOptions;
+  /**
    * MCP Apps: the `ui://` view (a `@UiResource()`) a host renders this tool's results in, as its URI or with
    * visibility. Sent as `_meta.ui` (and the older `_meta["ui/resourceUri"]`); clients without the extension
    * still get the tool's text content.
@@ -95,4 +101,22 @@ export interface UiResourceOptions {
   /** Other `_meta` of the resource; `ui` is built from the options above. */
   _meta?: Record<string, unknown>;
   tags?: string[];
+}
+
+/** How a tool takes part in tasks: `'optional'` (the client may ask for a task) or `'required'`. */
+export type ToolTaskSupport = 'optional' | 'required';
+
+/** Task support with the task's timings (`@Tool({ task: { support: 'optional', ttlMs: 60_000 } })`). */
+export interface ToolTaskOptions {
+  support: ToolTaskSupport;
+  /** How long the task is kept after it was created (ms); default: the server's `tasks.defaultTtlMs`. */
+  ttlMs?: number;
+  /** How often clients should poll (ms); default: the server's `tasks.pollIntervalMs`. */
+  pollIntervalMs?: number;
+  /**
+   * `'immediately'` (default): the call becomes a task as it starts. `'on-demand'`: the call runs as an ordinary
+   * call (it may ask for input, round by round) until the method calls `await ctx.startTask()`; then the client
+   * gets the task and the method goes on as it. A method that returns first answers with its result.
+   */
+  start?: 'immediately' | 'on-demand';
 }

@@ -82,6 +82,7 @@ function inputRoot(parsed: ParsedParameter[], owner: string): RootSchema {
         name: p.name,
         reflected: p.reflected,
         options: p.options,
+        generated: p.generated,
         site: site(
           owner,
           `parameter #${p.index} '${p.name}'`,

@@ -1,10 +1,18 @@
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import type { ParamOptions } from '../interfaces';
-import { getParamMetadata, getParamTypes, type ParamMetadata } from '../metadata';
+import type { GeneratedMethod, GeneratedType, ParamOptions } from '../interfaces';
+import {
+  getGeneratedMethod,
+  getParamMetadata,
+  getParamTypes,
+  resolveGeneratedClass,
+  signatureFingerprint,
+  type ParamMetadata,
+} from '../metadata';
 import { literalValue, readParameters, type SourceParameter } from './parameter-names';
 import {
   argsMixedWithParamMessage,
   decoratorMetadataMissingMessage,
+  generatedMetadataStaleMessage,
   duplicateArgsMessage,
   duplicateParamNameMessage,
   paramNameUnreadableMessage,
@@ -14,7 +22,16 @@ import {
 
 /** One parameter of a tool method, with its name resolved and its reflected type. */
 export type ParsedParameter =
-  | { readonly kind: 'param'; readonly index: number; readonly name: string; readonly options: ParamOptions; readonly reflected: unknown; readonly pipes: readonly unknown[] }
+  | {
+      readonly kind: 'param';
+      readonly index: number;
+      readonly name: string;
+      readonly options: ParamOptions;
+      readonly reflected: unknown;
+      /** The type `mcp-reflect generate` read from the source, when its metadata is loaded. */
+      readonly generated?: GeneratedType;
+      readonly pipes: readonly unknown[];
+    }
   | { readonly kind: 'args'; readonly index: number; readonly reflected: unknown; readonly pipes: readonly unknown[] }
   | { readonly kind: 'ctx'; readonly index: number }
   | {
@@ -40,8 +57,10 @@ export function parseMethod(
 ): ParsedParameter[] {
   const fn = target.prototype[method] as Function;
   const own = getParamMetadata(target, method);
-  const source = readParameters(fn) ?? [];
-  const reflected = getParamTypes(target.prototype, method);
+  const readable = readParameters(fn);
+  const source = readable ?? [];
+  const generated = generatedSignature(target, method, owner, readable);
+  const reflected = getParamTypes(target.prototype, method) ?? generated?.params.map((p) => (p.class ? resolveGeneratedClass(p.class) : undefined));
   const declared = Math.max(fn.length, source.length, reflected?.length ?? 0);
   // Positions without a decorator take the kind's implicit binding (completers: the typed value, then the context).
   const decorated: readonly (ParamMetadata | undefined)[] =
@@ -66,6 +85,7 @@ export function parseMethod(
       throw new BootstrapError(BootstrapErrorCode.UndecoratedParameter, undecoratedParameterMessage(owner, index, name));
     }
     const type = reflected?.[index];
+    const typed = generated?.params.find((p) => p.index === index);
     if (meta.kind === 'ctx') parsed.push({ kind: 'ctx', index });
     else if (meta.kind === 'args') parsed.push({ kind: 'args', index, reflected: type, pipes: meta.pipes ?? [] });
     else if (meta.kind === 'custom') {
@@ -76,11 +96,38 @@ export function parseMethod(
       if (!name) {
         throw new BootstrapError(BootstrapErrorCode.ParamNameUnreadable, paramNameUnreadableMessage(owner, index));
       }
-      parsed.push({ kind: 'param', index, name, options: withInitialiser(meta.options, written), reflected: type, pipes: meta.pipes ?? [] });
+      const options = withInitialiser(meta.options, written);
+      parsed.push({ kind: 'param', index, name, options, reflected: type, ...(typed ? { generated: typed } : {}), pipes: meta.pipes ?? [] });
     }
   }
   checkBindings(parsed, owner);
   return parsed;
+}
+
+/**
+ * The generated signature of the method, checked against the running one: a file generated before the
+ * signature changed would describe other parameters, so it stops the bootstrap instead.
+ */
+function generatedSignature(
+  target: Function,
+  method: string,
+  owner: string,
+  source: readonly SourceParameter[] | undefined,
+): GeneratedMethod | undefined {
+  const found = getGeneratedMethod(target, method);
+  if (!found) return undefined;
+  if (!source) return found.method; // minified or native: nothing to compare
+  const running = signatureFingerprint(
+    method,
+    source.map((p) => (p.kind === 'pattern' ? {} : { name: p.name, rest: p.kind === 'rest', initialised: p.kind === 'name' && p.initialiser !== undefined })),
+  );
+  if (found.method?.fingerprint !== running) {
+    throw new BootstrapError(
+      BootstrapErrorCode.GeneratedMetadataStale,
+      generatedMetadataStaleMessage(owner, found.entry.file, found.method?.fingerprint, running),
+    );
+  }
+  return found.method;
 }
 
 /**

@@ -60,7 +60,16 @@ export function decoratorMetadataMissingMessage(owner: string, className: string
     `Cannot build ${owner}: TypeScript emitted no parameter types for ${className}.${method} (design:paramtypes is missing).\n` +
     `Cause: "emitDecoratorMetadata" is off, or the code was compiled by a tool that drops decorator metadata ` +
     `(esbuild, or babel without a metadata plugin).\n` +
-    `Fix: set "experimentalDecorators": true and "emitDecoratorMetadata": true in tsconfig.json and compile with tsc or swc.`
+    `Fix: set "experimentalDecorators": true and "emitDecoratorMetadata": true in tsconfig.json and compile with tsc or swc, ` +
+    `or generate the types with \`npx mcp-reflect generate\` and load them (McpFactory.create(AppModule, { metadata })).`
+  );
+}
+
+export function generatedMetadataStaleMessage(owner: string, file: string, generated: string | undefined, running: string): string {
+  return (
+    `Cannot build ${owner}: the generated metadata is stale. It was generated from ${file} ` +
+    (generated ? `for the signature ${generated}, but the running method is ${running}.\n` : `before the method ${running} existed.\n`) +
+    `Fix: run \`npx mcp-reflect generate\` (and \`mcp-reflect generate --check\` in CI, so a stale file fails the build).`
   );
 }
 

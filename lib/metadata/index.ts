@@ -6,4 +6,5 @@ export * from './injectable.metadata';
 export * from './component.metadata';
 export * from './enhancer.metadata';
 export * from './auth.metadata';
+export * from './generated.metadata';
 export * from './component-registry';

@@ -115,6 +115,7 @@ export class McpFactory {
       stateSecret: stateSecret(settings.requestStateSecret),
       declare: settings.capabilities,
       maxSubscriptionsPerSession: settings.maxSubscriptionsPerSession ?? 100,
+      tasks: settings.tasks,
     });
     const rootModule = container.root;
     const app = new McpApplication(

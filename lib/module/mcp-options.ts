@@ -1,4 +1,5 @@
 import type { CanActivate, DeclaredKinds, EnhancerRef, ExceptionFilter, McpInterceptor, McpMiddleware, PipeTransform } from '../interfaces';
+import type { TasksOptions } from '../tasks';
 import type { ServerLogger } from '../tools';
 
 /** Options of `McpModule.forRoot()`. */
@@ -67,4 +68,9 @@ export interface McpModuleOptions {
   guardDenial?: 'hide' | 'refuse';
   /** Exception filters tried after method and class filters. Also: providers under `APP_FILTER`. */
   filters?: EnhancerRef<ExceptionFilter>[];
+  /**
+   * Tasks (`@Tool({ task })`, docs/tasks.md): the store (default: in memory, bounded), the default TTL, the
+   * longest TTL a client may ask for, the poll interval, and the `tasks/list` page size.
+   */
+  tasks?: TasksOptions;
 }

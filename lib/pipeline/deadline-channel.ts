@@ -67,4 +67,8 @@ export class DeadlineChannel implements RequestChannel {
   resourceUpdated(uri: string): Promise<void> {
     return this.base.resourceUpdated ? this.base.resourceUpdated(uri) : Promise.resolve();
   }
+
+  startTask(): Promise<boolean> {
+    return this.base.startTask ? this.base.startTask() : Promise.resolve(false);
+  }
 }

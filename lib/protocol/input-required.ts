@@ -53,7 +53,8 @@ export class InputRounds {
   }
 }
 
-function toInputRequest(spec: InputSpec) {
+/** The wire form of one input request (`inputRequests` entry). */
+export function toInputRequest(spec: InputSpec) {
   switch (spec.kind) {
     case 'elicit':
       return inputRequired.elicit({ message: spec.message, requestedSchema: spec.requestedSchema as never });

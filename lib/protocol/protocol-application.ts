@@ -4,6 +4,7 @@ import type { CallPolicy, ElicitationForms, RequestScopes, ServerLogger } from '
 import type { PromptRegistry } from '../prompts';
 import type { ResourceRegistry } from '../resources';
 import type { ToolRegistry } from '../tools';
+import type { TasksOptions } from '../tasks';
 import type { SessionHub } from './session-hub';
 
 /** What the protocol layer needs from the application: identity and the compiled registries. */
@@ -28,4 +29,6 @@ export interface ProtocolApplication {
   readonly declare?: DeclaredKinds;
   /** Most resource subscriptions one session may hold (`McpModule.forRoot({ maxSubscriptionsPerSession })`). */
   readonly maxSubscriptionsPerSession: number;
+  /** Where tasks live and for how long (`McpModule.forRoot({ tasks })`); defaults apply when absent. */
+  readonly tasks?: TasksOptions;
 }

@@ -14,6 +14,8 @@ import type { InputRounds } from './input-required';
 import type { ProtocolApplication } from './protocol-application';
 import { SdkRequestChannel, type ChannelServices } from './request-channel';
 import type { Session } from './session-hub';
+import { taskCall } from './tasks-handlers';
+import type { TaskService } from './tasks-service';
 
 /** What one session's handlers share: the application, its server, its session record. */
 export interface SessionScope {
@@ -24,6 +26,8 @@ export interface SessionScope {
   readonly services: ChannelServices;
   /** The identity this connection was opened with (stdio, in memory); HTTP requests carry their own. */
   readonly auth?: McpAuth;
+  /** Runs task tools as tasks (present when some tool has `@Tool({ task })`). */
+  readonly tasks?: TaskService;
 }
 
 /**
@@ -112,6 +116,8 @@ function callTool(scope: SessionScope, ctx: ServerContext, params: ToolCall): un
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(name));
   const { pipeline } = tool;
   const schema = tool.descriptor.outputSchema;
+  const asTask = tool.task && taskCall(scope, ctx, tool, params, (outcome) => convert(server, schema, outcome));
+  if (asTask) return asTask.catch(rethrowWire);
   // Only a tool that receives a Context can ask the client for input (and be re-entered); without one, no
   // guard can deny it either (a guard reads the Context), so its failures are all results.
   if (!pipeline.takesContext) {

@@ -9,6 +9,10 @@ import type { ProtocolApplication } from './protocol-application';
 import { answerCompletions, answerPrompts, answerResources, answerTools, type SessionScope } from './request-handlers';
 import type { ChannelServices } from './request-channel';
 import type { SessionHub } from './session-hub';
+import { resolveTasksOptions } from '../tasks';
+import { answerTasks } from './tasks-handlers';
+import { TaskService } from './tasks-service';
+import { withTaskWire } from './tasks-wire';
 import { paramHeaderMap, type ParamHeader } from './http/param-headers';
 
 export type { ProtocolApplication };
@@ -66,7 +70,7 @@ class ReflectServer extends Server {
   hub?: SessionHub;
 
   protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
-    return withReadableParams(method, super._wrapHandler(method, handler));
+    return withTaskWire(method, handler, (inner) => withReadableParams(method, super._wrapHandler(method, inner)));
   }
 
   /**
@@ -112,6 +116,13 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       app.completions.usesContext);
 
   const rounds = new InputRounds(app.stateSecret);
+  // Tasks (docs/tasks.md): the options are checked at bootstrap; the service exists once some tool is a task tool.
+  const taskOptions = app.tasks ? resolveTasksOptions(app.tasks) : undefined;
+  let taskService: TaskService | undefined;
+  let taskTools: boolean | undefined;
+  app.tools.onChange(() => (taskTools = undefined));
+  const tasks = () =>
+    (taskTools ??= app.tools.some((t) => t.task !== undefined)) ? (taskService ??= new TaskService(taskOptions ?? resolveTasksOptions(), app.logger)) : undefined;
   const services: ChannelServices = {
     logger: app.logger,
     hub: app.hub,
@@ -160,8 +171,10 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       rounds,
       services,
       ...(connection?.auth ? { auth: connection.auth } : {}),
+      ...(declared.tools && tasks() ? { tasks: tasks() } : {}),
     };
     if (declared.tools) answerTools(scope);
+    if (scope.tasks) answerTasks(scope, scope.tasks);
     if (declared.resources) answerResources(scope);
     if (declared.prompts) answerPrompts(scope);
     if (declared.completions) answerCompletions(scope);

@@ -2,11 +2,12 @@ import { plainToInstance, TransformationType } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { JsonSchema } from '../interfaces';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import { getFieldOptions, getFieldProperties, getPropertyType } from '../metadata';
+import type { GeneratedProperty } from '../interfaces';
+import { getFieldOptions, getFieldProperties, getGeneratedProperties, getPropertyType } from '../metadata';
 import { adaptKeywords, constraintKeywords, constraintType, type ConstraintType } from './constraint-map';
 import type { SchemaContext } from './schema-context';
 import { emptyDtoMessage, type SchemaSite } from './schema.messages';
-import { mergeSchema, type Converter, type ShapedSchema } from './shaped-schema';
+import { documented, mergeSchema, type Converter, type ShapedSchema } from './shaped-schema';
 import { typedSchema } from './type-schema';
 
 interface ValidationMeta {
@@ -68,6 +69,9 @@ function buildObject(cls: Function, ctx: SchemaContext, site: SchemaSite): Shape
     byProperty.set(meta.propertyName, list);
   }
   for (const property of getFieldProperties(cls)) if (!byProperty.has(property)) byProperty.set(property, []);
+  // With generated types every property is known, decorated or not.
+  const generated = getGeneratedProperties(cls) ?? {};
+  for (const property of Object.keys(generated)) if (!byProperty.has(property)) byProperty.set(property, []);
   if (byProperty.size === 0) {
     throw new BootstrapError(BootstrapErrorCode.UnreflectableType, emptyDtoMessage(site, cls));
   }
@@ -86,10 +90,12 @@ function buildObject(cls: Function, ctx: SchemaContext, site: SchemaSite): Shape
         `add a class-validator type decorator with each: true to ${cls.name}.${property} (e.g. @IsString({ each: true })), ` +
         `@ValidateNested({ each: true }) with @Type(() => ItemDto), or state the item type with @Field({ type: [String] }).`,
     };
-    const shaped = propertySchema(cls, property, list, ctx, propertySite);
+    const typed = Object.hasOwn(generated, property) ? generated[property] : undefined;
+    const shaped = propertySchema(cls, property, list, ctx, propertySite, typed);
     properties[property] = shaped.schema;
     if (shaped.convert) converters.push([property, shaped.convert]);
-    if (isRequired(list, getFieldOptions(cls, property)?.optional === true)) required.push(property);
+    const optional = getFieldOptions(cls, property)?.optional ?? typed?.optional ?? false;
+    if (isRequired(list, optional) && shaped.schema.default === undefined) required.push(property);
   }
 
   const schema: JsonSchema = { type: 'object', properties };
@@ -119,6 +125,7 @@ function propertySchema(
   metas: ValidationMeta[],
   ctx: SchemaContext,
   site: SchemaSite,
+  generated?: GeneratedProperty,
 ): ShapedSchema {
   const field = getFieldOptions(cls, property) ?? {};
   const own = metas.filter((m) => !m.each);
@@ -145,12 +152,14 @@ function propertySchema(
       itemTypedKeywords,
       enum: field.enum,
       schema: field.schema,
+      generated,
     },
     ctx,
     site,
   );
 
-  let schema = shaped.schema;
+  let schema = documented(shaped.schema, generated);
+  if (generated?.default !== undefined) schema = { ...schema, default: generated.default };
   for (const [name, keywords] of ownKeywords) schema = mergeSchema(schema, adaptKeywords(name, keywords, schema.type));
   if (each.length > 0 && typeof schema.items === 'object' && schema.items !== null) {
     let items = schema.items as JsonSchema;

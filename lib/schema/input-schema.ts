@@ -1,9 +1,9 @@
-import type { JsonSchema, ParamOptions, TypeHint } from '../interfaces';
+import type { GeneratedType, JsonSchema, ParamOptions, TypeHint } from '../interfaces';
 import { dtoSchema } from './dto-schema';
 import { withParamHeader } from './param-header';
 import { SchemaContext } from './schema-context';
 import type { SchemaSite } from './schema.messages';
-import { mergeSchema, type ShapedSchema } from './shaped-schema';
+import { documented, mergeSchema, type ShapedSchema } from './shaped-schema';
 import { refSchema, typedSchema } from './type-schema';
 
 /** One named argument, ready to become a property of the input schema. */
@@ -12,6 +12,8 @@ export interface ParamSchemaInput {
   readonly reflected: unknown;
   readonly options: ParamOptions;
   readonly site: SchemaSite;
+  /** The type `mcp-reflect generate` read from the source, when its metadata is loaded. */
+  readonly generated?: GeneratedType;
 }
 
 /** A root schema with the converters of its properties and the DTOs class-validator must still check. */
@@ -32,21 +34,23 @@ export function paramsInputSchema(params: readonly ParamSchemaInput[]): RootSche
   const required: string[] = [];
   // SEP-2243 headers declared so far (lower-cased), to refuse two that differ only in case.
   const headers = new Map<string, string>();
-  for (const { name, reflected, options, site } of params) {
+  for (const { name, reflected, options, site, generated } of params) {
     const shaped = typedSchema(
-      { explicit: options.type, reflected, enum: options.enum, schema: options.schema },
+      { explicit: options.type, reflected, enum: options.enum, schema: options.schema, generated },
       ctx,
       site,
     );
-    let schema = shaped.schema;
+    let schema = documented(shaped.schema, generated);
     if (options.description !== undefined) schema = { ...schema, description: options.description };
-    if (options.default !== undefined) schema = { ...schema, default: jsonValue(options.default) };
+    const fallback = options.default === undefined && options.optional === undefined ? generated?.default : undefined;
+    if (options.default !== undefined || fallback !== undefined) schema = { ...schema, default: jsonValue(options.default ?? fallback) };
     if (options.schema) ctx.authored = true;
     schema = mergeSchema(schema, options.schema);
     if (options.header !== undefined) schema = withParamHeader(schema, options.header, site, headers);
     properties[name] = schema;
     shapedProperties.set(name, { schema, convert: shaped.convert });
-    if (!options.optional && schema.default === undefined) required.push(name);
+    const optional = options.optional ?? generated?.optional ?? false;
+    if (!optional && schema.default === undefined) required.push(name);
   }
   const schema: JsonSchema = { type: 'object', properties };
   if (required.length > 0) schema.required = required;

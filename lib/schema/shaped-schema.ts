@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../interfaces';
+import type { GeneratedType, JsonSchema } from '../interfaces';
 
 /** Turns a validated JSON value into what the method receives (Date, DTO instance, arrays of them). */
 export type Converter = (value: any) => unknown;
@@ -37,6 +37,16 @@ export function mergeSchema(base: JsonSchema, over: JsonSchema | undefined): Jso
   const merged: JsonSchema = { ...base, ...over };
   if (isObject(base.items) && isObject(over.items)) merged.items = { ...base.items, ...over.items };
   return merged;
+}
+
+/** JSDoc the generator read: description, `@example`s, `@deprecated` (decorator options are merged after). */
+export function documented(schema: JsonSchema, generated: GeneratedType | undefined): JsonSchema {
+  if (!generated) return schema;
+  const out: JsonSchema = { ...schema };
+  if (generated.description !== undefined) out.description = generated.description;
+  if (generated.examples !== undefined && generated.examples.length > 0) out.examples = [...generated.examples];
+  if (generated.deprecated) out.deprecated = true;
+  return out;
 }
 
 function isObject(value: unknown): value is JsonSchema {

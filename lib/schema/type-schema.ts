@@ -1,5 +1,6 @@
-import type { EnumLike, JsonSchema, TypeHint, TypeRef } from '../interfaces';
+import type { EnumLike, GeneratedType, JsonSchema, TypeHint, TypeRef } from '../interfaces';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
+import { resolveGeneratedClass } from '../metadata';
 import type { ConstraintType } from './constraint-map';
 import { enumSchema, enumValues } from './enum-values';
 import type { SchemaContext } from './schema-context';
@@ -25,12 +26,18 @@ export interface TypeInputs {
   readonly enum?: EnumLike;
   /** A user schema merged last; if it states a type, nothing needs reflecting. */
   readonly schema?: JsonSchema;
+  /** The type `mcp-reflect generate` read from the source: below explicit options and `@Type()`, above reflection. */
+  readonly generated?: GeneratedType;
 }
 
 const UNUSABLE = new Set<unknown>([undefined, Object, Function, Promise, Symbol]);
 
 /** Resolves the schema (and converter) of one parameter or property from everything known about it. */
 export function typedSchema(inputs: TypeInputs, ctx: SchemaContext, site: SchemaSite): ShapedSchema {
+  const { generated } = inputs;
+  if (generated && inputs.explicit === undefined && inputs.classHint === undefined && !statesType(inputs.schema)) {
+    return generatedSchema(generated, inputs, ctx, site);
+  }
   const explicitArray = Array.isArray(inputs.explicit);
   const isArray =
     explicitArray ||
@@ -68,6 +75,29 @@ export function typedSchema(inputs: TypeInputs, ctx: SchemaContext, site: Schema
   }
   const shaped = refSchema(ref, ctx, site);
   return enumKeywords ? { ...shaped, schema: mergeSchema(shaped.schema, enumKeywords) } : shaped;
+}
+
+/**
+ * A generated type: a class (Date, a DTO) is built from the class itself, so its rules and converter apply;
+ * everything else is the generated schema as it is, narrowed by a class-validator type (`@IsInt()`).
+ */
+function generatedSchema(generated: GeneratedType, inputs: TypeInputs, ctx: SchemaContext, site: SchemaSite): ShapedSchema {
+  const cls = generated.class ? resolveGeneratedClass(generated.class, generated.array ? undefined : inputs.reflected) : undefined;
+  if (cls) {
+    const shaped = typedSchema({ ...inputs, generated: undefined, explicit: generated.array ? [cls] : cls }, ctx, site);
+    return generated.nullable ? nullable(shaped) : shaped;
+  }
+  let schema: JsonSchema = { ...generated.schema };
+  if (inputs.constraintType === 'integer' && schema.type === 'number') schema = { ...schema, type: 'integer' };
+  const enumKeywords = inputs.enum === undefined ? undefined : enumSchema(enumValues(inputs.enum));
+  return { schema: mergeSchema(schema, enumKeywords) };
+}
+
+function nullable(shaped: ShapedSchema): ShapedSchema {
+  const { schema, convert } = shaped;
+  const widened: JsonSchema =
+    typeof schema.type === 'string' && !('$ref' in schema) ? { ...schema, type: [schema.type, 'null'] } : { anyOf: [schema, { type: 'null' }] };
+  return { schema: widened, convert: convert ? (value) => (value === null ? null : convert(value)) : undefined };
 }
 
 /** The schema of one type reference: a primitive, Date, or a DTO class. */

@@ -1,5 +1,5 @@
 import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
-import type { McpAuth, ModuleImport } from '../interfaces';
+import type { GeneratedMetadata, McpAuth, ModuleImport } from '../interfaces';
 import { McpApplication, McpFactory } from '../module';
 import { TestingModule } from './testing-module';
 
@@ -7,6 +7,8 @@ export interface TestClientOptions {
   /** Client capabilities to declare, so a test can answer elicitation or sampling with `client.setRequestHandler(...)`. */
   capabilities?: ClientCapabilities;
   clientInfo?: { name: string; version: string };
+  /** The types `mcp-reflect generate` wrote, when `target` is a module (see docs/types.md). */
+  metadata?: GeneratedMetadata;
   /**
    * The protocol era to speak: `'2025-11-25'` (default, the `initialize` handshake) or `'2026-07-28'`
    * (the `server/discover` era).
@@ -37,7 +39,7 @@ export async function createTestClient(
   options: TestClientOptions = {},
 ): Promise<TestClient> {
   const app =
-    target instanceof McpApplication ? target : target instanceof TestingModule ? target.app : await McpFactory.create(target);
+    target instanceof McpApplication ? target : target instanceof TestingModule ? target.app : await McpFactory.create(target, options.metadata ? { metadata: options.metadata } : {});
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await app.connect(serverTransport, options.auth ? { auth: testAuth(options.auth) } : {});
   const modern = options.protocolVersion === '2026-07-28';

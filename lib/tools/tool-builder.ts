@@ -5,6 +5,7 @@ import type { JsonSchema, ToolOptions } from '../interfaces';
 import { compileMethod, compileOrExplain, pruneUndefined, toolErrorText, type CallPolicy } from '../invocation';
 import { Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
 import { outputSchema } from '../schema';
+import { taskSettings } from '../tasks';
 import type { SchemaCompiler, ValidateFunction } from '../validation';
 import { compileResultConverter, type CallOutcome, type OutputCheck } from './result-converter';
 import type { ToolDefinition, ToolDescriptor } from './tool-definition';
@@ -25,6 +26,7 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
   const name = options.name ?? method;
   const owner = toolOwner(name, host.target.name, method);
   const compiled = compileMethod(host, method, owner, compiler, options.inputSchema);
+  const task = taskSettings(options.task, owner);
   const output = options.output
     ? outputSchema(options.output, {
         owner,
@@ -43,6 +45,7 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
     annotations: options.annotations,
     icons: options.icons,
     _meta: withToolUi(options._meta, options.ui),
+    execution: task && { taskSupport: task.support },
   });
 
   const outputCheck: OutputCheck | undefined = output && {
@@ -80,7 +83,7 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
       throw unknownTool(name);
     },
   });
-  return { ...compiled, name, descriptor, tags: options.tags, pipeline };
+  return { ...compiled, name, descriptor, tags: options.tags, pipeline, ...(task ? { task } : {}) };
 }
 
 /** The answer to a tool that does not exist (or that the caller may not see). */

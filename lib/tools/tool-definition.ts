@@ -1,6 +1,7 @@
 import type { JsonSchema, ToolAnnotations, ToolIcon } from '../interfaces';
 import type { CompiledMethod } from '../invocation';
 import type { Pipeline } from '../pipeline';
+import type { TaskSettings } from '../tasks';
 import type { CallOutcome } from './result-converter';
 
 /** The tool as `tools/list` shows it. Built once at bootstrap and never changed. */
@@ -13,6 +14,8 @@ export interface ToolDescriptor {
   readonly annotations?: ToolAnnotations;
   readonly icons?: ToolIcon[];
   readonly _meta?: Record<string, unknown>;
+  /** Task support (`@Tool({ task })`), as spec 2025-11-25 tools advertise it. */
+  readonly execution?: { readonly taskSupport: 'optional' | 'required' };
 }
 
 /**
@@ -24,4 +27,6 @@ export interface ToolDefinition extends CompiledMethod {
   readonly tags?: readonly string[];
   readonly descriptor: ToolDescriptor;
   readonly pipeline: Pipeline<CallOutcome, undefined>;
+  /** How the tool runs as a task (`@Tool({ task })`); undefined: never. */
+  readonly task?: TaskSettings;
 }

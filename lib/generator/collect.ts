@@ -1,0 +1,160 @@
+import path from 'node:path';
+import type { GeneratedMethod, GeneratedParam, GeneratedProperty } from '../interfaces';
+import { signatureFingerprint } from '../metadata';
+import type { TsNode, TsProject } from './engine';
+import { symbolDocs, TypeMapper } from './type-mapper';
+
+/** The decorators that make a method a component: its parameters become schemas. */
+const COMPONENT_DECORATORS = new Set(['Tool', 'Resource', 'ResourceTemplate', 'ResourceList', 'Prompt', 'Complete', 'UiResource']);
+
+/** One class to write: where it is, whether the generated module can import it, and its entry. */
+export interface CollectedClass {
+  readonly name: string;
+  /** Relative to the project's folder, with forward slashes. */
+  readonly file: string;
+  readonly absolute: string;
+  readonly exported: boolean;
+  readonly methods?: Record<string, GeneratedMethod>;
+  readonly properties?: Record<string, GeneratedProperty>;
+}
+
+export interface Collected {
+  readonly classes: CollectedClass[];
+  readonly warnings: string[];
+}
+
+/** Finds every component method and every class its parameters reach, and describes their types. */
+export function collect(project: TsProject, exclude: string): Collected {
+  const { ast } = project;
+  const mapper = new TypeMapper(project);
+  const classes: CollectedClass[] = [];
+  for (const file of project.sourceFiles) {
+    if (path.resolve(file.fileName) === path.resolve(exclude)) continue;
+    if (path.relative(project.root, file.fileName).startsWith('..')) continue; // path-mapped libraries
+    for (const statement of file.statements) {
+      if (!ast.isClassDeclaration(statement) || !statement.name) continue;
+      const methods: Record<string, GeneratedMethod> = {};
+      for (const member of statement.members as TsNode[]) {
+        if (!ast.isMethodDeclaration(member) || !decoratorNames(member, project).some((n) => COMPONENT_DECORATORS.has(n))) continue;
+        const name = member.name?.text as string | undefined;
+        if (name) methods[name] = describeMethod(member, `${statement.name.text}.${name}`, project, mapper);
+      }
+      if (Object.keys(methods).length === 0) continue;
+      classes.push({ ...where(statement, file.fileName, project), methods });
+    }
+  }
+  // DTO classes, including those found while describing other DTOs.
+  const done = new Set<number>();
+  for (let pending = [...mapper.classes.values()]; pending.length > 0; pending = [...mapper.classes.values()].filter((c) => !done.has(c.symbol.id))) {
+    for (const use of pending) {
+      done.add(use.symbol.id);
+      classes.push({ ...where(use.declaration, use.file, project), properties: describeProperties(use.declaration, project, mapper) });
+    }
+  }
+  classes.sort((a, b) => a.file.localeCompare(b.file) || a.name.localeCompare(b.name));
+  return { classes, warnings: mapper.warnings };
+}
+
+function where(declaration: TsNode, fileName: string, project: TsProject) {
+  const exported =
+    declaration.parent?.kind === project.ast.SyntaxKind.SourceFile &&
+    ((declaration.modifiers as TsNode[] | undefined) ?? []).some((m) => m.kind === project.ast.SyntaxKind.ExportKeyword);
+  return {
+    name: declaration.name?.text as string,
+    file: path.relative(project.root, fileName).split(path.sep).join('/'),
+    absolute: fileName,
+    exported,
+  };
+}
+
+function describeMethod(method: TsNode, owner: string, project: TsProject, mapper: TypeMapper): GeneratedMethod {
+  const { checker, ast } = project;
+  const symbol = checker.getSymbolAtLocation(method.name);
+  const paramDocs = new Map<string, string>();
+  for (const tag of symbol?.getJsDocTags(checker) ?? []) {
+    const match = tag.name === 'param' ? /^\s*(\S+)\s*(?:-\s*)?([\s\S]*)$/.exec(tag.text ?? '') : null;
+    if (match && match[2].trim()) paramDocs.set(match[1], match[2].trim());
+  }
+  const params: GeneratedParam[] = [];
+  const signature: { name?: string; initialised?: boolean; rest?: boolean }[] = [];
+  (method.parameters as TsNode[]).forEach((param, index) => {
+    const name = ast.isIdentifier(param.name) ? (param.name.text as string) : undefined;
+    signature.push(name === undefined ? {} : { name, initialised: param.initializer !== undefined, rest: param.dotDotDotToken !== undefined });
+    if (name === undefined || param.dotDotDotToken) return;
+    const type = checker.getTypeAtLocation(param);
+    if (!type) return;
+    const described = mapper.describe(type, `${owner} parameter #${index} '${name}'`);
+    const literal = param.initializer ? literalDefault(param.initializer, project) : undefined;
+    const entry: GeneratedParam = {
+      name,
+      index,
+      ...described,
+      ...(param.questionToken || param.initializer ? { optional: true } : {}),
+      ...(literal ? { default: literal.value } : {}),
+      ...(paramDocs.has(name) ? { description: paramDocs.get(name) } : {}),
+    };
+    params.push(entry);
+  });
+  const description = symbol?.getDocumentationComment(checker).trim();
+  return {
+    fingerprint: signatureFingerprint(method.name.text as string, signature),
+    ...(description ? { description } : {}),
+    params,
+  };
+}
+
+function describeProperties(declaration: TsNode, project: TsProject, mapper: TypeMapper): Record<string, GeneratedProperty> {
+  const { checker } = project;
+  const instance = checker.getTypeAtLocation(declaration.name);
+  const properties: Record<string, GeneratedProperty> = {};
+  if (!instance) return properties;
+  for (const property of checker.getPropertiesOfType(instance)) {
+    if (property.flags & project.flags.symbol.Method) continue;
+    const type = checker.getTypeOfSymbol(property);
+    if (!type || checker.getSignaturesOfType(type, 0).length > 0) continue;
+    const node = property.valueDeclaration?.resolve();
+    const described = mapper.describe(type, `${declaration.name.text}.${property.name}`);
+    const literal = node?.initializer ? literalDefault(node.initializer, project) : undefined;
+    properties[property.name] = {
+      ...described,
+      ...((property.flags & project.flags.symbol.Optional) !== 0 || described.optional || node?.initializer ? { optional: true } : {}),
+      ...(literal ? { default: literal.value } : {}),
+      ...symbolDocs(property, project),
+      decorated: node !== undefined && decoratorNames(node, project).length > 0,
+    };
+  }
+  return properties;
+}
+
+function decoratorNames(node: TsNode, project: TsProject): string[] {
+  const { ast } = project;
+  const names: string[] = [];
+  for (const modifier of (node.modifiers as TsNode[] | undefined) ?? []) {
+    if (!ast.isDecorator(modifier)) continue;
+    let expression = modifier.expression as TsNode;
+    if (ast.isCallExpression(expression)) expression = expression.expression;
+    const name = ast.isIdentifier(expression) ? expression.text : expression.name?.text;
+    if (typeof name === 'string') names.push(name);
+  }
+  return names;
+}
+
+/** A literal initialiser's value (numbers, strings, booleans, null, and JSON arrays/objects of them). */
+function literalDefault(node: TsNode, project: TsProject): { value: unknown } | undefined {
+  const text = (project.sourceFiles.find((f) => f.fileName === sourceFileOf(node)?.fileName)?.text ?? '').slice(node.pos, node.end).trim();
+  if (/^-?\d[\d_]*(\.\d+)?([eE][+-]?\d+)?$/.test(text)) return { value: Number(text.replace(/_/g, '')) };
+  if (text === 'true' || text === 'false' || text === 'null') return { value: JSON.parse(text) };
+  const quoted = /^'([^'\\]*)'$/.exec(text);
+  if (quoted) return { value: quoted[1] };
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+function sourceFileOf(node: TsNode): { fileName: string } | undefined {
+  let current: TsNode | undefined = node;
+  while (current?.parent) current = current.parent;
+  return current as unknown as { fileName: string } | undefined;
+}

@@ -1,0 +1,118 @@
+import { existsSync, mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { collect } from './collect';
+import { emitModule, importExtensionFor } from './emit';
+import { openProject } from './engine';
+import { GeneratorError } from './generator.error';
+
+export interface GenerateOptions {
+  /** The tsconfig.json to read (default: ./tsconfig.json). */
+  readonly project: string;
+  /** The file to write (default: src/mcp-metadata.ts when src/ exists, else mcp-metadata.ts). */
+  readonly out?: string;
+  /** `mcp-reflect@<version>`, written into the file. */
+  readonly generator: string;
+}
+
+export interface GenerateResult {
+  readonly out: string;
+  readonly text: string;
+  readonly classes: number;
+  readonly methods: number;
+  readonly warnings: readonly string[];
+  readonly milliseconds: number;
+}
+
+/** Reads the project and returns the generated module's text (nothing is written). */
+export async function generateMetadata(options: GenerateOptions): Promise<GenerateResult> {
+  const started = Date.now();
+  const configFile = path.resolve(options.project);
+  if (!existsSync(configFile)) {
+    throw new GeneratorError(`There is no ${path.relative(process.cwd(), configFile) || configFile}.`, 'Fix: run in the project folder, or pass --project path/to/tsconfig.json.', 2);
+  }
+  const root = path.dirname(configFile);
+  const out = path.resolve(root, options.out ?? (existsSync(path.join(root, 'src')) ? 'src/mcp-metadata.ts' : 'mcp-metadata.ts'));
+  if (!['.ts', '.mts', '.js', '.mjs', '.json'].includes(path.extname(out))) {
+    throw new GeneratorError(`Cannot write ${out}: the generated module is .ts, .mts, .js (CommonJS), .mjs or .json.`, 'Fix: pick one of those extensions for --out.', 2);
+  }
+  let project;
+  try {
+    project = await openProject(configFile);
+  } catch (error) {
+    if (error instanceof GeneratorError) throw error;
+    throw new GeneratorError(`TypeScript could not read ${configFile}: ${(error as Error).message}`, 'Fix: correct the tsconfig.json (npx tsc --noEmit -p <it> shows the problem).');
+  }
+  try {
+    if (project.errors.length > 0) {
+      throw new GeneratorError(
+        `The project has errors TypeScript cannot read past:\n${project.errors.slice(0, 20).map((e) => `  ${e}`).join('\n')}`,
+        'Fix: correct them (npx tsc --noEmit shows them all), then generate again.',
+      );
+    }
+    const collected = collect(project, out);
+    const text = emitModule(collected.classes, {
+      out,
+      importExtension: importExtensionFor(root, out, project.compilerOptions),
+      generator: options.generator,
+      config: path.relative(root, configFile).split(path.sep).join('/'),
+    });
+    const methods = collected.classes.reduce((n, c) => n + Object.keys(c.methods ?? {}).length, 0);
+    return { out, text, classes: collected.classes.length, methods, warnings: collected.warnings, milliseconds: Date.now() - started };
+  } finally {
+    project.close();
+  }
+}
+
+/** Writes the file when its text changed; true when it did. */
+export function writeIfChanged(result: GenerateResult): boolean {
+  if (existsSync(result.out) && readFileSync(result.out, 'utf8') === result.text) return false;
+  mkdirSync(path.dirname(result.out), { recursive: true });
+  writeFileSync(result.out, result.text);
+  return true;
+}
+
+/** True when the file on disk is exactly what generating now would write. */
+export function isCurrent(result: GenerateResult): boolean {
+  return existsSync(result.out) && readFileSync(result.out, 'utf8') === result.text;
+}
+
+/**
+ * Regenerates whenever a TypeScript file under the project's folder changes (the generated file itself and
+ * node_modules excepted), one run at a time; returns a function that stops watching.
+ */
+export function watchProject(options: GenerateOptions, onRun: (result: GenerateResult | Error) => void): () => void {
+  const root = path.dirname(path.resolve(options.project));
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let again = false;
+  let outFile: string | undefined;
+  const run = async () => {
+    if (running) return void (again = true);
+    running = true;
+    try {
+      const result = await generateMetadata(options);
+      outFile = result.out;
+      writeIfChanged(result);
+      onRun(result);
+    } catch (error) {
+      onRun(error as Error);
+    } finally {
+      running = false;
+      if (again) {
+        again = false;
+        void run();
+      }
+    }
+  };
+  const watcher = watch(root, { recursive: true }, (_event, name) => {
+    const file = name ? path.join(root, name.toString()) : '';
+    if (!/\.(ts|tsx|mts|cts|json)$/.test(file) || file.includes(`${path.sep}node_modules${path.sep}`) || file === outFile) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(), 100);
+  });
+  void run();
+  return () => {
+    clearTimeout(timer);
+    watcher.close();
+  };
+}

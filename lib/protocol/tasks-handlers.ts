@@ -1,0 +1,261 @@
+import { ProtocolError, ProtocolErrorCode, type ServerContext, type StandardSchemaV1 } from '@modelcontextprotocol/server';
+import type { ClientInfo, InteractionChannel, LogLevel, RequestChannel } from '../context';
+import { RequestError, RpcCode } from '../errors';
+import type { McpAuth } from '../interfaces';
+import { TASKS_EXTENSION, TERMINAL_STATUSES, type TaskRecord } from '../tasks';
+import type { ToolDefinition } from '../tools';
+import { toWireError } from './error-mapping';
+import { SdkRequestChannel } from './request-channel';
+import type { SessionScope } from './request-handlers';
+import { originOf } from './tasks-channel';
+import type { TaskService } from './tasks-service';
+import { declaresTasks, detailedTask, LEGACY_TASK_CAPABILITIES, legacyTask, modernTask, TASK_EXTENSION_CAPABILITIES, taskResult } from './tasks-wire';
+
+/** A `tools/call` as the task path reads it. */
+export interface TaskToolCall {
+  readonly name: string;
+  readonly arguments?: Record<string, unknown>;
+  readonly _meta?: { progressToken?: unknown };
+  /** 2025-11-25 task augmentation (`{ ttl }`); ignored on 2026-07-28, where the server decides. */
+  readonly task?: { ttl?: unknown } | null;
+}
+
+const MODERN = '2026-07-28';
+
+/**
+ * Runs a `tools/call` of a task tool as a task when the call asks for one (2025-11-25: `params.task`;
+ * 2026-07-28: the client declared the tasks extension); undefined: an ordinary call. A tool with
+ * `task: 'required'` called otherwise is refused (-32601 on 2025-11-25, -32021 on 2026-07-28).
+ */
+export function taskCall(
+  scope: SessionScope,
+  ctx: ServerContext,
+  tool: ToolDefinition,
+  params: TaskToolCall,
+  convert: (outcome: unknown) => Record<string, unknown>,
+): Promise<unknown> | undefined {
+  const { tasks } = scope;
+  const settings = tool.task;
+  if (!tasks || !settings) return undefined;
+  const target = `tool:${tool.name}`;
+  const channel = new SdkRequestChannel(ctx, scope.server, params._meta?.progressToken as string | number | undefined, scope.services, target, scope.auth);
+  const modern = (channel.protocolVersion ?? '') >= MODERN;
+  const asked = modern ? declaresTasks(channel.client) : typeof params.task === 'object' && params.task !== null;
+  if (!asked) {
+    if (settings.support !== 'required') return undefined;
+    if (modern) {
+      throw toWireError(
+        new RequestError(RpcCode.MissingRequiredClientCapability, `Tool '${tool.name}' runs only as a task, and the client did not declare the '${TASKS_EXTENSION}' extension.`, {
+          requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+        }),
+      );
+    }
+    throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool '${tool.name}' runs only as a task: call it with params.task (tasks, protocol revision 2025-11-25).`);
+  }
+  const answer = (record: TaskRecord) => taskResult(modern ? { resultType: 'task', ...modernTask(record) } : { task: legacyTask(record) });
+  const base = {
+    owner: tasks.ownerOf(channel.auth, channel.sessionId),
+    tool,
+    args: params.arguments,
+    legacy: !modern,
+    convert,
+    ttlMs: tasks.ttlOf(tool, modern ? undefined : params.task?.ttl),
+    pollIntervalMs: settings.pollIntervalMs ?? tasks.options.pollIntervalMs,
+  };
+  if (settings.start === 'immediately') {
+    const origin = originOf(channel, modern ? undefined : scope.server);
+    return tasks.start({ ...base, origin, controller: new AbortController() }).then(answer);
+  }
+  return onDemand(scope, ctx, tasks, channel, { ...base, modern, target, answer });
+}
+
+/**
+ * `start: 'on-demand'`: the call runs as an ordinary call (answering input requests round by round) until the
+ * method calls `ctx.startTask()`; then the task is created with the answers so far, the client gets it, and the
+ * same run goes on as the task.
+ */
+function onDemand(
+  scope: SessionScope,
+  ctx: ServerContext,
+  tasks: TaskService,
+  channel: SdkRequestChannel,
+  call: Omit<Parameters<TaskService['start']>[0], 'origin' | 'controller'> & { modern: boolean; target: string; answer: (record: TaskRecord) => unknown },
+): Promise<unknown> {
+  const controller = new AbortController();
+  const request = ctx.mcpReq.signal;
+  const follow = () => controller.abort(request.reason);
+  request.addEventListener('abort', follow, { once: true });
+  const holder: { running?: Promise<unknown> } = {};
+  let started: Promise<TaskRecord> | undefined;
+  let announce!: (record: TaskRecord) => void;
+  const announced = new Promise<TaskRecord>((resolve) => (announce = resolve));
+  const { modern, target, answer, ...start } = call;
+  const startTask = () =>
+    (started ??= Promise.resolve().then(async () => {
+      request.removeEventListener('abort', follow);
+      const record = await tasks.start({
+        ...start,
+        origin: originOf(channel, modern ? undefined : scope.server),
+        controller,
+        answers: scope.rounds.answers(ctx, target),
+        running: Promise.resolve().then(() => holder.running!),
+      });
+      announce(record);
+      return record;
+    }));
+  const own = new OnDemandChannel(channel, controller.signal, async () => (await startTask(), true));
+  return scope.rounds.run(ctx, target, async () => {
+    const running = Promise.resolve().then(() => start.tool.pipeline.call(start.args, () => own, undefined));
+    holder.running = running;
+    const first = await Promise.race([running.then((value) => ({ value })), announced.then((record) => ({ record }))]);
+    if ('record' in first) return answer(first.record);
+    request.removeEventListener('abort', follow);
+    return start.convert(first.value);
+  });
+}
+
+/** The request's channel with the task's signal and `startTask()` (before the call becomes a task). */
+class OnDemandChannel implements RequestChannel {
+  constructor(
+    private readonly base: RequestChannel,
+    readonly signal: AbortSignal,
+    readonly startTask: () => Promise<boolean>,
+  ) {}
+  get requestId(): string | number {
+    return this.base.requestId;
+  }
+  get sessionId(): string | undefined {
+    return this.base.sessionId;
+  }
+  get progressToken(): string | number | undefined {
+    return this.base.progressToken;
+  }
+  get client(): ClientInfo | undefined {
+    return this.base.client;
+  }
+  get protocolVersion(): string | undefined {
+    return this.base.protocolVersion;
+  }
+  get interaction(): InteractionChannel | undefined {
+    return this.base.interaction;
+  }
+  get auth(): McpAuth | undefined {
+    return this.base.auth;
+  }
+  get headers(): Readonly<Record<string, string>> | undefined {
+    return this.base.headers;
+  }
+  get meta(): Readonly<Record<string, unknown>> | undefined {
+    return this.base.meta;
+  }
+  notify(method: string, params: Record<string, unknown>): Promise<void> {
+    return this.base.notify(method, params);
+  }
+  log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
+    return this.base.log(level, data, logger);
+  }
+  resourceUpdated(uri: string): Promise<void> {
+    return this.base.resourceUpdated?.(uri) ?? Promise.resolve();
+  }
+}
+
+/** Params checked the way the SDK's custom-method registration wants them (Standard Schema). */
+function paramsSchema<T>(check: (params: Record<string, unknown>) => string | undefined): StandardSchemaV1<T> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'mcp-reflect',
+      validate: (value: unknown) => {
+        const problem = typeof value === 'object' && value !== null ? check(value as Record<string, unknown>) : 'params must be an object';
+        return problem ? { issues: [{ message: problem }] } : { value: value as T };
+      },
+    },
+  } as StandardSchemaV1<T>;
+}
+
+const TASK_ID = paramsSchema<{ taskId: string }>((p) => (typeof p.taskId === 'string' && p.taskId !== '' ? undefined : 'taskId must be a non-empty string'));
+// The SDK lifts `inputResponses` out of every 2026-07-28 request's params (`ctx.mcpReq.inputResponses`).
+const TASK_UPDATE = paramsSchema<{ taskId: string; inputResponses?: unknown }>((p) =>
+  typeof p.taskId === 'string' && p.taskId !== '' ? undefined : 'taskId must be a non-empty string',
+);
+const PAGE = paramsSchema<{ cursor?: string }>((p) => (p.cursor === undefined || typeof p.cursor === 'string' ? undefined : 'cursor must be a string'));
+
+/**
+ * Registers the task methods on a session's server and declares tasks: 2025-11-25 `capabilities.tasks`
+ * (`tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`) and the 2026-07-28 extension
+ * `io.modelcontextprotocol/tasks` (`tasks/get`, `tasks/update`, `tasks/cancel`, gated by the client's declaration).
+ */
+export function answerTasks(scope: SessionScope, tasks: TaskService): void {
+  const { server } = scope;
+  server.registerCapabilities({ ...LEGACY_TASK_CAPABILITIES, ...TASK_EXTENSION_CAPABILITIES } as never);
+  const caller = (ctx: ServerContext) => {
+    const channel = new SdkRequestChannel(ctx, server, undefined, scope.services, '', scope.auth);
+    const modern = (channel.protocolVersion ?? '') >= MODERN;
+    if (modern && !declaresTasks(channel.client)) {
+      throw toWireError(
+        new RequestError(RpcCode.MissingRequiredClientCapability, `Task methods need the '${TASKS_EXTENSION}' extension, which the client did not declare.`, {
+          requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+        }),
+      );
+    }
+    return { modern, owner: tasks.ownerOf(channel.auth, channel.sessionId) };
+  };
+  const find = async (owner: string, taskId: string): Promise<TaskRecord> => {
+    const record = await tasks.store.get(owner, taskId);
+    // Unknown, expired and another owner's tasks are answered alike.
+    if (!record) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
+    return record;
+  };
+  const on = <T>(method: string, schema: StandardSchemaV1<T>, handler: (params: T, ctx: ServerContext) => Promise<unknown>) =>
+    server.setRequestHandler(method, { params: schema }, ((params: T, ctx: ServerContext) => handler(params, ctx).catch((error: unknown) => {
+      throw toWireError(error);
+    })) as never);
+
+  on('tasks/get', TASK_ID, async ({ taskId }, ctx) => {
+    const { modern, owner } = caller(ctx);
+    const record = await find(owner, taskId);
+    return modern ? detailedTask(record) : legacyTask(record);
+  });
+
+  on('tasks/update', TASK_UPDATE, async ({ taskId, inputResponses: inParams }, ctx) => {
+    const { owner } = caller(ctx);
+    const inputResponses = ctx.mcpReq.inputResponses ?? inParams;
+    if (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses)) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params for tasks/update: inputResponses must be an object of answers by key.');
+    }
+    await find(owner, taskId);
+    // Keys the task is not waiting for (unknown, already answered, a terminal task) are ignored.
+    if (!(await tasks.store.answer(owner, taskId, inputResponses as Record<string, unknown>))) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
+    return { resultType: 'complete' };
+  });
+
+  on('tasks/cancel', TASK_ID, async ({ taskId }, ctx) => {
+    const { modern, owner } = caller(ctx);
+    const record = await find(owner, taskId);
+    const cancelled = TERMINAL_STATUSES.includes(record.status)
+      ? undefined
+      : await tasks.store.update(owner, taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client.' }, ['working', 'input_required']);
+    // 2026-07-28: an empty ack, also for a terminal task; 2025-11-25: the cancelled task, or -32602 once terminal.
+    if (modern) return { resultType: 'complete' };
+    if (!cancelled) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${taskId} is already ${(await find(owner, taskId)).status} and cannot be cancelled.`);
+    return legacyTask(cancelled);
+  });
+
+  // 2025-11-25 only: on 2026-07-28 the SDK answers these -32601 (the result is inlined in tasks/get).
+  on('tasks/result', TASK_ID, async ({ taskId }, ctx) => {
+    const { owner } = caller(ctx);
+    await find(owner, taskId);
+    const record = await tasks.settled(owner, taskId);
+    if (!record) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
+    if (record.status === 'failed' && record.error) throw new ProtocolError(record.error.code, record.error.message, record.error.data);
+    if (record.status !== 'completed' || !record.result) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Task ${taskId} was cancelled: it has no result.`);
+    const meta = (record.result._meta ?? {}) as Record<string, unknown>;
+    return { ...record.result, _meta: { ...meta, 'io.modelcontextprotocol/related-task': { taskId } } };
+  });
+
+  on('tasks/list', PAGE, async ({ cursor }, ctx) => {
+    const { owner } = caller(ctx);
+    const page = await tasks.store.list(owner, cursor, tasks.options.pageSize);
+    return { tasks: page.tasks.map(legacyTask), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  });
+}

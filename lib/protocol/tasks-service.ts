@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { InputRequiredSignal, type InputSpec } from '../context';
+import type { McpAuth } from '../interfaces';
+import type { ServerLogger } from '../invocation';
+import { TERMINAL_STATUSES, type ResolvedTasksOptions, type TaskChange, type TaskError, type TaskEvent, type TaskRecord, type TaskStatus } from '../tasks';
+import type { ToolDefinition } from '../tools';
+import { toWireError } from './error-mapping';
+import { toInputRequest } from './input-required';
+import { TaskChannel, type TaskOrigin } from './tasks-channel';
+
+/** One task this process runs: what re-running its method takes (the method is re-entered with new answers). */
+export interface LiveTask {
+  readonly taskId: string;
+  readonly owner: string;
+  readonly tool: ToolDefinition;
+  readonly args: Record<string, unknown> | undefined;
+  readonly origin: TaskOrigin;
+  /** Aborted by `tasks/cancel` (the run's `ctx.signal`). */
+  readonly controller: AbortController;
+  /** A 2025-era session: input requests go to the client directly, through the session's server. */
+  readonly legacy: boolean;
+  /** The method's outcome as the tool's wire result. */
+  readonly convert: (outcome: unknown) => Record<string, unknown>;
+  timer?: NodeJS.Timeout;
+}
+
+/** What starting a task takes. */
+export interface TaskStart extends Omit<LiveTask, 'taskId' | 'timer'> {
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  /** Answers gathered before the call became a task (multi-round-trip input first). */
+  readonly answers?: Record<string, unknown>;
+  /** The run, when it began before the task (`start: 'on-demand'`); else the service starts it. */
+  readonly running?: Promise<unknown>;
+}
+
+const WORKING: readonly TaskStatus[] = ['working'];
+
+/**
+ * Runs tools as tasks for one application: creates each task in the store, runs the method through the tool's
+ * one pipeline with a task channel, and writes where it ends (completed, failed, input_required). Cancellation
+ * and answers may arrive at any instance sharing the store: its events reach the instance running the task.
+ */
+export class TaskService {
+  private readonly live = new Map<string, LiveTask>();
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly unwatch: () => void;
+
+  constructor(
+    readonly options: ResolvedTasksOptions,
+    private readonly logger: ServerLogger,
+  ) {
+    this.unwatch = options.store.watch((event) => this.onEvent(event));
+  }
+
+  get store() {
+    return this.options.store;
+  }
+
+  /** Whose tasks a request may see: its verified identity, else its session, else the anonymous pool. */
+  ownerOf(auth: McpAuth | undefined, sessionId: string | undefined): string {
+    if (auth) return `auth:${auth.clientId}:${auth.subject ?? ''}`;
+    return sessionId ? `session:${sessionId}` : 'anonymous';
+  }
+
+  /** The TTL of a new task: the tool's, else the server's default; a 2025 client's `task.ttl` within `maxTtlMs`. */
+  ttlOf(tool: ToolDefinition, requested: unknown): number {
+    const own = tool.task?.ttlMs ?? this.options.defaultTtlMs;
+    if (typeof requested !== 'number' || !Number.isFinite(requested) || requested < 1) return own;
+    return Math.min(Math.floor(requested), this.options.maxTtlMs);
+  }
+
+  /** Creates the task (durably: `tasks/get` finds it once this resolves) and starts its run. */
+  async start(start: TaskStart): Promise<TaskRecord> {
+    const taskId = randomUUID();
+    const record = await this.store.create({
+      taskId,
+      owner: start.owner,
+      tool: start.tool.name,
+      ttlMs: start.ttlMs,
+      pollIntervalMs: start.pollIntervalMs,
+      ...(start.answers ? { answers: start.answers } : {}),
+    });
+    const { ttlMs: _ttl, pollIntervalMs: _poll, answers: _answers, running, ...rest } = start;
+    const live: LiveTask = { ...rest, taskId };
+    this.live.set(taskId, live);
+    // The process forgets a task whose TTL passed, whatever state it was left in.
+    live.timer = setTimeout(() => this.forget(taskId), Math.max(0, record.expiresAt - Date.now()));
+    live.timer.unref?.();
+    if (running) void this.finish(live, running, undefined);
+    else void this.execute(live);
+    return record;
+  }
+
+  /** Resolves once the task is terminal (or gone): 2025 `tasks/result` waits on it. */
+  async settled(owner: string, taskId: string): Promise<TaskRecord | undefined> {
+    for (;;) {
+      const waiting = new Promise<void>((resolve) => {
+        let set = this.waiters.get(taskId);
+        if (!set) this.waiters.set(taskId, (set = new Set()));
+        set.add(resolve);
+      });
+      const record = await this.store.get(owner, taskId);
+      if (!record || TERMINAL_STATUSES.includes(record.status)) {
+        this.wake(taskId);
+        return record;
+      }
+      await waiting;
+    }
+  }
+
+  /** Stops listening to the store and aborts every run of this process. */
+  close(): void {
+    this.unwatch();
+    for (const taskId of [...this.live.keys()]) this.forget(taskId, true);
+  }
+
+  /** Runs (or re-runs, with every answer so far) the task's method through its pipeline. */
+  private async execute(live: LiveTask): Promise<void> {
+    const record = await this.store.get(live.owner, live.taskId);
+    if (!record || record.status !== 'working') return;
+    const channel = new TaskChannel(live.origin, live.controller.signal, record.answers ?? {}, {
+      progress: (message) => void this.store.update(live.owner, live.taskId, { status: 'working', statusMessage: message }, WORKING).catch(() => undefined),
+    });
+    let running: Promise<unknown>;
+    try {
+      running = Promise.resolve(live.tool.pipeline.call(live.args, () => channel, undefined));
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    await this.finish(live, running, channel);
+  }
+
+  /** Writes where a run ended: its result, its input requests, or its protocol error. */
+  private async finish(live: LiveTask, running: Promise<unknown>, channel: TaskChannel | undefined): Promise<void> {
+    let change: TaskChange;
+    try {
+      change = { status: 'completed', result: live.convert(await running) };
+    } catch (error) {
+      if (error instanceof InputRequiredSignal) return this.park(live, [error, ...(channel?.raised ?? [])]);
+      change = { status: 'failed', error: taskError(error) };
+    }
+    await this.write(live, change);
+  }
+
+  /** The run needs input: every request it raised is pending at once (the client may answer them one by one). */
+  private async park(live: LiveTask, signals: readonly InputRequiredSignal[]): Promise<void> {
+    const pending = new Map<string, InputSpec>();
+    for (const signal of signals) for (const { key, spec } of signal.requests) if (!pending.has(key)) pending.set(key, spec);
+    const inputRequests = Object.fromEntries([...pending].map(([key, spec]) => [key, toInputRequest(spec)]));
+    const parked = await this.write(live, { status: 'input_required', inputRequests });
+    if (parked && live.legacy) for (const [key, spec] of pending) void this.askDirectly(live, key, spec);
+  }
+
+  /**
+   * 2025 eras: the session's server asks the client itself (the request carries the task in its `_meta`), and the
+   * answer is recorded as a `tasks/update` would record it.
+   */
+  private async askDirectly(live: LiveTask, key: string, spec: InputSpec): Promise<void> {
+    const server = live.origin.server;
+    try {
+      if (!server) throw new ProtocolError(ProtocolErrorCode.InternalError, 'The task needs input, and its session is gone.');
+      const related = { _meta: { 'io.modelcontextprotocol/related-task': { taskId: live.taskId } } };
+      const answer =
+        spec.kind === 'elicit'
+          ? await server.elicitInput({ message: spec.message, requestedSchema: spec.requestedSchema as never, ...related })
+          : spec.kind === 'elicitUrl'
+            ? await server.elicitInput({ mode: 'url', message: spec.message, url: spec.url, elicitationId: randomUUID(), ...related } as never)
+            : spec.kind === 'sample'
+              ? await server.createMessage({ ...(spec.params as Record<string, unknown>), ...related } as never)
+              : await server.listRoots(related);
+      await this.store.answer(live.owner, live.taskId, { [key]: answer });
+    } catch (error) {
+      await this.write(live, { status: 'failed', error: taskError(error) }, ['working', 'input_required']);
+    }
+  }
+
+  private async write(live: LiveTask, change: TaskChange, from: readonly TaskStatus[] = WORKING): Promise<TaskRecord | undefined> {
+    try {
+      const written = await this.store.update(live.owner, live.taskId, change, from);
+      if (written && TERMINAL_STATUSES.includes(written.status)) this.forget(live.taskId);
+      return written;
+    } catch (error) {
+      this.logger.error(`Could not record the state of task ${live.taskId} (tool '${live.tool.name}'): ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
+  private onEvent(event: TaskEvent): void {
+    if (event.kind === 'cancelled') this.forget(event.taskId, true);
+    if (event.kind === 'answered') {
+      const live = this.live.get(event.taskId);
+      if (live) void this.execute(live);
+    }
+    if (event.kind !== 'answered') this.wake(event.taskId);
+  }
+
+  private wake(taskId: string): void {
+    const set = this.waiters.get(taskId);
+    if (!set) return;
+    this.waiters.delete(taskId);
+    for (const resolve of set) resolve();
+  }
+
+  private forget(taskId: string, abort = false): void {
+    const live = this.live.get(taskId);
+    if (!live) return;
+    this.live.delete(taskId);
+    clearTimeout(live.timer);
+    if (abort) live.controller.abort(new Error('The task was cancelled.'));
+    this.wake(taskId);
+  }
+}
+
+/** A run's protocol error as the failed task carries it (`error{code,message,data}`); anything else is masked. */
+function taskError(error: unknown): TaskError {
+  const wire = toWireError(error);
+  if (wire instanceof ProtocolError) return { code: wire.code, message: wire.message, ...(wire.data !== undefined ? { data: wire.data } : {}) };
+  return { code: ProtocolErrorCode.InternalError, message: 'Internal error' };
+}

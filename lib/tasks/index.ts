@@ -1,0 +1,10 @@
+export type { TaskStore, TaskRecord, TaskStatus, TaskChange, TaskEvent, TaskPage, TaskError, NewTask } from './task-store';
+export { TERMINAL_STATUSES } from './task-store';
+export { InMemoryTaskStore } from './memory-task-store';
+export type { TaskStoreOptions } from './memory-task-store';
+export { TaskLimitError } from './task-limit.error';
+export { taskSettings } from './task-support';
+export type { TaskSettings } from './task-support';
+export type { TasksOptions } from './tasks-options';
+export { TASKS_EXTENSION, resolveTasksOptions } from './tasks-options';
+export type { ResolvedTasksOptions } from './tasks-options';

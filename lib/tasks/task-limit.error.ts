@@ -1,0 +1,36 @@
+import { RequestError, RpcCode } from '../errors';
+import type { TaskError } from './task-store';
+
+/**
+ * A task store is full: the owner holds as many live tasks as it may, the store holds as many as it may, or
+ * a result would not fit its byte budget. Answered with a JSON-RPC error (-32600) that says what to do.
+ */
+export class TaskLimitError extends RequestError {
+  static perOwner(max: number): TaskLimitError {
+    return new TaskLimitError(
+      `Cannot start another task: this client already holds ${max} live tasks, the most it may. ` +
+        `Wait for some to finish and expire, or cancel them with tasks/cancel.`,
+      { limit: 'maxTasksPerOwner', max },
+    );
+  }
+
+  static total(max: number): TaskLimitError {
+    return new TaskLimitError(`Cannot start another task: the server holds ${max} live tasks, the most it may. Try again later.`, {
+      limit: 'maxTasks',
+      max,
+    });
+  }
+
+  static bytes(max: number): TaskLimitError {
+    return new TaskLimitError(`The task store is full (${max} bytes): the task's result or input could not be kept.`, { limit: 'maxBytes', max });
+  }
+
+  private constructor(message: string, data: Record<string, unknown>) {
+    super(RpcCode.InvalidRequest, message, data);
+  }
+
+  /** The error as a failed task carries it. */
+  toTaskError(): TaskError {
+    return { code: this.rpcCode, message: this.message, data: this.data };
+  }
+}

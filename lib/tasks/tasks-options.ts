@@ -1,0 +1,58 @@
+import { BootstrapError, BootstrapErrorCode } from '../errors';
+import { InMemoryTaskStore } from './memory-task-store';
+import type { TaskStore } from './task-store';
+
+/** The extension id of tasks in protocol revision 2026-07-28 (SEP-2663). */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** Options of `McpModule.forRoot({ tasks })`: where tasks live and how long. */
+export interface TasksOptions {
+  /** Default: an `InMemoryTaskStore` with its default bounds. `RedisTaskStore` shares tasks between instances. */
+  store?: TaskStore;
+  /** How long a task is kept after it was created, unless its tool sets `ttlMs` (ms). Default 3,600,000 (1 hour). */
+  defaultTtlMs?: number;
+  /** The longest TTL a 2025-11-25 client may ask for with `task.ttl` (ms). Default 86,400,000 (1 day). */
+  maxTtlMs?: number;
+  /** How often clients should poll `tasks/get`, unless the tool sets it (ms). Default 1,000. */
+  pollIntervalMs?: number;
+  /** Tasks per page of 2025-11-25 `tasks/list`. Default 50. */
+  pageSize?: number;
+}
+
+/** The options with their defaults, checked once. */
+export interface ResolvedTasksOptions {
+  readonly store: TaskStore;
+  readonly defaultTtlMs: number;
+  readonly maxTtlMs: number;
+  readonly pollIntervalMs: number;
+  readonly pageSize: number;
+}
+
+/** Fills in the defaults; a bad number fails the bootstrap with the fix. */
+export function resolveTasksOptions(options: TasksOptions = {}): ResolvedTasksOptions {
+  const numbers: [keyof TasksOptions, number][] = [
+    ['defaultTtlMs', 3_600_000],
+    ['maxTtlMs', 86_400_000],
+    ['pollIntervalMs', 1_000],
+    ['pageSize', 50],
+  ];
+  const resolved: Record<string, number> = {};
+  for (const [name, fallback] of numbers) {
+    const value = options[name] ?? fallback;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+      throw new BootstrapError(
+        BootstrapErrorCode.InvalidOption,
+        `Cannot use McpModule.forRoot({ tasks: { ${name}: ${JSON.stringify(value)} } }): it must be a whole number of at least 1.\n` +
+          `Fix: give a number of ${name === 'pageSize' ? 'tasks per page, e.g. 50' : `milliseconds, e.g. ${fallback}`}, or leave it out.`,
+      );
+    }
+    resolved[name] = value;
+  }
+  return {
+    store: options.store ?? new InMemoryTaskStore(),
+    defaultTtlMs: Math.min(resolved.defaultTtlMs, resolved.maxTtlMs),
+    maxTtlMs: resolved.maxTtlMs,
+    pollIntervalMs: resolved.pollIntervalMs,
+    pageSize: resolved.pageSize,
+  };
+}
