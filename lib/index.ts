@@ -40,6 +40,7 @@ export { userMessage, assistantMessage } from './prompts';
 export type { PromptMessage, PromptResult, PromptDescriptor } from './prompts';
 export type { CompletionContext, CompletionResult } from './completions';
 export type { ComponentControl } from './module/component-control';
+export { McpComponents } from './module/component-control';
 export { forwardRef, ModuleRef } from './di';
 export type {
   ModuleRefGetOptions,

@@ -1,4 +1,5 @@
 import { unknownComponentMessage, type Catalogue } from '../catalogue';
+import { Injectable } from '../decorators';
 
 /** What the control needs of a catalogue: names and switches, whatever its items. */
 type Controlled = Pick<Catalogue<never, unknown>, 'names' | 'has' | 'isEnabled' | 'enable' | 'disable' | 'remove' | 'kind'>;
@@ -50,5 +51,56 @@ export class ComponentControl {
     const kind = this.catalogues[0].kind;
     const known = this.names();
     throw new McpReflectError(ErrorCode.UnknownComponent, unknownComponentMessage(kind, name, known));
+  }
+}
+
+/**
+ * The application's runtime component control, for providers: inject it to enable, disable, remove or add
+ * tools, resources and prompts from inside a tool or a service, as `app.tools` / `app.resources` /
+ * `app.prompts` do from outside (each change sends the matching `list_changed`). `McpModule` provides it.
+ * Usable once the application is built: in calls, and from `onApplicationBootstrap()` on (not in constructors
+ * or `onModuleInit()`, where the components do not exist yet).
+ *
+ * @example
+ * @Injectable()
+ * class FeatureFlags {
+ *   constructor(private readonly components: McpComponents) {}
+ *   @Tool() enableBeta(): string {
+ *     this.components.tools.enable('beta_search');
+ *     return 'beta_search is on';
+ *   }
+ * }
+ */
+@Injectable()
+export class McpComponents {
+  private controls?: { readonly tools: ComponentControl; readonly resources: ComponentControl; readonly prompts: ComponentControl };
+
+  /** Runtime control of the tools (what `app.tools` is). */
+  get tools(): ComponentControl {
+    return this.bound('tools').tools;
+  }
+
+  /** Runtime control of the resources and resource templates (what `app.resources` is). */
+  get resources(): ComponentControl {
+    return this.bound('resources').resources;
+  }
+
+  /** Runtime control of the prompts (what `app.prompts` is). */
+  get prompts(): ComponentControl {
+    return this.bound('prompts').prompts;
+  }
+
+  /** @internal Called once by the application it belongs to, as it is built. */
+  bind(controls: { readonly tools: ComponentControl; readonly resources: ComponentControl; readonly prompts: ComponentControl }): void {
+    this.controls ??= controls;
+  }
+
+  private bound(kind: string) {
+    if (this.controls) return this.controls;
+    throw new McpReflectError(
+      ErrorCode.UnknownComponent,
+      `Cannot reach the ${kind} through McpComponents yet: the application's components are built after the providers are constructed and initialised.\n` +
+        `Fix: use McpComponents in a tool, resource or prompt call, or from onApplicationBootstrap() on, not in a constructor or onModuleInit().`,
+    );
   }
 }

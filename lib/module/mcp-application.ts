@@ -21,7 +21,7 @@ import type { PromptRegistry } from '../prompts';
 import type { SessionHub } from '../protocol';
 import type { ResourceRegistry } from '../resources';
 import type { ServerLogger, ToolRegistry } from '../tools';
-import { ComponentControl } from './component-control';
+import { ComponentControl, McpComponents } from './component-control';
 
 /** @internal What the factory hands the application. */
 export interface ApplicationRegistries {
@@ -94,6 +94,8 @@ export class McpApplication {
     this.tools = new ComponentControl([registries.tools], add);
     this.resources = new ComponentControl([registries.resources.resources, registries.resources.templates], add);
     this.prompts = new ComponentControl([registries.prompts], add);
+    // Providers reach the same controls by injecting McpComponents.
+    container.get<McpComponents>(McpComponents)?.bind(this);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { MCP_OPTIONS } from '../constants';
 import { Module } from '../decorators';
 import type { DependencyToken, DynamicModule, ModuleImport } from '../interfaces';
+import { McpComponents } from './component-control';
 import type { McpModuleOptions } from './mcp-options';
 
 /**
@@ -16,8 +17,8 @@ export class McpModule {
     return {
       module: McpModule,
       global: true,
-      providers: [{ provide: MCP_OPTIONS, useValue: { ...options } }],
-      exports: [MCP_OPTIONS],
+      providers: [{ provide: MCP_OPTIONS, useValue: { ...options } }, McpComponents],
+      exports: [MCP_OPTIONS, McpComponents],
     };
   }
 
@@ -37,8 +38,8 @@ export class McpModule {
       module: McpModule,
       global: true,
       imports: options.imports ?? [],
-      providers: [{ provide: MCP_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] }],
-      exports: [MCP_OPTIONS],
+      providers: [{ provide: MCP_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] }, McpComponents],
+      exports: [MCP_OPTIONS, McpComponents],
     };
   }
 }

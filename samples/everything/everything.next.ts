@@ -1,5 +1,5 @@
 import { IsString } from 'class-validator';
-import { Ask, Context, Ctx, Injectable, Param, Prompt, Tool, userMessage } from 'mcp-reflect';
+import { Ask, Context, Ctx, Injectable, McpComponents, Param, Prompt, Tool, userMessage } from 'mcp-reflect';
 
 class UserName {
   @IsString() name!: string;
@@ -17,6 +17,34 @@ class PromptContext {
  */
 @Injectable()
 export class EverythingNextTools {
+  constructor(private readonly components: McpComponents) {}
+
+  @Tool({ description: 'Changes the tool list (toggles test_toggled_tool): listening clients get tools/list_changed' })
+  test_trigger_tool_change(): string {
+    const { tools } = this.components;
+    if (tools.isEnabled('test_toggled_tool')) tools.disable('test_toggled_tool');
+    else tools.enable('test_toggled_tool');
+    return `test_toggled_tool is ${tools.isEnabled('test_toggled_tool') ? 'enabled' : 'disabled'}`;
+  }
+
+  @Tool({ description: 'Changes the prompt list (toggles test_toggled_prompt): listening clients get prompts/list_changed' })
+  test_trigger_prompt_change(): string {
+    const { prompts } = this.components;
+    if (prompts.isEnabled('test_toggled_prompt')) prompts.disable('test_toggled_prompt');
+    else prompts.enable('test_toggled_prompt');
+    return `test_toggled_prompt is ${prompts.isEnabled('test_toggled_prompt') ? 'enabled' : 'disabled'}`;
+  }
+
+  @Tool({ description: 'Toggled by test_trigger_tool_change' })
+  test_toggled_tool(): string {
+    return 'toggled';
+  }
+
+  @Prompt({ description: 'Toggled by test_trigger_prompt_change' })
+  test_toggled_prompt() {
+    return [userMessage('toggled')];
+  }
+
   @Tool({ description: 'Elicits a name (on 2026-07-28: an input_required result, no request on the stream)' })
   async test_streaming_elicitation(@Ctx() ctx: Context): Promise<string> {
     const answer = await ctx.elicit('What is your name?', UserName);
