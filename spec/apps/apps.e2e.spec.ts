@@ -6,6 +6,7 @@ import { forecastFor } from '../../samples/apps/forecast.app';
 import { FORECAST_VIEW_HTML } from '../../samples/apps/forecast.view';
 import { failureOf, testModule, trackApplications } from '../support/bootstrap';
 import { connectAs } from '../support/clients';
+import { extAppsErrors } from './support/ext-apps-schema';
 
 const bootstrap = trackApplications();
 const ERAS = [['2025-11-25', undefined], ['2026-07-28', '2026-07-28']] as const;
@@ -34,6 +35,7 @@ describe.each(ERAS)('MCP Apps on %s', (_era, pin) => {
 
   it('advertises the io.modelcontextprotocol/ui extension', () => {
     expect(client.getServerCapabilities()?.extensions).toEqual(UI_CAPABILITY);
+    expect(extAppsErrors('McpUiClientCapabilities', client.getServerCapabilities()?.extensions?.[MCP_APPS_EXTENSION])).toEqual([]);
   });
 
   it('lists the ui:// view with its MIME type and _meta.ui', async () => {
@@ -48,6 +50,7 @@ describe.each(ERAS)('MCP Apps on %s', (_era, pin) => {
         _meta: { ui: { prefersBorder: true } },
       },
     ]);
+    expect(extAppsErrors('McpUiResourceMeta', resources[0]!._meta!.ui)).toEqual([]);
   });
 
   it('reads the view as text/html;profile=mcp-app with _meta.ui on the content', async () => {
@@ -62,6 +65,7 @@ describe.each(ERAS)('MCP Apps on %s', (_era, pin) => {
       forecast: { ui: { resourceUri: 'ui://forecast/view' }, 'ui/resourceUri': 'ui://forecast/view' },
       forecast_day: { ui: { resourceUri: 'ui://forecast/view', visibility: ['app'] }, 'ui/resourceUri': 'ui://forecast/view' },
     });
+    for (const tool of tools) expect(extAppsErrors('McpUiToolMeta', tool._meta!.ui)).toEqual([]);
   });
 
   it('answers the tool with text and structured content for the view', async () => {
@@ -136,6 +140,7 @@ describe('@UiResource() options', () => {
       ]);
       const { contents } = await client.readResource({ uri: 'ui://maps/view' });
       expect(contents).toEqual([{ uri: 'ui://maps/view', mimeType: MCP_APP_MIME_TYPE, text: '<!DOCTYPE html><p>map</p>', _meta: { ui } }]);
+      expect(extAppsErrors('McpUiResourceMeta', ui)).toEqual([]);
       const { tools } = await client.listTools();
       expect(tools[0]!._meta).toEqual({ ui: { resourceUri: 'ui://maps/view', visibility: ['model', 'app'] }, 'ui/resourceUri': 'ui://maps/view' });
     } finally {

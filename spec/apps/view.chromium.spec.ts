@@ -8,6 +8,7 @@ import { AppsModule } from '../../samples/apps/apps.module';
 import { forecastFor } from '../../samples/apps/forecast.app';
 import { waitFor, within } from '../support/waiting';
 import { Browser, findChromium } from './support/chromium';
+import { extAppsErrors } from './support/ext-apps-schema';
 import { colourCount, decodePng, inkIn } from './support/png';
 
 /**
@@ -48,6 +49,23 @@ function textOf(node: DomNode): string {
   if (node.nodeName === 'SCRIPT' || node.nodeName === 'STYLE' || node.nodeName === 'HEAD') return '';
   return [...(node.children ?? []), ...(node.contentDocument ? [node.contentDocument] : [])].map(textOf).join(' ');
 }
+
+/** One JSON-RPC message of the view ↔ host exchange, as the host page recorded it. */
+interface Envelope {
+  id?: number;
+  method?: string;
+  params?: unknown;
+  result?: unknown;
+}
+
+/** The ext-apps schema definition of each message the exchange must contain. */
+const SCHEMA_OF: Record<string, string> = {
+  'ui/initialize': 'McpUiInitializeRequest',
+  'ui/notifications/initialized': 'McpUiInitializedNotification',
+  'ui/notifications/tool-input': 'McpUiToolInputNotification',
+  'ui/notifications/tool-result': 'McpUiToolResultNotification',
+  'ui/notifications/size-changed': 'McpUiSizeChangedNotification',
+};
 
 const suite = chromium ? describe : describe.skip;
 if (!chromium) {
@@ -131,6 +149,23 @@ suite(`the forecast view in headless Chromium${chromium ? '' : ' (skipped: Chrom
     // The view spoke the protocol: the handshake, then its size once it held the result.
     expect(sent.slice(0, 2)).toEqual(['ui/initialize', 'ui/notifications/initialized']);
     expect(sent).toContain('ui/notifications/size-changed');
+    // Both sides' messages match the official MCP Apps schema (@modelcontextprotocol/ext-apps).
+    const { result: exchanged } = await browser.send<{ result: { value: { from: string; message: Envelope }[] } }>(
+      'Runtime.evaluate',
+      { expression: 'mcpHost.messages', returnByValue: true },
+      page,
+    );
+    const checked = new Set<string>();
+    for (const { message } of exchanged.value) {
+      const name = message.method && SCHEMA_OF[message.method];
+      if (!name) continue;
+      checked.add(message.method!);
+      expect({ method: message.method, errors: extAppsErrors(name, { method: message.method, params: message.params }) }).toEqual({ method: message.method, errors: [] });
+    }
+    expect([...checked].sort()).toEqual(Object.keys(SCHEMA_OF).sort());
+    const initialize = exchanged.value.find((m) => m.from === 'view' && m.message.method === 'ui/initialize')!.message;
+    const answer = exchanged.value.find((m) => m.from === 'host' && m.message.id === initialize.id)!.message;
+    expect(extAppsErrors('McpUiInitializeResult', answer.result)).toEqual([]);
 
     const view = await viewDocument();
     const text = textOf(view).replace(/\s+/g, ' ');
