@@ -18,7 +18,8 @@ export function UiResource(uri: string, options: UiResourceOptions = {}): Method
     legacyOnly('@UiResource()', propertyKey);
     const { csp, permissions, domain, prefersBorder, _meta, ...listing } = options;
     const ui = Object.fromEntries(Object.entries({ csp, permissions, domain, prefersBorder }).filter(([, value]) => value !== undefined));
-    const meta = Object.keys(ui).length > 0 ? { ..._meta, ui } : _meta;
+    const own = typeof _meta?.ui === 'object' && _meta.ui !== null ? (_meta.ui as Record<string, unknown>) : {};
+    const meta = Object.keys(ui).length > 0 ? { ..._meta, ui: { ...own, ...ui } } : _meta;
     defineComponentMetadata('resource', target, String(propertyKey), { ...listing, uri, mimeType: MCP_APP_MIME_TYPE, ...(meta ? { _meta: meta } : {}) });
     defineUiResourceMetadata(target, String(propertyKey), uri);
   };

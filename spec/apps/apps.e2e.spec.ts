@@ -149,6 +149,26 @@ describe('@UiResource() options', () => {
   });
 });
 
+describe('@UiResource() with _meta.ui of its own', () => {
+  it('keeps the given _meta.ui keys beside the options', async () => {
+    @Injectable()
+    class Views {
+      @UiResource('ui://a/view', { prefersBorder: true, _meta: { ui: { domain: 'a.example-content.com' } } })
+      view(): string {
+        return '<p>a</p>';
+      }
+    }
+    const app = await bootstrap(testModule('own-meta', { providers: [Views] }));
+    const client = await connectAs(app, 'own-meta');
+    try {
+      const { resources } = await client.listResources();
+      expect(resources[0]!._meta).toEqual({ ui: { domain: 'a.example-content.com', prefersBorder: true } });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('MCP Apps bootstrap errors', () => {
   it('refuses a @UiResource() whose URI is not ui://', async () => {
     @Injectable()
