@@ -67,6 +67,7 @@ export type {
 } from './module';
 export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions } from './module';
 export type { ListenOptions, StdioListenOptions, ConnectOptions, ShutdownSignal, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, Transport } from './module';
+export type { CacheHints } from './module/mcp-options';
 export { ToolResult, text, image, audio, embeddedResource, resourceLink } from './tools';
 export type {
   ContentBlock,
@@ -111,6 +112,7 @@ export type {
   ResourceAnnotations,
   ResourceOptions,
   ResourceTemplateOptions,
+  CacheHint,
   CompleteOptions,
   Provider,
   ClassProvider,

@@ -7,6 +7,17 @@ export interface ResourceAnnotations {
   lastModified?: string;
 }
 
+/**
+ * How long a client may reuse a result, and whether a shared cache may (SEP-2549, protocol 2026-07-28: the
+ * `ttlMs` / `cacheScope` of cacheable results). Unset fields fall back to the server's, then to 0 / 'private'.
+ */
+export interface CacheHint {
+  /** Milliseconds the result stays fresh; 0: do not reuse it without asking again. */
+  ttlMs?: number;
+  /** 'public': the same for every user, a shared cache may keep it; 'private': for this user only. */
+  cacheScope?: 'public' | 'private';
+}
+
 /** Options of `@Resource(uri, options)`. */
 export interface ResourceOptions {
   /** Defaults to the method name. */
@@ -21,6 +32,8 @@ export interface ResourceOptions {
   _meta?: Record<string, unknown>;
   /** Labels for `forRoot({ includeTags, excludeTags })`. */
   tags?: string[];
+  /** The cache hint of its `resources/read` results on 2026-07-28 (default: forRoot's `cacheHints['resources/read']`). */
+  cacheHint?: CacheHint;
 }
 
 /** Options of `@ResourceTemplate(uriTemplate, options)`. */

@@ -5,6 +5,7 @@ export type { ParamOptions, FieldOptions } from './param-options.interface';
 export type * from './module.interface';
 export type { Constructor } from './class.interface';
 export type {
+  CacheHint,
   ResourceAnnotations,
   ResourceOptions,
   ResourceTemplateOptions,

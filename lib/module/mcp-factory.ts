@@ -115,6 +115,7 @@ export class McpFactory {
       stateSecret: stateSecret(settings.requestStateSecret),
       declare: settings.capabilities,
       maxSubscriptionsPerSession: settings.maxSubscriptionsPerSession ?? 100,
+      cacheHints: settings.cacheHints,
       tasks: settings.tasks,
     });
     const rootModule = container.root;

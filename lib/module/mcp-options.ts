@@ -1,6 +1,10 @@
 import type { CanActivate, DeclaredKinds, EnhancerRef, ExceptionFilter, McpInterceptor, McpMiddleware, PipeTransform } from '../interfaces';
+import type { CacheHint } from '../interfaces';
 import type { TasksOptions } from '../tasks';
 import type { ServerLogger } from '../tools';
+
+/** The cacheable operations of the 2026-07-28 revision, each with its cache hint (`McpModule.forRoot({ cacheHints })`). */
+export type CacheHints = Partial<Record<'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read', CacheHint>>;
 
 /** Options of `McpModule.forRoot()`. */
 export interface McpModuleOptions {
@@ -30,6 +34,15 @@ export interface McpModuleOptions {
   requestStateSecret?: string;
   /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list (default: all in one page). */
   pageSize?: number;
+  /**
+   * Cache hints of the cacheable results on 2026-07-28 (SEP-2549: `ttlMs`, `cacheScope`), per operation. Unset:
+   * `{ ttlMs: 0, cacheScope: 'private' }` (do not reuse). A resource's own `@Resource({ cacheHint })` wins for
+   * its reads.
+   *
+   * @example
+   * McpModule.forRoot({ name: 'docs', version: '1.0.0', cacheHints: { 'tools/list': { ttlMs: 300_000, cacheScope: 'public' } } })
+   */
+  cacheHints?: CacheHints;
   /**
    * Kinds to declare even while the application has none of them. By default a session's server declares
    * `tools`, `resources` and `prompts` (and `completions`, with prompts or resource templates) only when the

@@ -1,5 +1,5 @@
 import type { CompletionRegistry } from '../completions';
-import type { DeclaredKinds, McpMethod, MiddlewareHook } from '../interfaces';
+import type { CacheHint, DeclaredKinds, McpMethod, MiddlewareHook } from '../interfaces';
 import type { CallPolicy, ElicitationForms, RequestScopes, ServerLogger } from '../invocation';
 import type { PromptRegistry } from '../prompts';
 import type { ResourceRegistry } from '../resources';
@@ -29,6 +29,8 @@ export interface ProtocolApplication {
   readonly declare?: DeclaredKinds;
   /** Most resource subscriptions one session may hold (`McpModule.forRoot({ maxSubscriptionsPerSession })`). */
   readonly maxSubscriptionsPerSession: number;
+  /** Cache hints per cacheable operation (`McpModule.forRoot({ cacheHints })`), unchecked. */
+  readonly cacheHints?: Readonly<Record<string, CacheHint | undefined>>;
   /** Where tasks live and for how long (`McpModule.forRoot({ tasks })`); defaults apply when absent. */
   readonly tasks?: TasksOptions;
 }

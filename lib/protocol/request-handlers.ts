@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode, type CallToolResult, type RequestMeth
 import type { CompletionRef } from '../completions';
 import { Context, InputRequiredSignal, type RequestChannel } from '../context';
 import { RequestError } from '../errors';
-import type { McpAuth, McpMethod, MiddlewareContext } from '../interfaces';
+import type { CacheHint, McpAuth, McpMethod, MiddlewareContext } from '../interfaces';
 import { toRequestError, toolErrorText } from '../invocation';
 import { missingScopes } from '../auth';
 import { pageFor, runMiddleware } from '../pipeline';
@@ -28,6 +28,8 @@ export interface SessionScope {
   readonly auth?: McpAuth;
   /** Runs task tools as tasks (present when some tool has `@Tool({ task })`). */
   readonly tasks?: TaskService;
+  /** `forRoot({ cacheHints })`, checked once at bootstrap, per cacheable method. */
+  readonly cacheHints?: Readonly<Record<string, CacheHint>>;
 }
 
 /**
@@ -46,13 +48,34 @@ function openChannel(scope: SessionScope, ctx: ServerContext, progressToken?: un
 // One wire result per page, built once: pages are recomputed only when the catalogue changes.
 const LIST_RESULTS = new WeakMap<object, Record<string, unknown>>();
 
-function listResult(page: { items: readonly unknown[]; nextCursor?: string }, key: string): never {
+function listResult(page: { items: readonly unknown[]; nextCursor?: string }, key: string, scope?: SessionScope, method?: string): never {
   let result = LIST_RESULTS.get(page);
   if (!result) {
     result = { [key]: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     LIST_RESULTS.set(page, result);
   }
-  return result as never;
+  const hint = scope && method ? scope.cacheHints?.[method] : undefined;
+  if (!hint || !isModern(scope!.server)) return result as never;
+  let hinted = HINTED_RESULTS.get(result);
+  if (!hinted) HINTED_RESULTS.set(result, (hinted = { ...result, ...hint }));
+  return hinted as never;
+}
+
+// The same pages with the configured cache hint, for 2026-07-28 requests.
+const HINTED_RESULTS = new WeakMap<object, Record<string, unknown>>();
+
+function isModern(server: Server): boolean {
+  return (server.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28';
+}
+
+/**
+ * A cacheable result with its hint on 2026-07-28 (SEP-2549): the component's own fields, then the configured
+ * ones for the method; the SDK fills what is left with `ttlMs: 0`, `cacheScope: 'private'`.
+ */
+function withCacheHint<T extends object>(scope: SessionScope, method: string, result: T, own?: CacheHint): T {
+  const configured = scope.cacheHints?.[method];
+  if ((!configured && !own) || !isModern(scope.server)) return result;
+  return { ...result, ...configured, ...own };
 }
 
 /**
@@ -93,7 +116,7 @@ export function answerTools(scope: SessionScope): void {
   handle(server, 'tools/list', (request, ctx) =>
     wire(scope, 'tools/list', () =>
       through(scope, 'tools/list', request.params ?? {}, ctx, async (params) =>
-        listResult(await pageFor(app.tools, params.cursor, () => openChannel(scope, ctx), 'tools/list', app.scopes), 'tools'),
+        listResult(await pageFor(app.tools, params.cursor, () => openChannel(scope, ctx), 'tools/list', app.scopes), 'tools', scope, 'tools/list'),
       ),
     ),
   );
@@ -156,7 +179,7 @@ export function answerResources(scope: SessionScope): void {
     wire(scope, 'resources/list', () =>
       through(scope, 'resources/list', request.params ?? {}, ctx, async (params) => {
         const page = await app.resources.list(params.cursor, () => openChannel(scope, ctx));
-        return { resources: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+        return withCacheHint(scope, 'resources/list', { resources: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
       }),
     ),
   );
@@ -164,7 +187,7 @@ export function answerResources(scope: SessionScope): void {
   handle(server, 'resources/templates/list', (request, ctx) =>
     wire(scope, 'resources/templates/list', () =>
       through(scope, 'resources/templates/list', request.params ?? {}, ctx, async (params) =>
-        listResult(await app.resources.templatePage(params.cursor, () => openChannel(scope, ctx)), 'resourceTemplates'),
+        listResult(await app.resources.templatePage(params.cursor, () => openChannel(scope, ctx)), 'resourceTemplates', scope, 'resources/templates/list'),
       ),
     ),
   );
@@ -173,9 +196,10 @@ export function answerResources(scope: SessionScope): void {
     wire(scope, 'resources/read', () =>
       through(scope, 'resources/read', request.params, ctx, (params) => {
         const target = `resource:${params.uri}`;
-        return rounds.run(ctx, target, async () => ({
-          contents: await app.resources.read(params.uri, () => openChannel(scope, ctx, undefined, target)),
-        }));
+        return rounds.run(ctx, target, async () => {
+          const served = app.resources.serve(params.uri, () => openChannel(scope, ctx, undefined, target));
+          return withCacheHint(scope, 'resources/read', { contents: await served.contents }, served.cacheHint);
+        });
       }),
     ),
   );
@@ -212,7 +236,7 @@ export function answerPrompts(scope: SessionScope): void {
   handle(server, 'prompts/list', (request, ctx) =>
     wire(scope, 'prompts/list', () =>
       through(scope, 'prompts/list', request.params ?? {}, ctx, async (params) =>
-        listResult(await pageFor(app.prompts, params.cursor, () => openChannel(scope, ctx), 'prompts/list', app.scopes), 'prompts'),
+        listResult(await pageFor(app.prompts, params.cursor, () => openChannel(scope, ctx), 'prompts/list', app.scopes), 'prompts', scope, 'prompts/list'),
       ),
     ),
   );

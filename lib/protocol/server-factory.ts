@@ -1,14 +1,15 @@
 import { Server, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
 import { isUiResource, UI_EXTENSIONS } from '../apps';
-import { RequestError, ToolError } from '../errors';
+import { BootstrapError, BootstrapErrorCode, RequestError, ToolError } from '../errors';
 import { withReadableParams } from './error-mapping';
 import { InputRounds } from './input-required';
-import type { McpAuth } from '../interfaces';
+import type { CacheHint, McpAuth } from '../interfaces';
 import { scoped, scopesFor } from './component-scopes';
 import type { ProtocolApplication } from './protocol-application';
 import { answerCompletions, answerPrompts, answerResources, answerTools, type SessionScope } from './request-handlers';
 import type { ChannelServices } from './request-channel';
 import type { SessionHub } from './session-hub';
+import { checkCacheHint } from '../resources';
 import { resolveTasksOptions } from '../tasks';
 import { answerTasks } from './tasks-handlers';
 import { TaskService } from './tasks-service';
@@ -116,6 +117,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       app.completions.usesContext);
 
   const rounds = new InputRounds(app.stateSecret);
+  const cacheHints = checkedCacheHints(app.cacheHints);
   // Tasks (docs/tasks.md): the options are checked at bootstrap; the service exists once some tool is a task tool.
   const taskOptions = app.tasks ? resolveTasksOptions(app.tasks) : undefined;
   let taskService: TaskService | undefined;
@@ -170,6 +172,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       session: app.hub.open(server),
       rounds,
       services,
+      ...(cacheHints ? { cacheHints } : {}),
       ...(connection?.auth ? { auth: connection.auth } : {}),
       ...(declared.tools && tasks() ? { tasks: tasks() } : {}),
     };
@@ -186,4 +189,24 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     scoped: () => scoped(app),
     paramHeaders: () => paramHeaderMap(app, app.logger),
   });
+}
+
+const CACHEABLE = ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'];
+
+/** `forRoot({ cacheHints })` checked at bootstrap: known operations, valid hints. */
+function checkedCacheHints(given: Readonly<Record<string, unknown>> | undefined): Record<string, CacheHint> | undefined {
+  if (given === undefined) return undefined;
+  const checked: Record<string, CacheHint> = {};
+  for (const [method, hint] of Object.entries(given)) {
+    const where = `McpModule.forRoot({ cacheHints: { '${method}' } })`;
+    if (!CACHEABLE.includes(method)) {
+      throw new BootstrapError(
+        BootstrapErrorCode.InvalidOption,
+        `Cannot use the cache hint of ${where}: '${method}' is not a cacheable operation.\nFix: use one of ${CACHEABLE.map((m) => `'${m}'`).join(', ')}.`,
+      );
+    }
+    const valid = checkCacheHint(hint as CacheHint | undefined, where, `cacheHints: { '${method}': { ttlMs: 60_000, cacheScope: 'public' } }`);
+    if (valid) checked[method] = valid;
+  }
+  return Object.keys(checked).length > 0 ? checked : undefined;
 }

@@ -1,4 +1,5 @@
 export { ResourceRegistry } from './resource-registry';
+export { checkCacheHint } from './cache-hint';
 export { subscriptionLimitMessage } from './resource.messages';
 export { ResourceResult } from './resource-result';
 export type { ResourceContents } from './resource-result';

@@ -1,4 +1,4 @@
-import type { ResourceAnnotations, ToolIcon } from '../interfaces';
+import type { CacheHint, ResourceAnnotations, ToolIcon } from '../interfaces';
 import type { CompiledMethod } from '../invocation';
 import type { Pipeline } from '../pipeline';
 import type { ResourceContents } from './resource-result';
@@ -42,6 +42,8 @@ export interface ResourceDefinition {
   readonly compiled: CompiledMethod;
   /** Reads the resource; the extra input is the URI read. */
   readonly pipeline: Pipeline<ResourceContents[], string>;
+  /** `@Resource({ cacheHint })`, checked at bootstrap. */
+  readonly cacheHint?: CacheHint;
 }
 
 export interface TemplateDefinition {
@@ -54,6 +56,8 @@ export interface TemplateDefinition {
   readonly pipeline: Pipeline<ResourceContents[], string>;
   /** Static completion values per variable, from the decorator options. */
   readonly complete?: Record<string, readonly string[]>;
+  /** `@ResourceTemplate({ cacheHint })`, checked at bootstrap. */
+  readonly cacheHint?: CacheHint;
 }
 
 /** A `@ResourceList()` method: entries computed per `resources/list`. */

@@ -2,7 +2,8 @@ import { uiContentMeta } from '../apps';
 import { Catalogue, paginate, passesTags, type Page, type TagFilter } from '../catalogue';
 import type { RequestChannel } from '../context';
 import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
-import type { ResourceOptions, ResourceTemplateOptions } from '../interfaces';
+import type { CacheHint, ResourceOptions, ResourceTemplateOptions } from '../interfaces';
+import { checkCacheHint } from './cache-hint';
 import { compileMethod, toRequestError, type CallPolicy, type CompiledMethod, pruneUndefined } from '../invocation';
 import { allowedItems, isGuarded, Pipeline, type ComponentRecord, type ExploredComponents, type PipelineServices } from '../pipeline';
 import type { SchemaCompiler } from '../validation';
@@ -96,7 +97,8 @@ export class ResourceRegistry {
       const descriptor = pruneUndefined({ uri, name, title: options.title, description: options.description, mimeType: options.mimeType, annotations: options.annotations, icons: options.icons, size: options.size, _meta: options._meta });
       if (!passesTags(options.tags, this.filter)) continue;
       const pipeline = this.readPipeline(record, compiled, name, 'resource', descriptor.mimeType, undefined, uiContentMeta(descriptor));
-      const resource = { name, uri, tags: options.tags, descriptor, compiled, pipeline };
+      const cacheHint = checkCacheHint(options.cacheHint, owner, `@Resource('${uri}', { cacheHint: { ttlMs: 60_000, cacheScope: 'public' } })`);
+      const resource = { name, uri, tags: options.tags, descriptor, compiled, pipeline, cacheHint };
       staged.resources.push(resource);
       names.set(name, resource);
       uris.set(uri, resource);
@@ -120,7 +122,8 @@ export class ResourceRegistry {
         continue;
       }
       const pipeline = this.readPipeline(record, compiled, name, 'resource-template', descriptor.mimeType, options.uriTemplate);
-      const template = { name, uriTemplate: options.uriTemplate, tags: options.tags, descriptor, matcher, compiled, pipeline, complete: options.complete };
+      const cacheHint = checkCacheHint(options.cacheHint, owner, `@ResourceTemplate('${options.uriTemplate}', { cacheHint: { ttlMs: 60_000 } })`);
+      const template = { name, uriTemplate: options.uriTemplate, tags: options.tags, descriptor, matcher, compiled, pipeline, complete: options.complete, cacheHint };
       staged.templates.push(template);
       names.set(name, template);
     }
@@ -203,11 +206,16 @@ export class ResourceRegistry {
 
   /** `resources/read`. */
   read(uri: string, open: () => RequestChannel): ResourceContents[] | Promise<ResourceContents[]> {
+    return this.serve(uri, open).contents;
+  }
+
+  /** `resources/read`, with the cache hint of the resource or template that serves it. */
+  serve(uri: string, open: () => RequestChannel): { contents: ResourceContents[] | Promise<ResourceContents[]>; cacheHint?: CacheHint } {
     const resource = this.byUri.get(uri);
-    if (resource && this.resources.get(resource.name) === resource) return resource.pipeline.call({}, open, uri);
+    if (resource && this.resources.get(resource.name) === resource) return { contents: resource.pipeline.call({}, open, uri), cacheHint: resource.cacheHint };
     for (const template of this.templates.values()) {
       const variables = template.matcher.match(uri);
-      if (variables) return template.pipeline.call(variables, open, uri);
+      if (variables) return { contents: template.pipeline.call(variables, open, uri), cacheHint: template.cacheHint };
     }
     throw notFound(uri);
   }
