@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run conformance:next`: a SURVEY of the pre-release suite @modelcontextprotocol/conformance
-// 0.2.0-alpha.12 (the 2026-07-28 revision) against samples/everything. Not part of .ci/run nor of
-// `npm run conformance` (it fails today: see SURVEY.md). Starts samples/everything over Streamable HTTP on
+// 0.2.0-alpha.12 (the 2026-07-28 revision) against samples/everything, per scenario. `npm run conformance`
+// (tools/conformance/run.js, in .ci/run) makes four of these runs (not pending) with expected-failures.yml as
+// the baseline; this one reports every check (see SURVEY.md). Starts samples/everything over Streamable HTTP on
 // 127.0.0.1 (a free port) the way tools/conformance/run.js does, then runs, one after another:
 //   --suite active | --suite draft | --suite all --spec-version 2026-07-28 | --suite pending | --requirements 2026-07-28
 // Each run's full output and per-scenario checks go to tools/conformance-next/results/<run>/ (git-ignored);

@@ -1,19 +1,50 @@
 #!/usr/bin/env node
-// `npm run conformance`: starts samples/everything over Streamable HTTP on 127.0.0.1 (a free port), runs the
-// official suite (`conformance server --suite all`) against it with the pinned Node 22, stops the server,
-// prints the suite's "Total: N passed, M failed" line and exits with the suite's code.
+// `npm run conformance`: starts samples/everything over Streamable HTTP on 127.0.0.1 (a free port) and runs the
+// official MCP conformance suites against it with the pinned Node 22, one after another:
+//   0.1.16              conformance server --suite all                               (the released suite, 2025-11-25)
+//   active              0.2.0-alpha.12 --suite active                                (2025-11-25 wire)
+//   draft               0.2.0-alpha.12 --suite draft                                 (2026-07-28 wire)
+//   all-2026            0.2.0-alpha.12 --suite all --spec-version 2026-07-28
+//   requirements-2026   0.2.0-alpha.12 --requirements 2026-07-28                     (exit code counts scored scenarios)
+// Every run uses the CLI's baseline mode with its expected-failures file (0.1.16: expected-failures.yml here;
+// alpha.12: tools/conformance-next/expected-failures.yml), so a failure not listed there, and a listed
+// scenario that passes (a stale entry), both fail the run and are named in its output. Prints each run's
+// "Total: N passed, M failed", then the sum over all runs as the last such line (what .ci/run counts), and
+// exits 0 only when every run did.
+// Options: `--only draft,all-2026` (run names above), `--scenario NAME` (one scenario in each selected run).
+// alpha.12 writes every scenario's checks to tools/conformance-next/results/<run>/ (git-ignored).
 'use strict';
 const { spawn } = require('node:child_process');
-const { existsSync } = require('node:fs');
+const { existsSync, mkdirSync, rmSync } = require('node:fs');
 const path = require('node:path');
 
 const here = __dirname;
 const root = path.resolve(here, '..', '..');
-const node22 = path.join(here, 'node_modules', '.bin', 'node');
-const cli = path.join(here, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const next = path.join(here, '..', 'conformance-next');
+const node22 = [path.join(here, 'node_modules', '.bin', 'node'), path.join(next, 'node_modules', '.bin', 'node')].find(existsSync);
+const released = path.join(here, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const prerelease = path.join(next, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 // The steering repo's list wins when it sits beside the checkout (as in CI); the copy here is the same file.
 const shared = path.resolve(root, '..', 'shared', 'conformance', 'expected-failures.yml');
-const expected = existsSync(shared) ? shared : path.join(here, 'expected-failures.yml');
+const expectedReleased = existsSync(shared) ? shared : path.join(here, 'expected-failures.yml');
+const expectedNext = path.join(next, 'expected-failures.yml');
+
+const RUNS = [
+  { name: '0.1.16', cli: released, cwd: here, expected: expectedReleased, args: ['--suite', 'all'] },
+  { name: 'active', cli: prerelease, cwd: next, expected: expectedNext, args: ['--suite', 'active'] },
+  { name: 'draft', cli: prerelease, cwd: next, expected: expectedNext, args: ['--suite', 'draft'] },
+  { name: 'all-2026', cli: prerelease, cwd: next, expected: expectedNext, args: ['--suite', 'all', '--spec-version', '2026-07-28'] },
+  { name: 'requirements-2026', cli: prerelease, cwd: next, expected: expectedNext, args: ['--requirements', '2026-07-28'] },
+];
+
+const argv = process.argv.slice(2);
+const opt = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const only = opt('--only')?.split(',');
+const scenario = opt('--scenario');
+const runs = only ? RUNS.filter((r) => only.includes(r.name)) : RUNS;
 
 function fail(message) {
   console.error(message);
@@ -21,7 +52,10 @@ function fail(message) {
   process.exit(1);
 }
 
-if (!existsSync(node22) || !existsSync(cli)) fail('The conformance tools are not installed: run `npm ci --prefix tools/conformance`.');
+if (only && runs.length !== only.length) fail(`Unknown run in --only ${only.join(',')}: the runs are ${RUNS.map((r) => r.name).join(', ')}.`);
+if (!node22 || !existsSync(released) || !existsSync(prerelease)) {
+  fail('The conformance tools are not installed: run `npm run conformance:install` (tools/conformance and tools/conformance-next).');
+}
 
 const server = spawn(
   process.execPath,
@@ -39,28 +73,61 @@ server.stdout.on('data', (chunk) => {
   if (!match) return;
   clearTimeout(timer);
   server.stdout.removeAllListeners('data');
-  run(match[1]);
+  server.stdout.resume(); // keep draining the sample's stdout
+  main(match[1]).then(
+    (code) => {
+      stop();
+      process.exit(code);
+    },
+    (error) => fail(error.stack),
+  );
 });
 server.on('exit', (code) => {
   if (buffered.includes('MCP_URL=')) return;
   fail(`The everything sample exited (${code}) before it was ready.`);
 });
 
-function run(url) {
-  console.log(`Conformance suite 0.1.16 against ${url} (expected failures: ${path.relative(root, expected)})`);
-  const suite = spawn(node22, [cli, 'server', '--url', url, '--suite', 'all', '--expected-failures', expected], {
-    cwd: here,
-    stdio: ['ignore', 'pipe', 'inherit'],
+function runSuite(run, url) {
+  const args = [run.cli, 'server', '--url', url, ...run.args, '--expected-failures', run.expected];
+  if (run.cli === prerelease) {
+    const outDir = path.join(next, 'results', run.name);
+    rmSync(outDir, { recursive: true, force: true });
+    mkdirSync(outDir, { recursive: true });
+    args.push('-o', outDir);
+  }
+  if (scenario) args.push('--scenario', scenario);
+  return new Promise((resolve) => {
+    const suite = spawn(node22, args, { cwd: run.cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    suite.stdout.on('data', (chunk) => {
+      output += chunk;
+      process.stdout.write(chunk);
+    });
+    suite.on('exit', (code) => resolve({ code: code ?? 1, output }));
   });
-  let output = '';
-  suite.stdout.on('data', (chunk) => {
-    output += chunk;
-    process.stdout.write(chunk);
-  });
-  suite.on('exit', (code) => {
-    stop();
-    const total = /Total: \d+ passed, \d+ failed/.exec(output);
-    if (total) console.log(total[0]);
-    process.exit(code ?? 1);
-  });
+}
+
+async function main(url) {
+  let passed = 0;
+  let failed = 0;
+  let worst = 0;
+  const lines = [];
+  for (const run of runs) {
+    const version = run.cli === released ? '0.1.16' : '0.2.0-alpha.12';
+    console.log(`\n=== ${run.name}: conformance ${version} server ${run.args.join(' ')} against ${url} (expected failures: ${path.relative(root, run.expected)}) ===`);
+    const { code, output } = await runSuite(run, url);
+    // A whole suite ends with "Total: N passed, M failed"; one scenario (--scenario) with "Passed: N/T, M failed".
+    const total = [...output.matchAll(/Total: (\d+) passed, (\d+) failed/g)].pop() ?? [...output.matchAll(/Passed: (\d+)\/\d+, (\d+) failed/g)].pop();
+    const p = total ? Number(total[1]) : 0;
+    // A run that failed without failed checks (a stale expected failure, a crash) still counts one failure.
+    const f = (total ? Number(total[2]) : 0) + (code !== 0 && (!total || Number(total[2]) === 0) ? 1 : 0);
+    passed += p;
+    failed += f;
+    if (code !== 0) worst = 1;
+    lines.push(`${run.name}: ${p} passed, ${f} failed (exit ${code})`);
+  }
+  console.log('\n=== Conformance summary ===');
+  for (const line of lines) console.log(line);
+  console.log(`Total: ${passed} passed, ${failed} failed`);
+  return worst;
 }
