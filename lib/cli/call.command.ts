@@ -1,10 +1,12 @@
+import { registriesOf } from '../module/mcp-application';
 import { parseArgs, type CommandSpec } from './args';
 import { CliError, CliErrorCode, usageError } from './cli.error';
 import { describe } from './load-entry';
 import type { CommandOutput } from './output';
+import { createProgress, type CliIo } from './progress';
 import { withClient } from './session';
 
-export const callSpec: CommandSpec = { name: 'call', positionals: ['entry', 'tool'], options: { args: 'value', json: 'flag', module: 'value', help: 'flag' } };
+export const callSpec: CommandSpec = { name: 'call', positionals: ['entry', 'tool'], options: { args: 'value', json: 'flag', module: 'value', quiet: 'flag', help: 'flag' } };
 
 export const callUsage = `Usage: mcp-reflect call <entry> <tool> [--args '<json object>'] [--json] [--module <Name>]
 
@@ -16,6 +18,7 @@ Options:
   --args <json>    the tool's arguments, a JSON object (default {})
   --json           print the whole CallToolResult as JSON
   --module <Name>  the exported root module class, when the entry exports several @Module() classes
+  --quiet          no progress line (shown on stderr when loading takes over a second)
   --help           show this help`;
 
 interface Block {
@@ -23,18 +26,22 @@ interface Block {
   text?: string;
 }
 
-export async function callCommand(argv: readonly string[]): Promise<CommandOutput> {
+export async function callCommand(argv: readonly string[], io: CliIo = { stderr: process.stderr }): Promise<CommandOutput> {
   const { positionals, options } = parseArgs(argv, callSpec);
   if (options.help) return { stdout: callUsage, exitCode: 0 };
   const [entry, tool] = positionals as [string, string];
   const args = parseToolArguments(options.args);
+  const progress = createProgress(io.stderr, { quiet: options.quiet === true, delay: 1000 });
+  progress.update(`Loading ${entry}`);
   const result = await withClient({ entry, moduleName: options.module as string | undefined }, async (client) => {
+    registriesOf(client.app).warnUnprovidedComponents?.();
+    progress.update(`Calling ${tool}`);
     try {
       return await client.callTool({ name: tool, arguments: args });
     } catch (error) {
       throw new CliError(CliErrorCode.CallFailed, `Cannot call tool ${tool}: ${describe(error)}`, { cause: error });
     }
-  });
+  }).finally(() => progress.done());
   const blocks = (result.content ?? []) as Block[];
   const text = blocks.map((block) => (block.type === 'text' ? block.text : JSON.stringify(block))).join('\n');
   if (result.isError) {

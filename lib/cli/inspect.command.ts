@@ -1,17 +1,21 @@
+import { registriesOf } from '../module/mcp-application';
 import { parseArgs, type CommandSpec } from './args';
 import type { CommandOutput } from './output';
+import { createProgress, type CliIo } from './progress';
 import { withClient } from './session';
 
-export const inspectSpec: CommandSpec = { name: 'inspect', positionals: ['entry'], options: { json: 'flag', module: 'value', help: 'flag' } };
+export const inspectSpec: CommandSpec = { name: 'inspect', positionals: ['entry'], options: { json: 'flag', module: 'value', quiet: 'flag', help: 'flag' } };
 
 export const inspectUsage = `Usage: mcp-reflect inspect <entry> [--json] [--module <Name>]
 
 Bootstraps the root module exported by <entry> and lists every tool (name, description, input and output
-schema), resource, resource template and prompt it serves.
+schema), resource, resource template and prompt it serves. A class with component decorators that no module
+provides is named on stderr.
 
 Options:
   --json           print one JSON document { tools, resources, resourceTemplates, prompts }, as the lists return them
   --module <Name>  the exported root module class, when the entry exports several @Module() classes
+  --quiet          no progress line (shown on stderr when loading takes over a second)
   --help           show this help`;
 
 interface Catalogue {
@@ -23,10 +27,16 @@ interface Catalogue {
 type Listed = { name: string; description?: string; [key: string]: unknown };
 type Page = { nextCursor?: string };
 
-export async function inspectCommand(argv: readonly string[]): Promise<CommandOutput> {
+export async function inspectCommand(argv: readonly string[], io: CliIo = { stderr: process.stderr }): Promise<CommandOutput> {
   const { positionals, options } = parseArgs(argv, inspectSpec);
   if (options.help) return { stdout: inspectUsage, exitCode: 0 };
-  const catalogue = await withClient({ entry: positionals[0]!, moduleName: options.module as string | undefined }, async (client) => {
+  const entry = positionals[0]!;
+  // Shown only when loading takes over a second (a require() of a big entry blocks: the line shows right after).
+  const progress = createProgress(io.stderr, { quiet: options.quiet === true, delay: 1000 });
+  progress.update(`Loading ${entry}`);
+  const catalogue = await withClient({ entry, moduleName: options.module as string | undefined }, async (client) => {
+    registriesOf(client.app).warnUnprovidedComponents?.();
+    progress.update(`Listing the components of ${entry}`);
     const capabilities = client.getServerCapabilities() ?? {};
     const all = async <P extends Page>(list: (cursor?: string) => Promise<P>, pick: (page: P) => Listed[]) => {
       const items: Listed[] = [];
@@ -45,7 +55,7 @@ export async function inspectCommand(argv: readonly string[]): Promise<CommandOu
         : [],
       prompts: capabilities.prompts ? await all((cursor) => client.listPrompts(cursor ? { cursor } : undefined), (p) => p.prompts) : [],
     } satisfies Catalogue;
-  });
+  }).finally(() => progress.done());
   return { stdout: options.json ? JSON.stringify(catalogue, null, 2) : formatCatalogue(catalogue), exitCode: 0 };
 }
 

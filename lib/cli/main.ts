@@ -1,37 +1,55 @@
 #!/usr/bin/env node
 import { callCommand, callUsage } from './call.command';
 import { CliError, usageError } from './cli.error';
+import { generateCommand, generateUsage } from './generate.command';
 import { inspectCommand, inspectUsage } from './inspect.command';
+import { newCommand, newUsage } from './new.command';
 import type { CommandOutput } from './output';
+import type { CliIo } from './progress';
 
 const usage = `Usage: mcp-reflect <command> [options]
 
 Commands:
   inspect <entry>         list the tools, resources, resource templates and prompts of a module
   call <entry> <tool>     call one tool in-process and print its result
+  new <dir>               create a project: a stdio server, a sample tool and its spec (TypeScript 7, jest)
+  generate                write the full TypeScript types of the components into one module (docs/types.md)
 
 <entry> is a .js file (or a .ts file, compiled with the project's @swc/core) that exports the root module.
 Run \`mcp-reflect <command> --help\` for the options of a command.`;
 
-const commands: Record<string, (argv: readonly string[]) => Promise<CommandOutput>> = { inspect: inspectCommand, call: callCommand };
+type Command = (argv: readonly string[], io: CliIo) => Promise<CommandOutput>;
+const commands: Record<string, { run: Command; usage: string }> = {
+  inspect: { run: inspectCommand, usage: inspectUsage },
+  call: { run: callCommand, usage: callUsage },
+  new: { run: newCommand, usage: newUsage },
+  generate: { run: (argv) => generateCommand(argv), usage: generateUsage },
+};
 
-/** Runs the CLI on `argv` (without `node` and the script) and returns what to print and the exit code. */
-export async function runCli(argv: readonly string[]): Promise<CommandOutput> {
+/**
+ * Runs the CLI on `argv` (without `node` and the script) and returns what to print and the exit code; a progress
+ * line, while a command runs, goes to `io.stderr`.
+ */
+export async function runCli(argv: readonly string[], io: CliIo = { stderr: process.stderr }): Promise<CommandOutput> {
   const [command, ...rest] = argv;
   try {
     if (command === undefined) return { stdout: '', stderr: usage, exitCode: 2 };
     if (command === '--help' || command === '-h' || command === 'help') {
-      const topic = rest[0] === 'inspect' ? inspectUsage : rest[0] === 'call' ? callUsage : usage;
+      const topic = rest[0] !== undefined && Object.hasOwn(commands, rest[0]) ? commands[rest[0]]!.usage : usage;
       return { stdout: topic, exitCode: 0 };
     }
-    const run = commands[command];
-    if (!run) throw usageError(`Unknown command ${command}: mcp-reflect knows ${Object.keys(commands).join(' and ')}.`);
-    return await run(rest);
+    if (!Object.hasOwn(commands, command)) throw usageError(`Unknown command ${command}: mcp-reflect knows ${knownCommands()}.`);
+    return await commands[command]!.run(rest, io);
   } catch (error) {
     if (error instanceof CliError) return { stdout: '', stderr: error.message, exitCode: error.exitCode };
     const message = error instanceof Error ? error.message : String(error);
     return { stdout: '', stderr: `mcp-reflect ${command} failed: ${message}`, exitCode: 1 };
   }
+}
+
+function knownCommands(): string {
+  const names = Object.keys(commands);
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
 async function main(): Promise<void> {

@@ -31,6 +31,8 @@ export interface ApplicationRegistries {
   readonly hub: SessionHub;
   /** Adds the components of objects at runtime: all of them, or (on any error) none. */
   readonly register: (instances: readonly object[]) => void;
+  /** Warns about classes with component decorators that no module provides (once per class and process). */
+  readonly warnUnprovidedComponents?: () => void;
 }
 
 export type { Transport };
@@ -118,6 +120,7 @@ export class McpApplication {
    */
   async listen(options: ListenOptions): Promise<void> {
     if (this.closed) throw new McpReflectError(ErrorCode.ApplicationClosed, 'Cannot listen: the application is closed.\nFix: create a new application with McpFactory.create().');
+    this.registries.warnUnprovidedComponents?.(); // here, not at create(): one process serves this one application
     if (options.transport === 'stdio') {
       const connection = options.auth ? { auth: options.auth } : undefined;
       this.track(serveProcessStdio(this.factory, (error) => this.logger.warn(`stdio: ${error.message}`), connection, options.redirectStdout ?? true));

@@ -17,6 +17,7 @@ import type { McpModuleOptions } from './mcp-options';
 import { stderrLogger } from './stderr-logger';
 import { EnhancerResolver } from './enhancer-resolver';
 import { collectHosts, exploreHosts, type HostRecord } from './explorer';
+import { warnUnprovidedComponents } from './unprovided-components';
 
 /**
  * Bootstraps an application from its root module: scans the module graph once, builds every provider,
@@ -67,6 +68,7 @@ export class McpFactory {
     const prompts = new PromptRegistry(lenient, policy, services, filter, settings.pageSize);
     const completions = new CompletionRegistry(lenient, policy, services);
     // Every kind is built before anything is added: a failure (at bootstrap or in app.tools.add()) changes nothing.
+    const served = new Set<Function>(); // the classes whose components are served (for the unprovided-components warning)
     const register = (hosts: readonly HostRecord[]) => {
       const found = exploreHosts(hosts, enhancers);
       const stagedTools = tools.stage(found.tools);
@@ -85,6 +87,7 @@ export class McpFactory {
         prompts.addAll(stagedPrompts);
         completions.commit(stagedCompleters);
       });
+      for (const host of hosts) served.add(host.target);
       for (const prompt of stagedPrompts) completions.addStatic({ type: 'ref/prompt', name: prompt.name }, prompt.complete);
       for (const template of stagedResources.templates) {
         completions.addStatic({ type: 'ref/resource', uri: template.uriTemplate }, template.complete);
@@ -122,7 +125,14 @@ export class McpFactory {
     const app = new McpApplication(
       container,
       factory,
-      { tools, resources, prompts, hub, register: (instances) => register(instances.map((instance) => ({ target: instance.constructor, instance, module: rootModule }))) },
+      {
+        tools,
+        resources,
+        prompts,
+        hub,
+        register: (instances) => register(instances.map((instance) => ({ target: instance.constructor, instance, module: rootModule }))),
+        warnUnprovidedComponents: () => warnUnprovidedComponents(served, rootModule.name, logger, settings.warnings),
+      },
       logger,
     );
     await container.callHook('onApplicationBootstrap');

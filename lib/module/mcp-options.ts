@@ -86,4 +86,16 @@ export interface McpModuleOptions {
    * longest TTL a client may ask for, the poll interval, and the `tasks/list` page size.
    */
   tasks?: TasksOptions;
+  /**
+   * Bootstrap warnings, each on by default and sent to `logger`. `unprovidedComponents`: when the application
+   * starts serving (`app.listen()`) and in the CLI's `inspect` and `call`, name each class with `@Tool()`,
+   * `@Resource()`, `@Prompt()`, … methods that no module provides (false: silent).
+   */
+  warnings?: McpWarningOptions;
+}
+
+/** The `warnings` option of `McpModule.forRoot()`: one switch per warning (true or absent: on). */
+export interface McpWarningOptions {
+  /** A class with component decorators that no module of the application provides (default true). */
+  unprovidedComponents?: boolean;
 }

@@ -142,7 +142,8 @@ describe.each(runners)('the mcp-reflect CLI, run from $name', ({ argv, available
     expect(await run('frob')).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: 'Unknown command frob: mcp-reflect knows inspect and call.\nRun `mcp-reflect --help` for usage.\n',
+      // Every command, in the order of the usage text (inspect, call, new, …).
+      stderr: expect.stringMatching(/^Unknown command frob: mcp-reflect knows inspect, call, new(, \w+)* and \w+\.\nRun `mcp-reflect --help` for usage\.\n$/),
     });
     expect(await run('inspect', app, '--verbose')).toMatchObject({
       code: 2,
