@@ -1,7 +1,7 @@
 import { legacyOnly } from './legacy-only';
 import { MCP_APP_MIME_TYPE } from '../constants';
 import type { UiResourceOptions } from '../interfaces/tool-options.interface';
-import { defineComponentMetadata } from '../metadata';
+import { defineComponentMetadata, recordComponentClass } from '../metadata';
 import { defineUiResourceMetadata } from '../metadata/ui.metadata';
 
 /**
@@ -16,6 +16,7 @@ import { defineUiResourceMetadata } from '../metadata/ui.metadata';
 export function UiResource(uri: string, options: UiResourceOptions = {}): MethodDecorator {
   return (target, propertyKey) => {
     legacyOnly('@UiResource()', propertyKey);
+    recordComponentClass(target);
     const { csp, permissions, domain, prefersBorder, _meta, ...listing } = options;
     const ui = Object.fromEntries(Object.entries({ csp, permissions, domain, prefersBorder }).filter(([, value]) => value !== undefined));
     const own = typeof _meta?.ui === 'object' && _meta.ui !== null ? (_meta.ui as Record<string, unknown>) : {};
