@@ -40,6 +40,8 @@ export { userMessage, assistantMessage } from './prompts';
 export type { PromptMessage, PromptResult, PromptDescriptor } from './prompts';
 export type { CompletionContext, CompletionResult } from './completions';
 export type { ComponentControl } from './module/component-control';
+// What `mcp-reflect generate` writes (docs/types.md).
+export type { GeneratedMetadata, GeneratedClass, GeneratedMethod, GeneratedParam, GeneratedProperty, GeneratedType } from './interfaces';
 export { McpComponents } from './module/component-control';
 export { forwardRef, ModuleRef } from './di';
 export type {

@@ -57,7 +57,8 @@ const ALLOWED: Record<string, string[]> = {
     'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants',
   ],
   testing: ['module', 'interfaces'],
-  cli: ['module', 'protocol', 'testing', 'metadata', 'errors'],
+  generator: ['metadata', 'interfaces'],
+  cli: ['generator', 'module', 'protocol', 'testing', 'metadata', 'errors'],
   index: ['tasks', 'builtins', 'pipeline', 'decorators', 'di', 'context', 'module', 'tools', 'resources', 'prompts', 'completions', 'errors', 'constants', 'interfaces'],
 };
 

@@ -7,12 +7,9 @@ import type { GeneratedClass, GeneratedMetadata, GeneratedMethod, GeneratedPrope
  */
 const byRef = new Map<Function, GeneratedClass>();
 const byName = new Map<string, GeneratedClass[]>();
-const loaded = new WeakSet<GeneratedMetadata>();
 
-/** Adds a generated module's classes; loading the same object twice changes nothing. */
+/** Adds a generated module's classes; an entry for a class already known replaces it (the newest load wins). */
 export function loadGeneratedMetadata(metadata: GeneratedMetadata): void {
-  if (loaded.has(metadata)) return;
-  loaded.add(metadata);
   for (const entry of metadata.classes) {
     if (entry.ref) byRef.set(entry.ref, entry);
     const list = byName.get(entry.name) ?? [];

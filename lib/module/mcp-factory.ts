@@ -3,7 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_MIDDLEWARE, APP_PIPE, CONTE
 import { Context } from '../context';
 import { Container } from '../di';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import type { InjectionToken, McpMethod, MiddlewareHook, ModuleImport, Provider } from '../interfaces';
+import type { GeneratedMetadata, InjectionToken, McpMethod, MiddlewareHook, ModuleImport, Provider } from '../interfaces';
 import { CompletionRegistry } from '../completions';
 import { ElicitationForms } from '../invocation';
 import { middlewareHooks, Reflector } from '../pipeline';
@@ -13,6 +13,7 @@ import { ResourceRegistry } from '../resources';
 import { ToolRegistry } from '../tools';
 import { SchemaCompiler } from '../validation';
 import { McpApplication } from './mcp-application';
+import { checkGeneratedCoverage, loadGeneratedTypes } from './generated-types';
 import type { McpModuleOptions } from './mcp-options';
 import { stderrLogger } from './stderr-logger';
 import { EnhancerResolver } from './enhancer-resolver';
@@ -49,6 +50,8 @@ export class McpFactory {
       );
     }
     checkNumericOptions(settings);
+    const metadata = options.metadata ?? settings.metadata;
+    if (metadata) loadGeneratedTypes(metadata);
     await container.callHook('onModuleInit');
     const logger = settings.logger ?? stderrLogger;
     const policy = { maskErrorDetails: settings.maskErrorDetails ?? true, logger, isProtocolError };
@@ -94,7 +97,9 @@ export class McpFactory {
       }
     };
     const hub = new SessionHub(logger);
-    register(await collectHosts(container));
+    const hosts = await collectHosts(container);
+    if (metadata) checkGeneratedCoverage(hosts);
+    register(hosts);
     const hooks = new Map<McpMethod, readonly MiddlewareHook[]>();
     const middleware = (method: McpMethod) => {
       let found = hooks.get(method);
@@ -173,4 +178,9 @@ function checkNumericOptions(settings: McpModuleOptions): void {
 export interface McpFactoryOptions {
   /** Providers that replace those with the same token anywhere in the graph (what `Test` overrides use). */
   overrides?: ReadonlyMap<InjectionToken, Provider>;
+  /**
+   * The types `mcp-reflect generate` wrote (its module's `metadata` export): parameter and DTO schemas from
+   * the full TypeScript types and JSDoc. Same as `McpModule.forRoot({ metadata })`. See docs/types.md.
+   */
+  metadata?: GeneratedMetadata;
 }

@@ -1,4 +1,4 @@
-import type { CanActivate, DeclaredKinds, EnhancerRef, ExceptionFilter, McpInterceptor, McpMiddleware, PipeTransform } from '../interfaces';
+import type { CanActivate, DeclaredKinds, GeneratedMetadata, EnhancerRef, ExceptionFilter, McpInterceptor, McpMiddleware, PipeTransform } from '../interfaces';
 import type { CacheHint } from '../interfaces';
 import type { TasksOptions } from '../tasks';
 import type { ServerLogger } from '../tools';
@@ -79,6 +79,11 @@ export interface McpModuleOptions {
    * access-denied error (tools: an `isError` result; resources, prompts, completions: JSON-RPC -32603).
    */
   guardDenial?: 'hide' | 'refuse';
+  /**
+   * The types `mcp-reflect generate` wrote (its module's `metadata` export): parameter and DTO schemas from
+   * the full TypeScript types and JSDoc, and builds without decorator metadata. See docs/types.md.
+   */
+  metadata?: GeneratedMetadata;
   /** Exception filters tried after method and class filters. Also: providers under `APP_FILTER`. */
   filters?: EnhancerRef<ExceptionFilter>[];
   /**

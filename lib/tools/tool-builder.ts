@@ -1,6 +1,7 @@
 import { withToolUi } from '../apps';
 import { InputRequiredSignal } from '../context';
 import { RequestError, RpcCode } from '../errors';
+import { getGeneratedMethod } from '../metadata';
 import type { JsonSchema, ToolOptions } from '../interfaces';
 import { compileMethod, compileOrExplain, pruneUndefined, toolErrorText, type CallPolicy } from '../invocation';
 import { Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
@@ -39,7 +40,7 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
   const descriptor: ToolDescriptor = pruneUndefined({
     name,
     title: options.title,
-    description: options.description,
+    description: options.description ?? getGeneratedMethod(host.target, method)?.method?.description,
     inputSchema: build.intern(compiled.inputSchema),
     outputSchema: output && build.intern(output.schema),
     annotations: options.annotations,
