@@ -5,6 +5,7 @@ export const BootstrapErrorCode = {
   DecoratorMetadataMissing: 'DECORATOR_METADATA_MISSING',
   GeneratedMetadataStale: 'GENERATED_METADATA_STALE',
   GeneratedMetadataInvalid: 'GENERATED_METADATA_INVALID',
+  UndecoratedProperty: 'UNDECORATED_PROPERTY',
   ParamNameUnreadable: 'PARAM_NAME_UNREADABLE',
   RestParameter: 'REST_PARAMETER',
   UndecoratedParameter: 'UNDECORATED_PARAMETER',

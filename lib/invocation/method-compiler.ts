@@ -32,6 +32,8 @@ export interface CompiledMethod {
   readonly hasCustomParameters: boolean;
   /** DTO instances in the argument list that class-validator must still check (rules JSON Schema cannot say). */
   readonly runtimeChecked: readonly number[];
+  /** `Class.property` of initialised DTO properties without decorators: not in the schema (a bootstrap warning). */
+  readonly undecoratedProperties: readonly string[];
 }
 
 /** Compiles `host`'s method `method`; `owner` names it in messages ("tool 'add' (Calc.add)"). */
@@ -62,6 +64,7 @@ export function compileMethod(
     bind: compileBinder(parsed, input, rawInputSchema !== undefined),
     needsContext: parsed.some((p) => p.kind === 'ctx') || host.resolve !== undefined,
     hasCustomParameters: parsed.some((p) => p.kind === 'custom'),
+    undecoratedProperties: [...input.undecorated],
     runtimeChecked: runtime ? parsed.filter((p) => p.kind === 'param' || p.kind === 'args').map((p) => p.index) : [],
   };
 }
@@ -98,7 +101,7 @@ function inputRoot(parsed: ParsedParameter[], owner: string): RootSchema {
 const argsFix = 'type the @Args() parameter with a DTO class whose properties carry class-validator decorators.';
 
 function rawRoot(schema: JsonSchema): RootSchema {
-  return { schema, convert: undefined, properties: new Map(), runtimeValidated: new Set(), generated: false };
+  return { schema, convert: undefined, properties: new Map(), runtimeValidated: new Set(), generated: false, undecorated: new Set() };
 }
 
 /** Precomputes, per parameter position, how to produce its value, so binding is one pass over an array. */

@@ -37,6 +37,7 @@ export function originOf(channel: RequestChannel, server: Server | undefined): T
 
 /** What a task channel reports to its run. */
 export interface TaskChannelHooks {
+  readonly taskId: string;
   /** A progress message (`ctx.reportProgress(…, message)`): the task's `statusMessage`. */
   progress(message: string): void;
 }
@@ -50,6 +51,7 @@ export interface TaskChannelHooks {
 export class TaskChannel implements RequestChannel {
   readonly raised: InputRequiredSignal[] = [];
   private readonly answersView: InteractionChannel | undefined;
+  private readonly ownToken: string;
 
   constructor(
     private readonly origin: TaskOrigin,
@@ -57,6 +59,7 @@ export class TaskChannel implements RequestChannel {
     answers: Readonly<Record<string, unknown>>,
     private readonly hooks: TaskChannelHooks,
   ) {
+    this.ownToken = `task:${hooks.taskId}`;
     const base = origin.interaction;
     this.answersView = base && {
       response: (key) => answers[key],
@@ -78,8 +81,9 @@ export class TaskChannel implements RequestChannel {
     return this.origin.sessionId;
   }
 
+  /** The request's token, else one of the task's own: progress messages become the task's `statusMessage` either way. */
   get progressToken(): string | number | undefined {
-    return this.origin.progressToken;
+    return this.origin.progressToken ?? this.ownToken;
   }
 
   get client(): ClientInfo | undefined {
@@ -107,7 +111,10 @@ export class TaskChannel implements RequestChannel {
   }
 
   async notify(method: string, params: Record<string, unknown>): Promise<void> {
-    if (method === 'notifications/progress' && typeof params.message === 'string') this.hooks.progress(params.message);
+    if (method === 'notifications/progress') {
+      if (typeof params.message === 'string') this.hooks.progress(params.message);
+      if (params.progressToken === this.ownToken) return; // the client asked for no progress
+    }
     // A client that went away must not fail the task.
     await this.origin.server?.notification({ method, params } as never).catch(() => undefined);
   }

@@ -121,6 +121,7 @@ export class TaskService {
     const record = await this.store.get(live.owner, live.taskId);
     if (!record || record.status !== 'working') return;
     const channel = new TaskChannel(live.origin, live.controller.signal, record.answers ?? {}, {
+      taskId: live.taskId,
       progress: (message) => void this.store.update(live.owner, live.taskId, { status: 'working', statusMessage: message }, WORKING).catch(() => undefined),
     });
     let running: Promise<unknown>;

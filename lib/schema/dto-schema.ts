@@ -70,8 +70,10 @@ function buildObject(cls: Function, ctx: SchemaContext, site: SchemaSite): Shape
   }
   for (const property of getFieldProperties(cls)) if (!byProperty.has(property)) byProperty.set(property, []);
   // With generated types every property is known, decorated or not.
-  const generated = getGeneratedProperties(cls) ?? {};
+  const typed = getGeneratedProperties(cls);
+  const generated = typed ?? {};
   for (const property of Object.keys(generated)) if (!byProperty.has(property)) byProperty.set(property, []);
+  if (!typed) for (const property of initialisedProperties(cls)) if (!byProperty.has(property)) ctx.undecorated.add(`${cls.name}.${property}`);
   if (byProperty.size === 0) {
     throw new BootstrapError(BootstrapErrorCode.UnreflectableType, emptyDtoMessage(site, cls));
   }
@@ -218,6 +220,19 @@ function assignOwn(target: object, source: object): object {
     if (key !== '__proto__') (target as Record<string, unknown>)[key] = (source as Record<string, unknown>)[key];
   }
   return target;
+}
+
+/**
+ * Properties a DTO instance gets from its initialisers (`tags: string[] = []`): the only undecorated properties
+ * visible at run time (a declaration alone compiles to nothing). Only for constructors without parameters.
+ */
+function initialisedProperties(cls: Function): string[] {
+  if (cls.length > 0) return [];
+  try {
+    return Object.keys(new (cls as new () => object)());
+  } catch {
+    return [];
+  }
 }
 
 function isDefined<T>(value: T | undefined): value is T {

@@ -24,6 +24,8 @@ export interface RootSchema {
   readonly runtimeValidated: ReadonlySet<Function>;
   /** Built by the library alone (no user-written JSON Schema in it), so valid by construction. */
   readonly generated: boolean;
+  /** DTO properties (`Class.property`) initialised in the class but without any decorator: left out of the schema. */
+  readonly undecorated: ReadonlySet<string>;
 }
 
 /** The input schema for named parameters: `{ type: 'object', properties, required, additionalProperties: false }`. */
@@ -55,7 +57,14 @@ export function paramsInputSchema(params: readonly ParamSchemaInput[]): RootSche
   const schema: JsonSchema = { type: 'object', properties };
   if (required.length > 0) schema.required = required;
   schema.additionalProperties = false;
-  return { schema: withDefs(schema, ctx), convert: undefined, properties: shapedProperties, runtimeValidated: ctx.runtimeValidated, generated: !ctx.authored };
+  return {
+    schema: withDefs(schema, ctx),
+    convert: undefined,
+    properties: shapedProperties,
+    runtimeValidated: ctx.runtimeValidated,
+    generated: !ctx.authored,
+    undecorated: ctx.undecorated,
+  };
 }
 
 /** The input schema for `@Args()`: the DTO's own object schema, its properties the top-level arguments. */
@@ -66,7 +75,14 @@ export function argsInputSchema(cls: Function, site: SchemaSite): RootSchema {
   const root = '$ref' in shaped.schema ? { ...ctx.defs[ctx.defName(cls)] } : shaped.schema;
   const props = (root.properties ?? {}) as Record<string, JsonSchema>;
   const properties = new Map(Object.entries(props).map(([k, s]) => [k, { schema: s } as ShapedSchema]));
-  return { schema: withDefs(root, ctx), convert: shaped.convert, properties, runtimeValidated: ctx.runtimeValidated, generated: !ctx.authored };
+  return {
+    schema: withDefs(root, ctx),
+    convert: shaped.convert,
+    properties,
+    runtimeValidated: ctx.runtimeValidated,
+    generated: !ctx.authored,
+    undecorated: ctx.undecorated,
+  };
 }
 
 /** An output schema: DTO classes as they are; primitives and arrays wrapped as `{ result }` (the spec needs an object). */

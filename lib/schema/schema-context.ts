@@ -14,6 +14,8 @@ export class SchemaContext {
   readonly recursive = new Set<Function>();
   readonly defs: Record<string, JsonSchema> = {};
   readonly runtimeValidated = new Set<Function>();
+  /** `Class.property` of DTO properties that hold a value but carry no decorator (invisible to the schema). */
+  readonly undecorated = new Set<string>();
   /** Set when a user-written JSON Schema (`schema` of @Param or @Field) is merged in: not valid by construction. */
   authored = false;
   /** Late-bound converters, so a recursive DTO's converter can call itself. */

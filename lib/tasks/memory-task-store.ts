@@ -1,4 +1,5 @@
 import { TaskLimitError } from './task-limit.error';
+import { answeredRecord, changedRecord, newRecord, serialise } from './task-records';
 import {
   TERMINAL_STATUSES,
   type NewTask,
@@ -64,20 +65,8 @@ export class InMemoryTaskStore implements TaskStore {
     if (held && held.size >= this.maxTasksPerOwner) throw TaskLimitError.perOwner(this.maxTasksPerOwner);
     if (this.entries.size >= this.maxTasks) this.sweep();
     if (this.entries.size >= this.maxTasks) throw TaskLimitError.total(this.maxTasks);
-    const now = this.now();
-    const at = new Date(now).toISOString();
-    const record: TaskRecord = {
-      taskId: task.taskId,
-      owner: task.owner,
-      tool: task.tool,
-      status: 'working',
-      createdAt: at,
-      lastUpdatedAt: at,
-      ttlMs: task.ttlMs,
-      pollIntervalMs: task.pollIntervalMs,
-      expiresAt: now + task.ttlMs,
-      ...(task.answers && Object.keys(task.answers).length > 0 ? { answers: task.answers } : {}),
-    };
+    const record = newRecord(task, this.now());
+    if (this.bytes + sizeOf(record) > this.maxBytes) throw TaskLimitError.bytes(this.maxBytes);
     this.put(record);
     let owned = this.owners.get(task.owner);
     if (!owned) this.owners.set(task.owner, (owned = new Set()));
@@ -91,24 +80,11 @@ export class InMemoryTaskStore implements TaskStore {
 
   async update(owner: string, taskId: string, change: TaskChange, from: readonly TaskStatus[]): Promise<TaskRecord | undefined> {
     const entry = this.live(owner, taskId);
-    if (!entry || TERMINAL_STATUSES.includes(entry.record.status) || !from.includes(entry.record.status)) return undefined;
-    const { result, error, inputRequests, statusMessage, ...rest } = entry.record;
-    const record: TaskRecord = {
-      ...rest,
-      status: change.status,
-      lastUpdatedAt: new Date(this.now()).toISOString(),
-      ...(change.statusMessage !== undefined ? { statusMessage: change.statusMessage } : {}),
-      ...(change.result ? { result: change.result } : {}),
-      ...(change.error ? { error: change.error } : {}),
-      ...(change.inputRequests ? { inputRequests: change.inputRequests } : {}),
-    };
-    if (!this.fits(record, entry)) {
-      // Too big to keep: the task fails instead (its result is lost, the store stays within bounds).
-      const { answers: _answers, ...bare } = rest;
-      this.put({ ...bare, status: 'failed', lastUpdatedAt: record.lastUpdatedAt, error: TaskLimitError.bytes(this.maxBytes).toTaskError() });
-    } else {
-      this.put(record);
-    }
+    const record = entry && changedRecord(entry.record, change, from, this.now());
+    if (!entry || !record) return undefined;
+    // Too big to keep: the task fails instead (its result is lost, the store stays within its bounds).
+    const { result: _result, inputRequests: _input, ...bare } = record;
+    this.put(this.fits(record, entry) ? record : { ...bare, status: 'failed', error: TaskLimitError.bytes(this.maxBytes).toTaskError() });
     const stored = this.entries.get(taskId)!.record;
     if (stored.status === 'cancelled') this.emit({ kind: 'cancelled', taskId });
     else if (TERMINAL_STATUSES.includes(stored.status)) this.emit({ kind: 'settled', taskId });
@@ -118,23 +94,12 @@ export class InMemoryTaskStore implements TaskStore {
   async answer(owner: string, taskId: string, responses: Record<string, unknown>): Promise<TaskRecord | undefined> {
     const entry = this.live(owner, taskId);
     if (!entry) return undefined;
-    const pending = entry.record.inputRequests;
-    if (entry.record.status !== 'input_required' || !pending) return entry.record;
-    const answered = Object.keys(responses).filter((key) => Object.hasOwn(pending, key));
-    if (answered.length === 0) return entry.record;
-    const left = Object.fromEntries(Object.entries(pending).filter(([key]) => !answered.includes(key)));
-    const done = Object.keys(left).length === 0;
-    const { inputRequests: _pending, ...rest } = entry.record;
-    const record: TaskRecord = {
-      ...rest,
-      answers: { ...entry.record.answers, ...Object.fromEntries(answered.map((key) => [key, responses[key]])) },
-      lastUpdatedAt: new Date(this.now()).toISOString(),
-      ...(done ? { status: 'working' as const } : { inputRequests: left }),
-    };
-    if (!this.fits(record, entry)) throw TaskLimitError.bytes(this.maxBytes);
-    this.put(record);
-    if (done) this.emit({ kind: 'answered', taskId });
-    return record;
+    const answered = answeredRecord(entry.record, responses, this.now());
+    if (!answered) return entry.record;
+    if (!this.fits(answered.record, entry)) throw TaskLimitError.bytes(this.maxBytes);
+    this.put(answered.record);
+    if (answered.done) this.emit({ kind: 'answered', taskId });
+    return answered.record;
   }
 
   async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage> {
@@ -206,5 +171,5 @@ export class InMemoryTaskStore implements TaskStore {
 
 /** The bytes a record counts for: what a client made it hold (result, error, input), plus its fields. */
 function sizeOf(record: TaskRecord): number {
-  return Buffer.byteLength(JSON.stringify(record));
+  return Buffer.byteLength(serialise(record));
 }

@@ -7,6 +7,8 @@ const { transformSync } = require('@swc/core');
 
 const root = path.resolve(__dirname, '..', '..');
 const swc = JSON.parse(fs.readFileSync(path.join(root, '.swcrc'), 'utf8'));
+// MCP_REFLECT_NO_DECORATOR_METADATA=1 compiles the way esbuild, tsx and Vite do: decorators, but no design:* metadata.
+if (process.env.MCP_REFLECT_NO_DECORATOR_METADATA === '1') swc.jsc.transform.decoratorMetadata = false;
 const aliases = {
   'mcp-reflect': path.join(root, 'lib', 'index.ts'),
   'mcp-reflect/testing': path.join(root, 'lib', 'testing', 'index.ts'),
