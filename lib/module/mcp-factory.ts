@@ -18,6 +18,7 @@ import type { McpModuleOptions } from './mcp-options';
 import { stderrLogger } from './stderr-logger';
 import { EnhancerResolver } from './enhancer-resolver';
 import { collectHosts, exploreHosts, type HostRecord } from './explorer';
+import { reportUndecoratedProperties } from './undecorated-properties';
 import { warnUnprovidedComponents } from './unprovided-components';
 
 /**
@@ -71,6 +72,7 @@ export class McpFactory {
     const prompts = new PromptRegistry(lenient, policy, services, filter, settings.pageSize);
     const completions = new CompletionRegistry(lenient, policy, services);
     // Every kind is built before anything is added: a failure (at bootstrap or in app.tools.add()) changes nothing.
+    const undecorated = new Set<string>(); // DTO properties already named (once per application)
     const served = new Set<Function>(); // the classes whose components are served (for the unprovided-components warning)
     const register = (hosts: readonly HostRecord[]) => {
       const found = exploreHosts(hosts, enhancers);
@@ -84,6 +86,8 @@ export class McpFactory {
           [...resources.templates.values(), ...stagedResources.templates].find((t) => t.uriTemplate === uri)?.matcher.variableNames,
         isExcluded: (ref) => (ref.type === 'ref/prompt' ? prompts.excluded.has(ref.name) : resources.excludedTemplates.has(ref.uri)),
       });
+      const compiled = [...stagedTools, ...stagedPrompts.map((p) => p.compiled), ...stagedResources.templates.map((t) => t.compiled)];
+      reportUndecoratedProperties(compiled, logger, settings.warnings, undecorated);
       hub.batch(() => {
         tools.addAll(stagedTools);
         resources.commit(stagedResources);

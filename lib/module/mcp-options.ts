@@ -103,4 +103,9 @@ export interface McpModuleOptions {
 export interface McpWarningOptions {
   /** A class with component decorators that no module of the application provides (default true). */
   unprovidedComponents?: boolean;
+  /**
+   * A DTO property with an initialiser but no decorator (so not in the schema; without generated types it is
+   * the only kind of undecorated property visible at run time). Default true (warn); `'error'` stops the bootstrap.
+   */
+  undecoratedProperties?: boolean | 'error';
 }
