@@ -255,6 +255,8 @@ export function answerTasks(scope: SessionScope, tasks: TaskService): void {
 
   on('tasks/list', PAGE, async ({ cursor }, ctx) => {
     const { owner } = caller(ctx);
+    // Unauthenticated HTTP clients without a session share one pool: none of them may list the others' tasks.
+    if (owner === 'anonymous' && ctx.http) return { tasks: [] };
     const page = await tasks.store.list(owner, cursor, tasks.options.pageSize);
     return { tasks: page.tasks.map(legacyTask), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });

@@ -1,0 +1,85 @@
+import { InMemoryTaskStore, TaskLimitError, type TaskEvent } from 'mcp-reflect';
+
+const task = (taskId: string, owner = 'alice', ttlMs = 1_000) => ({ taskId, owner, tool: 'job', ttlMs, pollIntervalMs: 100 });
+
+describe('InMemoryTaskStore', () => {
+  let now = 1_000_000;
+  const clock = () => now;
+
+  it('keeps a task for its TTL and no longer (a fake clock, no waiting)', async () => {
+    const store = new InMemoryTaskStore({ now: clock });
+    const created = await store.create(task('t1', 'alice', 500));
+    expect(created).toMatchObject({ status: 'working', createdAt: new Date(now).toISOString(), ttlMs: 500, expiresAt: now + 500 });
+    now += 499;
+    expect(await store.get('alice', 't1')).toMatchObject({ taskId: 't1' });
+    now += 1;
+    expect(await store.get('alice', 't1')).toBeUndefined();
+    expect(store.size).toBe(0);
+  });
+
+  it('scopes every task to its owner: another owner cannot read, change, answer or list it', async () => {
+    const store = new InMemoryTaskStore({ now: clock });
+    await store.create(task('t1', 'alice'));
+    expect(await store.get('bob', 't1')).toBeUndefined();
+    expect(await store.update('bob', 't1', { status: 'cancelled' }, ['working'])).toBeUndefined();
+    expect(await store.answer('bob', 't1', { a: 1 })).toBeUndefined();
+    expect((await store.list('bob', undefined, 10)).tasks).toEqual([]);
+    expect((await store.list('alice', undefined, 10)).tasks.map((t) => t.taskId)).toEqual(['t1']);
+    expect(await store.get('alice', 't1')).toMatchObject({ status: 'working' });
+  });
+
+  it('bounds the tasks of one owner and of the whole store, expired ones making room', async () => {
+    const store = new InMemoryTaskStore({ now: clock, maxTasksPerOwner: 2, maxTasks: 3 });
+    await store.create(task('a1', 'alice', 100));
+    await store.create(task('a2', 'alice'));
+    await expect(store.create(task('a3', 'alice'))).rejects.toThrow(TaskLimitError);
+    await expect(store.create(task('a3', 'alice'))).rejects.toMatchObject({ rpcCode: -32600, data: { limit: 'maxTasksPerOwner', max: 2 } });
+    await store.create(task('b1', 'bob')); // another owner still has room
+    await expect(store.create(task('c1', 'carol'))).rejects.toMatchObject({ data: { limit: 'maxTasks', max: 3 } });
+    now += 100; // a1 expires
+    await store.create(task('a3', 'alice'));
+  });
+
+  it('bounds bytes: a result that does not fit fails the task instead of being kept', async () => {
+    const store = new InMemoryTaskStore({ now: clock, maxBytes: 2_000 });
+    await store.create(task('t1'));
+    const big = { content: [{ type: 'text', text: 'x'.repeat(5_000) }] };
+    const settled = await store.update('alice', 't1', { status: 'completed', result: big }, ['working']);
+    expect(settled).toMatchObject({ status: 'failed', error: { code: -32600, data: { limit: 'maxBytes' } } });
+    expect(settled?.result).toBeUndefined();
+  });
+
+  it('never changes a terminal task, and only from the statuses given', async () => {
+    const store = new InMemoryTaskStore({ now: clock });
+    await store.create(task('t1'));
+    expect(await store.update('alice', 't1', { status: 'completed', result: { content: [] } }, ['input_required'])).toBeUndefined();
+    expect(await store.update('alice', 't1', { status: 'cancelled' }, ['working'])).toMatchObject({ status: 'cancelled' });
+    expect(await store.update('alice', 't1', { status: 'completed', result: { content: [] } }, ['working', 'cancelled'])).toBeUndefined();
+  });
+
+  it('records answers to pending requests one by one, and tells watchers when the last one came', async () => {
+    const store = new InMemoryTaskStore({ now: clock });
+    const events: TaskEvent[] = [];
+    store.watch((event) => events.push(event));
+    await store.create(task('t1'));
+    await store.update('alice', 't1', { status: 'input_required', inputRequests: { a: { method: 'elicitation/create' }, b: { method: 'roots/list' } } }, ['working']);
+    const partial = await store.answer('alice', 't1', { a: { action: 'accept' }, unknown: {} });
+    expect(partial).toMatchObject({ status: 'input_required', inputRequests: { b: { method: 'roots/list' } }, answers: { a: { action: 'accept' } } });
+    expect(events).toEqual([]);
+    const done = await store.answer('alice', 't1', { b: { roots: [] } });
+    expect(done).toMatchObject({ status: 'working', answers: { a: { action: 'accept' }, b: { roots: [] } } });
+    expect(done?.inputRequests).toBeUndefined();
+    expect(events).toEqual([{ kind: 'answered', taskId: 't1' }]);
+    await store.update('alice', 't1', { status: 'cancelled' }, ['working']);
+    expect(events).toEqual([{ kind: 'answered', taskId: 't1' }, { kind: 'cancelled', taskId: 't1' }]);
+  });
+
+  it('pages an owner’s tasks', async () => {
+    const store = new InMemoryTaskStore({ now: clock });
+    for (const id of ['t1', 't2', 't3']) await store.create(task(id));
+    const first = await store.list('alice', undefined, 2);
+    expect(first.tasks.map((t) => t.taskId)).toEqual(['t1', 't2']);
+    const second = await store.list('alice', first.nextCursor, 2);
+    expect(second).toEqual({ tasks: [expect.objectContaining({ taskId: 't3' })] });
+  });
+});
