@@ -25,7 +25,7 @@ export class TaskLimitError extends RequestError {
     return new TaskLimitError(`The task store is full (${max} bytes): the task's result or input could not be kept.`, { limit: 'maxBytes', max });
   }
 
-  private constructor(message: string, data: Record<string, unknown>) {
+  constructor(message: string, data: Record<string, unknown>) {
     super(RpcCode.InvalidRequest, message, data);
   }
 
