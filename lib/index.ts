@@ -175,3 +175,5 @@ export type {
 export { InMemoryTaskStore, TaskLimitError, TASKS_EXTENSION } from './tasks';
 export type { TaskStore, TaskRecord, TaskStatus, TaskChange, TaskEvent, TaskPage, TaskError, NewTask, TaskStoreOptions, TasksOptions } from './tasks';
 export type { ToolTaskSupport, ToolTaskOptions } from './interfaces';
+export { RedisTaskStore } from './module';
+export type { RedisTaskStoreOptions } from './module';

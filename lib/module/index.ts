@@ -18,3 +18,5 @@ export type {
   RedisEventStoreOptions,
   RedisSessionStoreOptions,
 } from '../protocol';
+export { RedisTaskStore } from '../protocol';
+export type { RedisTaskStoreOptions } from '../protocol';

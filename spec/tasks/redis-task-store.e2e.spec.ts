@@ -1,0 +1,89 @@
+import Redis from 'ioredis';
+import { McpFactory, RedisTaskStore, type McpApplication } from 'mcp-reflect';
+import { startRedis, type RedisProcess } from '../support/redis-server';
+import { within } from '../support/waiting';
+import { probe, tasksModule } from './fixtures';
+import { modernClient, pollTask } from './modern-wire';
+
+interface Instance {
+  readonly app: McpApplication;
+  readonly store: RedisTaskStore;
+  readonly redis: Redis;
+  readonly send: ReturnType<typeof modernClient>;
+}
+
+describe('RedisTaskStore: two instances sharing one Redis', () => {
+  let redis: RedisProcess;
+  let a: Instance;
+  let b: Instance;
+
+  const start = async (): Promise<Instance> => {
+    const client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    const store = new RedisTaskStore(client, { prefix: 'tasks-spec:', maxTasksPerOwner: 3 });
+    const app = await McpFactory.create(tasksModule({ store, pollIntervalMs: 100 }));
+    await app.listen({ transport: 'http', host: '127.0.0.1', port: 0 });
+    // Both instances receive each other's events before a spec relies on them.
+    await store.ready();
+    return { app, store, redis: client, send: modernClient(await app.getUrl()) };
+  };
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    [a, b] = await Promise.all([start(), start()]);
+  }, 30_000);
+  afterAll(async () => {
+    probe.release.resolve('end');
+    for (const instance of [a, b]) {
+      if (!instance) continue;
+      await instance.app.close();
+      await instance.store.close();
+      instance.redis.disconnect();
+    }
+    await redis?.stop();
+  });
+  beforeEach(() => probe.reset());
+
+  it('creates a task on one instance and serves it, running and then completed, from the other', async () => {
+    const { result: created } = await a.send('tools/call', { name: 'wait', arguments: {} });
+    expect(created).toMatchObject({ resultType: 'task', status: 'working', pollIntervalMs: 100 });
+    await within(probe.started.promise, 'the method to run on the first instance');
+    expect((await b.send('tasks/get', { taskId: created.taskId })).result).toMatchObject({ status: 'working', statusMessage: 'half way' });
+    probe.release.resolve('shared');
+    const done = await pollTask(b.send, created.taskId, (task) => task.status === 'completed');
+    expect(done.result.content).toEqual([{ type: 'text', text: 'released: shared' }]);
+  });
+
+  it('cancels on the other instance: the run’s signal aborts where it runs', async () => {
+    const { result: created } = await a.send('tools/call', { name: 'wait', arguments: {} });
+    await within(probe.started.promise, 'the method to run');
+    expect((await b.send('tasks/cancel', { taskId: created.taskId })).result).toMatchObject({ resultType: 'complete' });
+    await within(probe.aborted.promise, 'the first instance to abort the run');
+    expect((await a.send('tasks/get', { taskId: created.taskId })).result).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('resumes a task on the instance that runs it when the answer arrives at the other', async () => {
+    const { result: created } = await a.send('tools/call', { name: 'confirm', arguments: { what: 'b.txt' } });
+    const parked = await pollTask(b.send, created.taskId, (task) => task.status === 'input_required');
+    const [key] = Object.keys(parked.inputRequests);
+    await b.send('tasks/update', { taskId: created.taskId, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } });
+    const done = await pollTask(b.send, created.taskId, (task) => task.status === 'completed');
+    expect(done.result.content).toEqual([{ type: 'text', text: 'deleted b.txt' }]);
+    expect(probe.runs).toBe(2);
+  });
+
+  it('bounds an owner’s tasks across instances, keeps each task with its TTL, and answers an unknown one -32602', async () => {
+    // The three tasks above hold the anonymous owner's three places, whichever instance created them.
+    expect((await b.send('tools/call', { name: 'toolFails', arguments: {} })).error).toMatchObject({
+      code: -32600,
+      data: { limit: 'maxTasksPerOwner', max: 3 },
+    });
+    const keys = (await a.redis.call('KEYS', 'tasks-spec:task:*')) as string[];
+    expect(keys).toHaveLength(3);
+    for (const key of keys) {
+      const ttl = Number(await a.redis.call('PTTL', key));
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(3_600_000);
+    }
+    expect((await b.send('tasks/get', { taskId: 'missing' })).error).toMatchObject({ code: -32602 });
+  });
+});
