@@ -198,8 +198,8 @@ export class Context {
    * Asks several things at once (SEP-2322): on 2026-07-28 one `input_required` result carries every request
    * that is not answered yet, and the retry answers them together; on 2025 eras the SDK sends them to the
    * client and re-enters the method with every answer. Each property name is the key of its request.
-   * Resolves with each answer under its key; an error of one question (a capability the client lacks)
-   * is thrown as `ctx.elicit()` and the others would throw it.
+   * Resolves with each answer under its key. When a question cannot be asked (the client lacks its
+   * capability), its error is thrown as its own method would throw it, and nothing is asked.
    *
    * @example
    * const { user_name, greeting, client_roots } = await ctx.ask({
