@@ -19,7 +19,7 @@ Load it with McpFactory.create(AppModule, { metadata }) or McpModule.forRoot({ m
 
 Options:
   --project <file>  the tsconfig.json to read (default ./tsconfig.json)
-  --out <file>      the module to write: .ts, .mts, .js (CommonJS), .mjs or .json
+  --out <file>      the module to write (relative to the working folder): .ts, .mts, .js (CommonJS), .mjs or .json
                     (default src/mcp-metadata.ts when src/ exists, else mcp-metadata.ts)
   --check           write nothing; exit 1 when the file is missing or stale (for CI)
   --watch           regenerate whenever a TypeScript file of the project changes

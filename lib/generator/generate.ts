@@ -8,7 +8,7 @@ import { GeneratorError } from './generator.error';
 export interface GenerateOptions {
   /** The tsconfig.json to read (default: ./tsconfig.json). */
   readonly project: string;
-  /** The file to write (default: src/mcp-metadata.ts when src/ exists, else mcp-metadata.ts). */
+  /** The file to write, relative to the working folder (default: the project's src/mcp-metadata.ts when src/ exists, else its mcp-metadata.ts). */
   readonly out?: string;
   /** `mcp-reflect@<version>`, written into the file. */
   readonly generator: string;
@@ -31,7 +31,8 @@ export async function generateMetadata(options: GenerateOptions): Promise<Genera
     throw new GeneratorError(`There is no ${path.relative(process.cwd(), configFile) || configFile}.`, 'Fix: run in the project folder, or pass --project path/to/tsconfig.json.', 2);
   }
   const root = path.dirname(configFile);
-  const out = path.resolve(root, options.out ?? (existsSync(path.join(root, 'src')) ? 'src/mcp-metadata.ts' : 'mcp-metadata.ts'));
+  // An explicit --out is relative to the working folder, as paths on a command line are; the default to the project's.
+  const out = options.out ? path.resolve(options.out) : path.join(root, existsSync(path.join(root, 'src')) ? 'src/mcp-metadata.ts' : 'mcp-metadata.ts');
   if (!['.ts', '.mts', '.js', '.mjs', '.json'].includes(path.extname(out))) {
     throw new GeneratorError(`Cannot write ${out}: the generated module is .ts, .mts, .js (CommonJS), .mjs or .json.`, 'Fix: pick one of those extensions for --out.', 2);
   }

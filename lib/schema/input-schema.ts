@@ -44,8 +44,9 @@ export function paramsInputSchema(params: readonly ParamSchemaInput[]): RootSche
     );
     let schema = documented(shaped.schema, generated);
     if (options.description !== undefined) schema = { ...schema, description: options.description };
-    const fallback = options.default === undefined && options.optional === undefined ? generated?.default : undefined;
-    if (options.default !== undefined || fallback !== undefined) schema = { ...schema, default: jsonValue(options.default ?? fallback) };
+    // `null` is a default like any other (so no `??` here).
+    const initial = options.default !== undefined ? options.default : generated?.default;
+    if (initial !== undefined) schema = { ...schema, default: jsonValue(initial) };
     if (options.schema) ctx.authored = true;
     schema = mergeSchema(schema, options.schema);
     if (options.header !== undefined) schema = withParamHeader(schema, options.header, site, headers);

@@ -45,6 +45,11 @@ describe('mcp-reflect generate (the CLI as a process)', () => {
     expect(run.stdout).toMatch(/src\/mcp-metadata\.ts is up to date \(5 component methods, 3 classes/);
   });
 
+  it('samples/typed/mcp-metadata.ts is current (the sample that uses the generator)', async () => {
+    const run = await generate(['--project', 'samples/typed/tsconfig.json', '--out', 'samples/typed/mcp-metadata.ts', '--check']);
+    expect(run).toMatchObject({ code: 0 });
+  });
+
   it('writes the module, then --check fails once a signature changes, and passes after regenerating', async () => {
     const dir = copy();
     const config = path.join(dir, 'tsconfig.json');
@@ -72,11 +77,11 @@ describe('mcp-reflect generate (the CLI as a process)', () => {
 
   it('writes JSON or CommonJS when --out says so', async () => {
     const dir = copy();
-    const json = await generate(['--project', path.join(dir, 'tsconfig.json'), '--out', 'out/types.json']);
+    const json = await generate(['--project', path.join(dir, 'tsconfig.json'), '--out', path.join(dir, 'out', 'types.json')]);
     expect(json.code).toBe(0);
     const parsed = JSON.parse(readFileSync(path.join(dir, 'out', 'types.json'), 'utf8'));
     expect(parsed).toMatchObject({ version: 1, classes: expect.arrayContaining([expect.objectContaining({ name: 'TypedTools', file: 'src/tools.ts' })]) });
-    const cjs = await generate(['--project', path.join(dir, 'tsconfig.json'), '--out', 'src/types.js']);
+    const cjs = await generate(['--project', path.join(dir, 'tsconfig.json'), '--out', path.relative(root, path.join(dir, 'src', 'types.js'))]);
     expect(cjs.code).toBe(0);
     expect(readFileSync(path.join(dir, 'src', 'types.js'), 'utf8')).toMatch(/const \{ TypedTools \} = require\("\.\/tools"\);[\s\S]*exports\.metadata = metadata;/);
   });
