@@ -12,8 +12,9 @@ class PromptContext {
 
 /**
  * Fixtures of the 2026-07-28 revision's scenarios (conformance 0.2.0-alpha.12, tools/conformance-next):
- * streaming elicitation, logging without a log level, and multi-round-trip requests (SEP-2322), each written
- * as a user would, with the Context.
+ * streaming elicitation, logging without a log level, list changes made from inside a tool (McpComponents),
+ * an argument mirrored into an HTTP header (SEP-2243), and multi-round-trip requests (SEP-2322, one or several
+ * input requests per round), each written as a user would, with the public API only.
  */
 @Injectable()
 export class EverythingNextTools {
