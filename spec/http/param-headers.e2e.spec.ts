@@ -210,3 +210,29 @@ describe('@Param({ header }) at bootstrap', () => {
     });
   });
 });
+
+describe('x-mcp-header written by hand', () => {
+  it('is checked like @Param({ header }), and an invalid declaration is reported once, at bootstrap', async () => {
+    const warned: string[] = [];
+    @Injectable()
+    class Raw {
+      @Tool({ inputSchema: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Tag' } } } } })
+      tagged(): string {
+        return 'ok';
+      }
+    }
+    @Module({
+      imports: [McpModule.forRoot({ name: 'raw', version: '1.0.0', logger: { error() {}, warn: (m: string) => void warned.push(m) } })],
+      providers: [Raw],
+    })
+    class RawModule {}
+    const app = await McpFactory.create(RawModule);
+    try {
+      expect(warned).toEqual([
+        "Tool 'tagged': its Mcp-Param headers are not checked: tags.<items>: x-mcp-header is only allowed on a property reached through 'properties' alone.",
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+});
