@@ -114,6 +114,13 @@ async function main() {
 main().catch((e) => { console.error(e); process.exit(1); });
 `;
 
+/** The README's first example: its first `ts` block (ES modules import the generated file with its `.js`). */
+function readmeExample(kind: string): string {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const source = /```ts\n([\s\S]*?)\n```/.exec(readme)![1]!;
+  return `${kind === 'ESM' ? source.replace("from './mcp-metadata';", "from './mcp-metadata.js';") : source}\n`;
+}
+
 /** Plain JavaScript importing both entry points, as ESM and as CommonJS. */
 const plainSources = {
   'plain.mjs': `import { McpFactory, Tool } from 'mcp-reflect';\nimport { createTestClient } from 'mcp-reflect/testing';\n`,
@@ -138,6 +145,9 @@ async function makeConsumer(kind: string, app: string, tarball: string): Promise
     writeFileSync(path.join(app, file), `${source}console.log(typeof McpFactory.create, typeof Tool, typeof createTestClient);\n`);
   }
   await runAsync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...consumerPackages], app);
+  // The README's example imports the types the packed `mcp-reflect generate` writes (docs/types.md).
+  writeFileSync(path.join(app, 'src', 'readme.ts'), readmeExample(kind));
+  await runAsync(path.join(app, 'node_modules', '.bin', 'mcp-reflect'), ['generate', '--out', 'src/mcp-metadata.ts', '--quiet'], app);
 }
 
 /** The steps of one consumer project, started at once and awaited by the tests (a failure waits for its test). */
@@ -292,6 +302,42 @@ describe('the packed tarball', () => {
         await client.close();
       }
       expect(stderr.join('')).toContain('converter MCP server ready on stdio');
+    }, 240_000);
+
+    it("runs the README's first example with the types the packed `mcp-reflect generate` wrote", async () => {
+      const { app, built } = steps();
+      await built;
+      const bin = path.join(app, 'node_modules', '.bin', 'mcp-reflect');
+      expect(run(bin, ['generate', '--out', 'src/mcp-metadata.ts', '--check'], app)).toMatch(/src\/mcp-metadata\.ts is up to date/);
+      const transport = new StdioClientTransport({ command: process.execPath, args: ['dist/readme.js'], cwd: app, stderr: 'pipe', env: childEnv });
+      const client = new Client({ name: 'package-spec', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const { tools } = await client.listTools();
+        const convert = tools.find((tool) => tool.name === 'convert')!;
+        expect(convert.description).toBe('Convert a temperature');
+        expect(convert.inputSchema).toEqual({
+          type: 'object',
+          properties: {
+            degrees: { type: 'number', description: 'the value to convert' },
+            to: { type: 'string', enum: ['fahrenheit', 'kelvin'], description: 'the scale to convert to', default: 'fahrenheit' },
+          },
+          required: ['degrees'],
+          additionalProperties: false,
+        });
+        expect(tools.find((tool) => tool.name === 'forecast')!.inputSchema).toMatchObject({
+          properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 14 } },
+          required: ['city'],
+        });
+        expect((await client.callTool({ name: 'convert', arguments: { degrees: 100 } })).content).toEqual([{ type: 'text', text: '212' }]);
+        expect((await client.callTool({ name: 'convert', arguments: { degrees: 0, to: 'kelvin' } })).content).toEqual([{ type: 'text', text: '273.15' }]);
+        const refused = await client.callTool({ name: 'convert', arguments: { degrees: 0, to: 'rankine' } });
+        expect(refused.isError).toBe(true);
+        const days = await client.callTool({ name: 'forecast', arguments: { city: 'Paris', days: 30 } });
+        expect(days.content).toEqual([{ type: 'text', text: 'Invalid arguments for tool forecast: days: must not be greater than 14' }]);
+      } finally {
+        await client.close();
+      }
     }, 240_000);
 
     it('passes its own npm test: tsc --noEmit, then jest with @swc/jest', async () => {
