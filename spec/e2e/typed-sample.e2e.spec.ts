@@ -19,7 +19,7 @@ describe('the typed sample (generated types, over stdio)', () => {
     });
     client = new Client({ name: 'typed-sample-spec', version: '1.0.0' });
     await client.connect(transport);
-  }, 30_000);
+  }, 120_000);
   afterAll(() => client.close());
 
   it('advertises the types and JSDoc that no @Param() option restates', async () => {

@@ -30,6 +30,9 @@ function copyFixture(): string {
 
 const noStack = (run: Run) => expect(run.stderr).not.toMatch(/\n\s+at /);
 
+// Every step is a fresh Node process reading a project with the compiler: seconds each on a loaded CI machine.
+jest.setTimeout(180_000);
+
 describe('mcp-reflect generate (the CLI as a process)', () => {
   const copies: string[] = [];
   const copy = () => {

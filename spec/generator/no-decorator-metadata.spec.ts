@@ -17,6 +17,8 @@ function run(args: readonly string[]): Promise<any> {
 
 const text = (result: { content: { text: string }[] }) => result.content[0].text;
 
+jest.setTimeout(120_000);
+
 describe('builds without decorator metadata (esbuild, tsx, Vite) serve the generated types', () => {
   it('without the generated file they stop at bootstrap and point to the generator', async () => {
     const out = await run([]);
