@@ -57,7 +57,8 @@ describe('bootstrap errors of tools and schemas', () => {
         `Cannot build tool 'run' (Tools.run): TypeScript emitted no parameter types for Tools.run (design:paramtypes is missing).\n` +
           `Cause: "emitDecoratorMetadata" is off, or the code was compiled by a tool that drops decorator metadata ` +
           `(esbuild, or babel without a metadata plugin).\n` +
-          `Fix: set "experimentalDecorators": true and "emitDecoratorMetadata": true in tsconfig.json and compile with tsc or swc.`,
+          `Fix: set "experimentalDecorators": true and "emitDecoratorMetadata": true in tsconfig.json and compile with tsc or swc, ` +
+          `or generate the types with \`npx mcp-reflect generate\` and load them (McpFactory.create(AppModule, { metadata })).`,
       );
     });
   });
