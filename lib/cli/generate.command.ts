@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { GeneratorError, generateMetadata, isCurrent, watchProject, writeIfChanged, type GenerateResult } from '../generator';
 import { parseArgs, type CommandSpec } from './args';
 import type { CommandOutput } from './output';
+import { createProgress, type CliIo } from './progress';
 
 export const generateSpec: CommandSpec = {
   name: 'generate',
@@ -28,16 +29,21 @@ Options:
 
 const generator = `mcp-reflect@${(require('../../package.json') as { version: string }).version}`;
 
-export async function generateCommand(argv: readonly string[]): Promise<CommandOutput> {
+export async function generateCommand(argv: readonly string[], io: CliIo = { stderr: process.stderr }): Promise<CommandOutput> {
   const { options } = parseArgs(argv, generateSpec);
   if (options.help) return { stdout: generateUsage, exitCode: 0 };
   if (options.check && options.watch) return { stdout: '', stderr: '--check and --watch do not go together.\nRun `mcp-reflect generate --help` for usage.', exitCode: 2 };
-  const settings = { project: typeof options.project === 'string' ? options.project : 'tsconfig.json', out: options.out as string | undefined, generator };
   const quiet = options.quiet === true;
+  const progress = createProgress(io.stderr, { quiet, delay: 500 });
+  const settings = {
+    project: typeof options.project === 'string' ? options.project : 'tsconfig.json',
+    out: options.out as string | undefined,
+    generator,
+    onProgress: options.watch ? undefined : (step: string) => progress.update(step),
+  };
   try {
     if (options.watch) return await watching(settings, quiet);
-    if (!quiet) process.stderr.write(`mcp-reflect generate: reading ${settings.project} …\n`);
-    const result = await generateMetadata(settings);
+    const result = await generateMetadata(settings).finally(() => progress.done());
     const where = path.relative(process.cwd(), result.out) || result.out;
     const warnings = result.warnings.map((w) => `warning: ${w}`).join('\n');
     if (options.check) {

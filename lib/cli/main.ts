@@ -23,7 +23,7 @@ const commands: Record<string, { run: Command; usage: string }> = {
   inspect: { run: inspectCommand, usage: inspectUsage },
   call: { run: callCommand, usage: callUsage },
   new: { run: newCommand, usage: newUsage },
-  generate: { run: (argv) => generateCommand(argv), usage: generateUsage },
+  generate: { run: generateCommand, usage: generateUsage },
 };
 
 /**

@@ -24,7 +24,7 @@ export interface Collected {
 }
 
 /** Finds every component method and every class its parameters reach, and describes their types. */
-export function collect(project: TsProject, exclude: string): Collected {
+export function collect(project: TsProject, exclude: string, onProgress?: (step: string) => void): Collected {
   const { ast } = project;
   const mapper = new TypeMapper(project);
   const classes: CollectedClass[] = [];
@@ -33,6 +33,7 @@ export function collect(project: TsProject, exclude: string): Collected {
     if (path.relative(project.root, file.fileName).startsWith('..')) continue; // path-mapped libraries
     for (const statement of file.statements) {
       if (!ast.isClassDeclaration(statement) || !statement.name) continue;
+      onProgress?.(`Describing ${statement.name.text}`);
       const methods: Record<string, GeneratedMethod> = {};
       for (const member of statement.members as TsNode[]) {
         if (!ast.isMethodDeclaration(member) || !decoratorNames(member, project).some((n) => COMPONENT_DECORATORS.has(n))) continue;

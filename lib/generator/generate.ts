@@ -12,6 +12,8 @@ export interface GenerateOptions {
   readonly out?: string;
   /** `mcp-reflect@<version>`, written into the file. */
   readonly generator: string;
+  /** Told each step of a run (`Reading tsconfig.json`, `Describing WeatherTools`), for a progress line. */
+  readonly onProgress?: (step: string) => void;
 }
 
 export interface GenerateResult {
@@ -37,6 +39,7 @@ export async function generateMetadata(options: GenerateOptions): Promise<Genera
     throw new GeneratorError(`Cannot write ${out}: the generated module is .ts, .mts, .js (CommonJS), .mjs or .json.`, 'Fix: pick one of those extensions for --out.', 2);
   }
   let project;
+  options.onProgress?.(`Reading ${path.relative(process.cwd(), configFile) || configFile} with TypeScript 7`);
   try {
     project = await openProject(configFile);
   } catch (error) {
@@ -50,7 +53,7 @@ export async function generateMetadata(options: GenerateOptions): Promise<Genera
         'Fix: correct them (npx tsc --noEmit shows them all), then generate again.',
       );
     }
-    const collected = collect(project, out);
+    const collected = collect(project, out, options.onProgress);
     const text = emitModule(collected.classes, {
       out,
       importExtension: importExtensionFor(root, out, project.compilerOptions),
