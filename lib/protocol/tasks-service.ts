@@ -22,7 +22,7 @@ export interface LiveTask {
   readonly legacy: boolean;
   /** The method's outcome as the tool's wire result. */
   readonly convert: (outcome: unknown) => Record<string, unknown>;
-  timer?: NodeJS.Timeout;
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 /** What starting a task takes. */
@@ -106,7 +106,11 @@ export class TaskService {
         this.wake(taskId);
         return record;
       }
+      // A task whose run ended elsewhere without a word (its process died) is waited for until its TTL only.
+      const expiry = setTimeout(() => this.wake(taskId), Math.max(1_000, record.expiresAt - Date.now()));
+      expiry.unref?.();
       await waiting;
+      clearTimeout(expiry);
     }
   }
 
