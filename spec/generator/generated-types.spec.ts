@@ -138,6 +138,29 @@ const ARGUMENTS: Record<string, fc.Arbitrary<Record<string, Json>>> = {
     { value: often(fc.double({ noNaN: true, noDefaultInfinity: true, min: -5, max: 5 })), unit: often(fc.constantFrom('metric', 'imperial')), precision: often(fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 3 }))) },
     { requiredKeys: [] },
   ),
+  where: fc.oneof(
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        place: fc.record({ city: fc.string({ maxLength: 3 }), country: fc.string({ maxLength: 2 }) }, { requiredKeys: ['city'] }),
+        scores: fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.integer({ min: -2, max: 9 }), { maxKeys: 3 }),
+        when: fc.constantFrom('2020-01-01T00:00:00Z', '2027-12-31T23:59:59.000Z'),
+        levels: fc.array(fc.constantFrom('low', 'high'), { maxLength: 3 }),
+      }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record(
+        {
+          place: often(fc.record({ city: often(fc.string({ maxLength: 3 })), country: often(fc.string({ maxLength: 2 })) }, { requiredKeys: [] })),
+          scores: often(fc.dictionary(fc.constantFrom('a', 'b', 'c'), often(fc.integer({ min: -2, max: 9 })), { maxKeys: 3 })),
+          when: often(fc.constantFrom('2020-01-01T00:00:00Z', 'yesterday', '2020-13-01T00:00:00Z')),
+          levels: often(fc.array(fc.constantFrom('low', 'high', 'medium'), { maxLength: 3 })),
+        },
+        { requiredKeys: [] },
+      ),
+    },
+  ),
   mixed: fc.record(
     { value: often(fc.oneof(fc.string({ maxLength: 2 }), fc.integer())), items: often(fc.array(fc.oneof(fc.string({ maxLength: 2 }), fc.integer()), { maxLength: 3 })), pair: often(fc.tuple(fc.string({ maxLength: 2 }), fc.integer())) },
     { requiredKeys: [] },
