@@ -106,7 +106,7 @@ describe('mcp-reflect new', () => {
     expect(result.stdout).toContain(`Created my-server in ${dir}:\n  package.json\n`);
     expect(result.stdout).toMatch(/\nNext steps:\n {2}cd "My Server"\n {2}npm install\n {2}npm test .*\n {2}npm run build .*\n {2}npm start .*\n {2}npm run inspect .*\n$/);
     const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
-    expect(pkg).toMatchObject({ name: 'my-server', private: true, type: 'commonjs', scripts: { test: 'tsc --noEmit && jest' } });
+    expect(pkg).toMatchObject({ name: 'my-server', private: true, type: 'commonjs', scripts: { generate: 'mcp-reflect generate', test: 'mcp-reflect generate --quiet && tsc --noEmit && jest' } });
     expect(readFileSync(path.join(dir, 'src/app.module.ts'), 'utf8')).toContain("McpModule.forRoot({ name: 'my-server', version: '0.1.0' })");
   });
 
@@ -186,6 +186,10 @@ describe('mcp-reflect new', () => {
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'app', version: '0.1.0' });
       expect((await client.callTool({ name: 'greet', arguments: { name: 'Ada' } })).content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+      // The types the scaffold's own `npm test` generated: the literal union is an enum on the wire.
+      const { tools } = await client.listTools();
+      expect(tools[0]!.inputSchema.properties!.style).toMatchObject({ enum: expect.arrayContaining(['plain', 'excited']), default: 'plain' });
+      expect(existsSync(path.join(app, 'src', 'mcp-metadata.ts'))).toBe(true);
     } finally {
       await client.close();
     }

@@ -34,10 +34,11 @@ function packageJson(name: string) {
     private: true,
     type: 'commonjs',
     scripts: {
-      build: 'tsc',
+      generate: 'mcp-reflect generate',
+      build: 'mcp-reflect generate --quiet && tsc',
       start: 'node dist/main.js',
-      test: 'tsc --noEmit && jest',
-      inspect: 'tsc && mcp-reflect inspect dist/app.module.js',
+      test: 'mcp-reflect generate --quiet && tsc --noEmit && jest',
+      inspect: 'mcp-reflect generate --quiet && tsc && mcp-reflect inspect dist/app.module.js',
     },
     dependencies: {
       'mcp-reflect': `^${v['mcp-reflect']}`,
@@ -97,9 +98,11 @@ module.exports = {
 const main = (name: string) => `import 'reflect-metadata';
 import { McpFactory } from 'mcp-reflect';
 import { AppModule } from './app.module.js';
+// The full TypeScript types of the tools, written by \`npm run generate\` (build and test run it too).
+import { metadata } from './mcp-metadata.js';
 
 async function main() {
-  const app = await McpFactory.create(AppModule);
+  const app = await McpFactory.create(AppModule, { metadata });
   app.enableShutdownHooks();
   await app.listen({ transport: 'stdio' });
   // stdout carries the protocol: log to stderr.
@@ -125,16 +128,25 @@ export class AppModule {}
 
 const greetingTools = `import { Injectable, Param, Tool, ToolError } from 'mcp-reflect';
 
-/** Each @Tool() method is a tool; its @Param() parameters are the tool's arguments, typed by their TypeScript types. */
+/**
+ * Each @Tool() method is a tool; its @Param() parameters are the tool's arguments. Their schemas come from the
+ * TypeScript types and the JSDoc, which \`mcp-reflect generate\` writes into src/mcp-metadata.ts.
+ */
 @Injectable()
 export class GreetingTools {
-  @Tool({ description: 'Greet someone by name' })
-  greet(@Param({ description: 'Who to greet' }) name: string): string {
+  /**
+   * Greet someone by name
+   * @param name who to greet
+   * @param style how to greet
+   */
+  @Tool()
+  greet(@Param() name: string, @Param() style: 'plain' | 'excited' = 'plain'): string {
     if (name.trim() === '') throw new ToolError('Give a name to greet, e.g. "Ada".');
-    return \`Hello, \${name}!\`;
+    return style === 'excited' ? \`Hello, \${name}!!!\` : \`Hello, \${name}!\`;
   }
 
-  @Tool({ description: 'Add two numbers' })
+  /** Add two numbers */
+  @Tool()
   add(@Param() a: number, @Param() b: number): number {
     return a + b;
   }
@@ -145,26 +157,35 @@ const greetingSpec = `import 'reflect-metadata';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
 import { AppModule } from './app.module.js';
+import { metadata } from './mcp-metadata.js';
 
 describe('GreetingTools', () => {
   let client: TestClient;
   afterEach(() => client.close());
 
   it('lists the tools with their input schemas', async () => {
-    client = await createTestClient(AppModule);
+    client = await createTestClient(AppModule, { metadata });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['greet', 'add']);
-    expect(tools[0]!.inputSchema).toMatchObject({ properties: { name: { type: 'string', description: 'Who to greet' } }, required: ['name'] });
+    expect(tools[0]!.inputSchema).toMatchObject({
+      properties: {
+        name: { type: 'string', description: 'who to greet' },
+        style: { type: 'string', enum: expect.arrayContaining(['plain', 'excited']), default: 'plain', description: 'how to greet' },
+      },
+      required: ['name'],
+    });
   });
 
   it('greets', async () => {
-    client = await createTestClient(AppModule);
+    client = await createTestClient(AppModule, { metadata });
     const result = await client.callTool({ name: 'greet', arguments: { name: 'Ada' } });
     expect(result.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+    const excited = await client.callTool({ name: 'greet', arguments: { name: 'Ada', style: 'excited' } });
+    expect(excited.content).toEqual([{ type: 'text', text: 'Hello, Ada!!!' }]);
   });
 
   it('answers a ToolError and invalid arguments with an error result', async () => {
-    client = await createTestClient(AppModule);
+    client = await createTestClient(AppModule, { metadata });
     const empty = await client.callTool({ name: 'greet', arguments: { name: ' ' } });
     expect(empty).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Give a name to greet, e.g. "Ada".' }] });
     const bad = await client.callTool({ name: 'add', arguments: { a: 'one', b: 2 } });
@@ -180,8 +201,9 @@ become tools, resources and prompts, with schemas and validation from their type
 
 \`\`\`sh
 npm install
-npm test          # tsc --noEmit, then jest (src/*.spec.ts, through @swc/jest)
-npm run build     # tsc: src/*.ts -> dist/*.js
+npm test          # generate the types, tsc --noEmit, then jest (src/*.spec.ts, through @swc/jest)
+npm run build     # generate the types, then tsc: src/*.ts -> dist/*.js
+npm run generate  # mcp-reflect generate: the tools' TypeScript types and JSDoc -> src/mcp-metadata.ts
 npm start         # serve over stdio: node dist/main.js
 npm run inspect   # build, then list every tool with its input schema (mcp-reflect inspect)
 \`\`\`
@@ -189,6 +211,9 @@ npm run inspect   # build, then list every tool with its input schema (mcp-refle
 - \`src/main.ts\` starts the server on stdio. stdout carries the protocol: log with \`console.error\`.
 - \`src/app.module.ts\` is the root module: \`McpModule.forRoot()\` names the server, \`providers\` lists the
   classes whose tools it serves.
+- \`src/mcp-metadata.ts\` is written by \`mcp-reflect generate\` from the types and JSDoc of the tools (a literal
+  union becomes an \`enum\`, a default an optional argument): commit it, and run \`npx mcp-reflect generate --check\`
+  in CI to catch a stale one.
 - \`src/greeting.tools.ts\` holds two sample tools; \`src/greeting.tools.spec.ts\` tests them in memory with the
   official MCP SDK client (\`createTestClient\` from \`mcp-reflect/testing\`).
 
