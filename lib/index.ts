@@ -40,9 +40,9 @@ export { userMessage, assistantMessage } from './prompts';
 export type { PromptMessage, PromptResult, PromptDescriptor } from './prompts';
 export type { CompletionContext, CompletionResult } from './completions';
 export type { ComponentControl } from './module/component-control';
+export { McpComponents } from './module/component-control';
 // What `mcp-reflect generate` writes (docs/types.md).
 export type { GeneratedMetadata, GeneratedClass, GeneratedMethod, GeneratedParam, GeneratedProperty, GeneratedType } from './interfaces';
-export { McpComponents } from './module/component-control';
 export { forwardRef, ModuleRef } from './di';
 export type {
   ModuleRefGetOptions,
@@ -68,7 +68,7 @@ export type {
   RedisSessionStoreOptions,
 } from './module';
 export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions } from './module';
-export type { ListenOptions, StdioListenOptions, ConnectOptions, ShutdownSignal, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, Transport } from './module';
+export type { ListenOptions, StdioListenOptions, ConnectOptions, ShutdownSignal, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, McpWarningOptions, Transport } from './module';
 export type { CacheHints } from './module/mcp-options';
 export { ToolResult, text, image, audio, embeddedResource, resourceLink } from './tools';
 export type {

@@ -4,7 +4,7 @@ export type { McpFactoryOptions } from './mcp-factory';
 export type { McpModuleAsyncOptions } from './mcp.module';
 export { McpApplication } from './mcp-application';
 export type { ListenOptions, StdioListenOptions, ConnectOptions, ShutdownSignal, Transport } from './mcp-application';
-export type { McpModuleOptions } from './mcp-options';
+export type { McpModuleOptions, McpWarningOptions } from './mcp-options';
 export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions } from '../protocol';
 export { InMemoryEventStore, RedisEventStore, RedisSessionStore, RedisBus } from '../protocol';
 export type {
