@@ -73,7 +73,10 @@ function inputRoot(parsed: ParsedParameter[], owner: string): RootSchema {
   const args = parsed.find((p) => p.kind === 'args');
   if (args) {
     const cls = args.reflected;
-    if (typeof cls !== 'function' || [Object, String, Number, Boolean, Array, Date, Promise].includes(cls as never)) {
+    const notClass = typeof cls !== 'function' || [Object, String, Number, Boolean, Array, Date, Promise].includes(cls as never);
+    // An interface or type alias has no class to build, but the generator described its object schema.
+    if (notClass && args.generated?.schema.type === 'object') return generatedRoot(args.generated.schema);
+    if (notClass) {
       throw new BootstrapError(BootstrapErrorCode.ArgsNotClass, argsNotClassMessage(owner, args.index, cls));
     }
     return argsInputSchema(cls, site(owner, `parameter #${args.index} (@Args())`, argsFix));
@@ -99,6 +102,18 @@ function inputRoot(parsed: ParsedParameter[], owner: string): RootSchema {
 }
 
 const argsFix = 'type the @Args() parameter with a DTO class whose properties carry class-validator decorators.';
+
+function generatedRoot(schema: JsonSchema): RootSchema {
+  const properties = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>);
+  return {
+    schema,
+    convert: undefined,
+    properties: new Map(properties.map(([key, value]) => [key, { schema: value }])),
+    runtimeValidated: new Set(),
+    generated: true,
+    undecorated: new Set(),
+  };
+}
 
 function rawRoot(schema: JsonSchema): RootSchema {
   return { schema, convert: undefined, properties: new Map(), runtimeValidated: new Set(), generated: false, undecorated: new Set() };

@@ -32,7 +32,7 @@ export type ParsedParameter =
       readonly generated?: GeneratedType;
       readonly pipes: readonly unknown[];
     }
-  | { readonly kind: 'args'; readonly index: number; readonly reflected: unknown; readonly pipes: readonly unknown[] }
+  | { readonly kind: 'args'; readonly index: number; readonly reflected: unknown; readonly generated?: GeneratedType; readonly pipes: readonly unknown[] }
   | { readonly kind: 'ctx'; readonly index: number }
   | {
       readonly kind: 'custom';
@@ -87,7 +87,7 @@ export function parseMethod(
     const type = reflected?.[index];
     const typed = generated?.params.find((p) => p.index === index);
     if (meta.kind === 'ctx') parsed.push({ kind: 'ctx', index });
-    else if (meta.kind === 'args') parsed.push({ kind: 'args', index, reflected: type, pipes: meta.pipes ?? [] });
+    else if (meta.kind === 'args') parsed.push({ kind: 'args', index, reflected: type, ...(typed ? { generated: typed } : {}), pipes: meta.pipes ?? [] });
     else if (meta.kind === 'custom') {
       parsed.push({ kind: 'custom', index, factory: meta.factory, data: meta.data, reflected: type, pipes: meta.pipes ?? [] });
     }

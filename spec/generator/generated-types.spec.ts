@@ -103,6 +103,22 @@ describe('generated types (fixture project, official client)', () => {
     expect(text(bad)).toContain('street');
   });
 
+  it('takes @Args() typed by a type alias (no class): the generated object schema, validated, passed as is', async () => {
+    expect(schemas.search).toEqual({
+      type: 'object',
+      properties: {
+        text: { type: 'string', description: 'Words to look for' },
+        limit: { type: 'number' },
+        sort: { type: 'string', enum: expect.arrayContaining(['newest', 'oldest']) },
+      },
+      required: ['text', 'sort'],
+      additionalProperties: false,
+    });
+    expect(text(await client.callTool({ name: 'search', arguments: { text: 'mcp', sort: 'oldest' } }))).toBe('mcp (oldest, 10)');
+    const refused = await client.callTool({ name: 'search', arguments: { text: 'mcp', sort: 'random' } });
+    expect(refused.isError).toBe(true);
+  });
+
   it('every advertised schema compiles with an independent JSON Schema 2020-12 validator', () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
