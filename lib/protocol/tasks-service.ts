@@ -8,6 +8,7 @@ import type { ToolDefinition } from '../tools';
 import { toWireError } from './error-mapping';
 import { toInputRequest } from './input-required';
 import { TaskChannel, type TaskOrigin } from './tasks-channel';
+import { legacyTask } from './tasks-wire';
 
 /** One task this process runs: what re-running its method takes (the method is re-entered with new answers). */
 export interface LiveTask {
@@ -185,6 +186,10 @@ export class TaskService {
     try {
       const written = await this.store.update(live.owner, live.taskId, change, from);
       if (written && TERMINAL_STATUSES.includes(written.status)) this.forget(live.taskId);
+      // 2025-11-25 sessions hear of each change of status (notifications/tasks/status, optional in the spec).
+      if (written && live.legacy && written.status !== 'working') {
+        void live.origin.server?.notification({ method: 'notifications/tasks/status', params: legacyTask(written) } as never).catch(() => undefined);
+      }
       return written;
     } catch (error) {
       this.logger.error(`Could not record the state of task ${live.taskId} (tool '${live.tool.name}'): ${error instanceof Error ? error.message : String(error)}`);

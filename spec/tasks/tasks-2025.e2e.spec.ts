@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { McpFactory, type McpApplication } from 'mcp-reflect';
 import { createTestClient } from 'mcp-reflect/testing';
-import { deferred, within } from '../support/waiting';
+import { Arrivals, deferred, within } from '../support/waiting';
 import { probe, tasksModule } from './fixtures';
 import { legacyRequest } from './legacy-client';
 
@@ -83,6 +83,18 @@ describe.each(['in memory', 'over stateful HTTP'] as const)('tasks on 2025-11-25
     await within(probe.aborted.promise, 'the signal to abort');
     await expect(legacyRequest(client, 'tasks/cancel', { taskId: task.taskId })).rejects.toMatchObject({ code: -32602 });
     await expect(legacyRequest(client, 'tasks/result', { taskId: task.taskId })).rejects.toThrow(/was cancelled/);
+  });
+
+  it('tells the session of each change of status (notifications/tasks/status)', async () => {
+    const client = await connect({ elicitation: {} });
+    const statuses = new Arrivals<string>();
+    client.fallbackNotificationHandler = async (notification) => {
+      if (notification.method === 'notifications/tasks/status') statuses.push((notification.params as { status: string }).status);
+    };
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }));
+    const { task } = await legacyRequest(client, 'tools/call', { name: 'confirm', arguments: { what: 'n.txt' }, task: {} });
+    expect(await statuses.until(2)).toEqual(['input_required', 'completed']);
+    expect(await legacyRequest(client, 'tasks/get', { taskId: task.taskId })).toMatchObject({ status: 'completed' });
   });
 
   it('answers a failed task’s tasks/result with its JSON-RPC error', async () => {
