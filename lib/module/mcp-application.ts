@@ -199,6 +199,8 @@ export class McpApplication {
     const open = [...this.connections];
     this.connections.clear();
     await Promise.allSettled(open.map((c) => c.close()));
+    // Running tasks are aborted (their Context's signal fires) before the providers they use are destroyed.
+    this.factory.close();
     await this.container.callHook('onModuleDestroy');
     await this.container.callHook('beforeApplicationShutdown', signal);
     await this.container.callHook('onApplicationShutdown', signal);

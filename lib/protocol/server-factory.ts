@@ -30,6 +30,8 @@ export type ServerFactory = ((connection?: Connection) => Server) & {
   readonly scoped: () => boolean;
   /** Tool name → its arguments mirrored into `Mcp-Param-*` headers (SEP-2243), computed once per change of the tools. */
   readonly paramHeaders: () => ReadonlyMap<string, readonly ParamHeader[]>;
+  /** Aborts the task runs of this process and stops watching the task store (the application closes). */
+  readonly close: () => void;
 };
 
 /** What a connection brings: the identity it was opened with (stdio, in memory). */
@@ -191,6 +193,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     scopesFor: (message: unknown) => scopesFor(app, message),
     scoped: () => scoped(app),
     paramHeaders: () => paramHeaderMap(app, app.logger),
+    close: () => taskService?.close(),
   });
 }
 

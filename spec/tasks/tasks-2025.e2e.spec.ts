@@ -128,3 +128,16 @@ describe.each(['in memory', 'over stateful HTTP'] as const)('tasks on 2025-11-25
     await expect(legacyRequest(client, 'tasks/get', {})).rejects.toMatchObject({ code: -32602 });
   });
 });
+
+describe('closing the application', () => {
+  it('aborts the task runs of this process (their Context signal fires) before the shutdown hooks', async () => {
+    probe.reset();
+    const app = await McpFactory.create(tasksModule({ pollIntervalMs: 200, defaultTtlMs: 60_000, maxTtlMs: 120_000 }));
+    const client = await createTestClient(app);
+    const created = await legacyRequest(client, 'tools/call', { name: 'wait', arguments: {}, task: { ttl: 60_000 } });
+    expect(created.task).toMatchObject({ status: 'working' });
+    await within(probe.started.promise, 'the method to run');
+    await app.close();
+    await within(probe.aborted.promise, 'the run to be aborted');
+  });
+});
