@@ -6,3 +6,4 @@ export { InputRequiredSignal, rethrowIfInputRequired } from './interaction';
 export type { ElicitationForm, InputSpec, InteractionChannel } from './interaction';
 export type { ClientInfo, ContextLogger, LogLevel, RequestChannel } from './context';
 export type { McpAuth } from './auth';
+export { ForwardingChannel } from './forwarding-channel';

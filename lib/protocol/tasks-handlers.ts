@@ -1,7 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type ServerContext, type StandardSchemaV1 } from '@modelcontextprotocol/server';
-import type { ClientInfo, InteractionChannel, LogLevel, RequestChannel } from '../context';
+import { ForwardingChannel, type RequestChannel } from '../context';
 import { RequestError, RpcCode } from '../errors';
-import type { McpAuth } from '../interfaces';
 import { TASKS_EXTENSION, TERMINAL_STATUSES, type TaskRecord } from '../tasks';
 import type { ToolDefinition } from '../tools';
 import { toWireError } from './error-mapping';
@@ -115,47 +114,19 @@ function onDemand(
 }
 
 /** The request's channel with the task's signal and `startTask()` (before the call becomes a task). */
-class OnDemandChannel implements RequestChannel {
+class OnDemandChannel extends ForwardingChannel {
   constructor(
-    private readonly base: RequestChannel,
-    readonly signal: AbortSignal,
-    readonly startTask: () => Promise<boolean>,
-  ) {}
-  get requestId(): string | number {
-    return this.base.requestId;
+    base: RequestChannel,
+    private readonly taskSignal: AbortSignal,
+    private readonly start: () => Promise<boolean>,
+  ) {
+    super(base);
   }
-  get sessionId(): string | undefined {
-    return this.base.sessionId;
+  override get signal(): AbortSignal {
+    return this.taskSignal;
   }
-  get progressToken(): string | number | undefined {
-    return this.base.progressToken;
-  }
-  get client(): ClientInfo | undefined {
-    return this.base.client;
-  }
-  get protocolVersion(): string | undefined {
-    return this.base.protocolVersion;
-  }
-  get interaction(): InteractionChannel | undefined {
-    return this.base.interaction;
-  }
-  get auth(): McpAuth | undefined {
-    return this.base.auth;
-  }
-  get headers(): Readonly<Record<string, string>> | undefined {
-    return this.base.headers;
-  }
-  get meta(): Readonly<Record<string, unknown>> | undefined {
-    return this.base.meta;
-  }
-  notify(method: string, params: Record<string, unknown>): Promise<void> {
-    return this.base.notify(method, params);
-  }
-  log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
-    return this.base.log(level, data, logger);
-  }
-  resourceUpdated(uri: string): Promise<void> {
-    return this.base.resourceUpdated?.(uri) ?? Promise.resolve();
+  override startTask(): Promise<boolean> {
+    return this.start();
   }
 }
 
