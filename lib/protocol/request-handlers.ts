@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode, type CallToolResult, type RequestMeth
 import type { CompletionRef } from '../completions';
 import { Context, InputRequiredSignal, type RequestChannel } from '../context';
 import { RequestError } from '../errors';
-import type { CacheHint, McpAuth, McpMethod, MiddlewareContext } from '../interfaces';
+import type { CacheHint, McpMethod, MiddlewareContext } from '../interfaces';
 import { toRequestError, toolErrorText } from '../invocation';
 import { missingScopes } from '../auth';
 import { pageFor, runMiddleware } from '../pipeline';
@@ -10,27 +10,10 @@ import { subscriptionLimitMessage } from '../resources';
 import { unknownToolMessage } from '../tools';
 import { scoped, scopesFor } from './component-scopes';
 import { toWireError } from './error-mapping';
-import type { InputRounds } from './input-required';
-import type { ProtocolApplication } from './protocol-application';
-import { SdkRequestChannel, type ChannelServices } from './request-channel';
-import type { Session } from './session-hub';
+import { SdkRequestChannel } from './request-channel';
 import { taskCall } from './tasks-handlers';
-import type { TaskService } from './tasks-service';
+import type { SessionScope } from './session-scope';
 
-/** What one session's handlers share: the application, its server, its session record. */
-export interface SessionScope {
-  readonly app: ProtocolApplication;
-  readonly server: Server;
-  readonly session: Session;
-  readonly rounds: InputRounds;
-  readonly services: ChannelServices;
-  /** The identity this connection was opened with (stdio, in memory); HTTP requests carry their own. */
-  readonly auth?: McpAuth;
-  /** Runs task tools as tasks (present when some tool has `@Tool({ task })`). */
-  readonly tasks?: TaskService;
-  /** `forRoot({ cacheHints })`, checked once at bootstrap, per cacheable method. */
-  readonly cacheHints?: Readonly<Record<string, CacheHint>>;
-}
 
 /**
  * Registers a handler whose answer the SDK checks on the way out: our results are built from compiled

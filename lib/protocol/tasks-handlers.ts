@@ -5,7 +5,7 @@ import { TASKS_EXTENSION, TERMINAL_STATUSES, type TaskRecord } from '../tasks';
 import type { ToolDefinition } from '../tools';
 import { toWireError } from './error-mapping';
 import { SdkRequestChannel } from './request-channel';
-import type { SessionScope } from './request-handlers';
+import type { SessionScope } from './session-scope';
 import { originOf } from './tasks-channel';
 import type { TaskService } from './tasks-service';
 import { declaresTasks, detailedTask, LEGACY_TASK_CAPABILITIES, legacyTask, modernTask, TASK_EXTENSION_CAPABILITIES, taskResult } from './tasks-wire';
