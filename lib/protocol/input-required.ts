@@ -9,12 +9,20 @@ import { InputRequiredSignal, type InputSpec } from '../context';
 /** The answers collected so far in a multi-round-trip call, keyed like the Context asks for them. */
 export type Answers = Record<string, unknown>;
 
-/** Key of the sealed state that names what the answers belong to. */
-const TARGET = '@target';
+/**
+ * What `requestState` seals: what the answers belong to (a tool, prompt or resource), the keys the call has
+ * asked for so far, and the answers to them. Only answers to asked keys are carried on: whatever else a
+ * client puts in `inputResponses` is never signed and sent back.
+ */
+interface Sealed {
+  readonly target: string;
+  readonly asked: readonly string[];
+  readonly answers: Answers;
+}
 
 /**
  * Multi-round-trip input (spec 2026-07-28 basic/patterns/mrtr): when a Context method needs an answer the
- * call does not carry yet, the handler returns `input_required` with the request and every answer so far
+ * call does not carry yet, the handler returns `input_required` with the request and the answers so far
  * sealed (HMAC) in `requestState`. On 2025-era connections the SDK's shim asks the client directly and
  * re-enters the handler the same way, so user code is identical in both eras.
  */
@@ -22,21 +30,19 @@ export class InputRounds {
   private readonly codec;
 
   constructor(secret: string | Uint8Array) {
-    this.codec = createRequestStateCodec<Answers>({ key: secret, bind: (ctx) => ctx.mcpReq.method });
+    this.codec = createRequestStateCodec<Sealed>({ key: secret, bind: (ctx) => ctx.mcpReq.method });
   }
 
   /** The SDK's `requestState.verify` hook: refuses state this server did not mint (answered -32602). */
-  readonly verify = (state: string, ctx: ServerContext): Promise<Answers> => this.codec.verify(state, ctx);
+  readonly verify = (state: string, ctx: ServerContext): Promise<Sealed> => this.codec.verify(state, ctx);
 
   /**
-   * Answers from earlier rounds (verified state) plus the ones this retry carries. State minted for another
-   * target (another tool, prompt or resource) is ignored, so answers cannot be replayed across calls.
+   * Answers from earlier rounds (verified state) plus the ones this retry carries, in an object without a
+   * prototype (a key such as `toString` is answered only when the client answered it). State minted for
+   * another target (another tool, prompt or resource) is ignored, so answers cannot be replayed across calls.
    */
   answers(ctx: ServerContext, target: string): Answers {
-    const earlier = ctx.mcpReq.requestState<Answers>();
-    const own = typeof earlier === 'object' && earlier !== null && earlier[TARGET] === target ? earlier : {};
-    const { [TARGET]: _target, ...collected } = own;
-    return { ...collected, ...(ctx.mcpReq.inputResponses ?? {}) };
+    return Object.assign(Object.create(null) as Answers, earlierRound(ctx, target)?.answers, ctx.mcpReq.inputResponses);
   }
 
   /** Runs a handler for `target` ('tool:add'); a pending input becomes the input-required result. */
@@ -45,12 +51,21 @@ export class InputRounds {
       return await work();
     } catch (error) {
       if (!(error instanceof InputRequiredSignal)) throw error;
+      const before = new Set(earlierRound(ctx, target)?.asked);
+      const answers = Object.fromEntries(Object.entries(this.answers(ctx, target)).filter(([key]) => before.has(key)));
+      const asked = [...new Set([...before, ...error.requests.map(({ key }) => key)])];
       return inputRequired({
         inputRequests: Object.fromEntries(error.requests.map(({ key, spec }) => [key, toInputRequest(spec)])),
-        requestState: await this.codec.mint({ ...this.answers(ctx, target), [TARGET]: target }, ctx),
+        requestState: await this.codec.mint({ target, asked, answers }, ctx),
       });
     }
   }
+}
+
+/** The verified state of the round before, when it was minted for `target`. */
+function earlierRound(ctx: ServerContext, target: string): Sealed | undefined {
+  const earlier = ctx.mcpReq.requestState<Sealed>();
+  return typeof earlier === 'object' && earlier !== null && earlier.target === target && Array.isArray(earlier.asked) ? earlier : undefined;
 }
 
 /** The wire form of one input request (`inputRequests` entry). */

@@ -24,6 +24,13 @@ class Greeter {
     const name = user_name.action === 'accept' ? user_name.content.name : user_name.action;
     return `${JSON.stringify(greeting.content)} ${name} in ${client_roots.map((r) => r.uri).join(',')}`;
   }
+
+  /** Keys that are also names on Object.prototype are asked like any other. */
+  @Tool()
+  async inherited(@Ctx() ctx: Context): Promise<string> {
+    const { toString: roots, constructor: who } = await ctx.ask({ toString: Ask.roots(), constructor: Ask.elicit('Who?', UserName) });
+    return `${who.action === 'accept' ? who.content.name : who.action} in ${roots.map((r) => r.uri).join(',')}`;
+  }
 }
 
 @Module({ imports: [McpModule.forRoot({ name: 'ask', version: '1.0.0' })], providers: [Greeter] })
@@ -76,11 +83,11 @@ describe('ctx.ask(): several input requests in one round (SEP-2322)', () => {
     });
     afterAll(() => app.close());
 
-    async function call(params: Record<string, unknown>) {
+    async function call(params: Record<string, unknown>, name = 'welcome') {
       const response = await fetch(url, {
         method: 'POST',
-        headers: { ...JSON_AND_SSE, 'mcp-method': 'tools/call', 'mcp-name': 'welcome', 'mcp-protocol-version': '2026-07-28' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'welcome', arguments: {}, ...params, _meta: meta } }),
+        headers: { ...JSON_AND_SSE, 'mcp-method': 'tools/call', 'mcp-name': name, 'mcp-protocol-version': '2026-07-28' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {}, ...params, _meta: meta } }),
       });
       return messagesOf(await response.text())[0].result as Record<string, any>;
     }
@@ -118,6 +125,22 @@ describe('ctx.ask(): several input requests in one round (SEP-2322)', () => {
       expect(Object.keys(second.inputRequests)).toEqual(['greeting']);
       const done = await call({ inputResponses: { greeting: answers.greeting }, requestState: second.requestState });
       expect(done.content).toEqual([{ type: 'text', text: '{"type":"text","text":"Hello"} Bob in file:///home' }]);
+    });
+
+    it('asks under keys named like Object.prototype members (toString, constructor) instead of finding them answered', async () => {
+      const first = await call({}, 'inherited');
+      expect(first.resultType).toBe('input_required');
+      expect(Object.keys(first.inputRequests).sort()).toEqual(['constructor', 'toString']);
+      const done = await call({ inputResponses: { toString: answers.client_roots, constructor: answers.user_name }, requestState: first.requestState }, 'inherited');
+      expect(done.content).toEqual([{ type: 'text', text: 'Bob in file:///home' }]);
+    });
+
+    it('carries into the next requestState only answers to keys the call asked, not extra keys a client adds', async () => {
+      const first = await call({});
+      const extra = { padding: { action: 'accept', content: { text: 'x'.repeat(10_000) } } };
+      const second = await call({ inputResponses: { user_name: answers.user_name, ...extra }, requestState: first.requestState });
+      expect(second.resultType).toBe('input_required');
+      expect(second.requestState.length).toBeLessThan(first.requestState.length + 1_000);
     });
   });
 
