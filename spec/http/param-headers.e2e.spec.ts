@@ -124,6 +124,15 @@ describe('SEP-2243: @Param({ header }) mirrors an argument into an Mcp-Param hea
     expect(warnings).toContain(`HTTP: refused tools/call deploy: ${body}`);
   });
 
+  it('quotes at most a short part of a long value in the refusal and the log line', async () => {
+    const long = 'x'.repeat(50_000);
+    const { status, message } = await call({ region: long }, { 'mcp-param-region': 'y'.repeat(8_000) });
+    expect(status).toBe(400);
+    const body = `the Mcp-Param-Region header says "${'y'.repeat(79)}… (8002 characters) but the body carries region="${'x'.repeat(79)}… (50002 characters)`;
+    expect(message.error).toEqual({ code: -32020, message: `Bad Request: the request headers and body disagree: ${body}.`, data: { mismatch: { header: 'Mcp-Param-Region', body } } });
+    expect(warnings.at(-1)).toBe(`HTTP: refused tools/call deploy: ${body}`);
+  });
+
   it('expects no header for an absent argument, and checks nothing for tools without headers', async () => {
     expect((await call({ region: 'eu' }, { 'mcp-param-region': 'eu', 'mcp-param-replicas': 'ignored' })).status).toBe(200);
     expect((await call({ text: 'hi' }, {}, 'plain')).message.result.content).toEqual([{ type: 'text', text: 'hi' }]);

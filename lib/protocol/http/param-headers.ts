@@ -127,15 +127,22 @@ export function checkParamHeaders(
     // An absent (or null) argument expects no header; a present header is then ignored.
     const expected = body === undefined || body === null ? undefined : headerText(body);
     if (expected === undefined) continue;
-    const where = `${path.join('.')}=${JSON.stringify(body)}`;
+    const where = `${path.join('.')}=${clip(JSON.stringify(body))}`;
     const raw = headers.get(header);
     if (raw === null) return reject(header, `the body carries ${where} but the ${header} header is absent`);
     const decoded = decodeParamHeader(raw);
     if (decoded === undefined) return reject(header, `the ${header} header is not valid Base64 inside =?base64?…?=`);
     const equal = type === 'integer' && typeof body === 'number' && DECIMAL.test(decoded) ? Number(decoded) === body : decoded === expected;
-    if (!equal) return reject(header, `the ${header} header says ${JSON.stringify(decoded)} but the body carries ${where}`);
+    if (!equal) return reject(header, `the ${header} header says ${clip(JSON.stringify(decoded))} but the body carries ${where}`);
   }
   return undefined;
+}
+
+/** Values quoted in a refusal (answered, and logged) are cut to this many characters: a client fills them. */
+const QUOTED_MAX = 80;
+
+function clip(text: string): string {
+  return text.length <= QUOTED_MAX ? text : `${text.slice(0, QUOTED_MAX)}… (${text.length} characters)`;
 }
 
 function reject(header: string, body: string): ParamHeaderRejection {
