@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type ServerContext, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { ForwardingChannel, type RequestChannel } from '../context';
 import { RequestError, RpcCode } from '../errors';
+import { toRequestError } from '../invocation';
 import { TASKS_EXTENSION, TERMINAL_STATUSES, type TaskRecord } from '../tasks';
 import type { ToolDefinition } from '../tools';
 import { toWireError } from './error-mapping';
@@ -63,7 +64,10 @@ export function taskCall(
   };
   if (settings.start === 'immediately') {
     const origin = originOf(channel, modern ? undefined : scope.server);
-    return tasks.start({ ...base, origin, controller: new AbortController() }).then(answer);
+    return tasks.start({ ...base, origin, controller: new AbortController() }).then(answer, (error: unknown) => {
+      // A store that fails (its connection lost) is logged and masked like a component's failure.
+      throw toRequestError(error, `starting a task of tool '${tool.name}'`, 'task store', scope.app.policy);
+    });
   }
   return onDemand(scope, ctx, tasks, channel, { ...base, modern, target, answer });
 }
@@ -179,7 +183,8 @@ export function answerTasks(scope: SessionScope, tasks: TaskService): void {
   };
   const on = <T>(method: string, schema: StandardSchemaV1<T>, handler: (params: T, ctx: ServerContext) => Promise<unknown>) =>
     server.setRequestHandler(method, { params: schema }, ((params: T, ctx: ServerContext) => handler(params, ctx).catch((error: unknown) => {
-      throw toWireError(error);
+      // A store that fails (its connection lost) is logged and masked: nothing internal reaches the client.
+      throw toWireError(toRequestError(error, `serving ${method}`, 'task store', scope.app.policy));
     })) as never);
 
   on('tasks/get', TASK_ID, async ({ taskId }, ctx) => {
@@ -189,7 +194,9 @@ export function answerTasks(scope: SessionScope, tasks: TaskService): void {
   });
 
   on('tasks/update', TASK_UPDATE, async ({ taskId, inputResponses: inParams }, ctx) => {
-    const { owner } = caller(ctx);
+    const { modern, owner } = caller(ctx);
+    // 2025-11-25 has no tasks/update: its tasks ask the client directly.
+    if (!modern) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found: tasks/update (protocol revision 2026-07-28 only)');
     const inputResponses = ctx.mcpReq.inputResponses ?? inParams;
     if (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses)) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params for tasks/update: inputResponses must be an object of answers by key.');
@@ -216,7 +223,7 @@ export function answerTasks(scope: SessionScope, tasks: TaskService): void {
   on('tasks/result', TASK_ID, async ({ taskId }, ctx) => {
     const { owner } = caller(ctx);
     await find(owner, taskId);
-    const record = await tasks.settled(owner, taskId);
+    const record = await tasks.settled(owner, taskId, ctx.mcpReq.signal);
     if (!record) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
     if (record.status === 'failed' && record.error) throw new ProtocolError(record.error.code, record.error.message, record.error.data);
     if (record.status !== 'completed' || !record.result) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Task ${taskId} was cancelled: it has no result.`);

@@ -37,6 +37,10 @@ export interface TaskStart extends Omit<LiveTask, 'taskId' | 'timer'> {
 }
 
 const WORKING: readonly TaskStatus[] = ['working'];
+/** The longest delay `setTimeout` keeps (a longer one would fire at once). */
+const MAX_DELAY = 2 ** 31 - 1;
+const CANCELLED = 'The task was cancelled.';
+const EXPIRED = 'The task expired: its TTL has passed.';
 
 /**
  * Runs tools as tasks for one application: creates each task in the store, runs the method through the tool's
@@ -61,7 +65,8 @@ export class TaskService {
 
   /** Whose tasks a request may see: its verified identity, else its session, else the anonymous pool. */
   ownerOf(auth: McpAuth | undefined, sessionId: string | undefined): string {
-    if (auth) return `auth:${auth.clientId}:${auth.subject ?? ''}`;
+    // Encoded, not joined: client id 'a:b' with subject 'c' is not client id 'a' with subject 'b:c'.
+    if (auth) return `auth:${JSON.stringify([auth.clientId, auth.subject ?? null])}`;
     return sessionId ? `session:${sessionId}` : 'anonymous';
   }
 
@@ -86,44 +91,62 @@ export class TaskService {
     const { ttlMs: _ttl, pollIntervalMs: _poll, answers: _answers, running, ...rest } = start;
     const live: LiveTask = { ...rest, taskId };
     this.live.set(taskId, live);
-    // The process forgets a task whose TTL passed, whatever state it was left in.
-    live.timer = setTimeout(() => this.forget(taskId), Math.max(0, record.expiresAt - Date.now()));
+    // The process forgets a task whose TTL passed, whatever state it was left in, and stops its run. Relative to
+    // now: the store may keep a clock of its own.
+    live.timer = setTimeout(() => this.forget(taskId, EXPIRED), Math.min(record.ttlMs, MAX_DELAY));
     live.timer.unref?.();
     if (running) void this.finish(live, running, undefined);
     else void this.execute(live);
     return record;
   }
 
-  /** Resolves once the task is terminal (or gone): 2025 `tasks/result` waits on it. */
-  async settled(owner: string, taskId: string): Promise<TaskRecord | undefined> {
-    for (;;) {
-      const waiting = new Promise<void>((resolve) => {
-        let set = this.waiters.get(taskId);
-        if (!set) this.waiters.set(taskId, (set = new Set()));
-        set.add(resolve);
-      });
-      const record = await this.store.get(owner, taskId);
-      if (!record || TERMINAL_STATUSES.includes(record.status)) {
-        this.wake(taskId);
-        return record;
-      }
+  /**
+   * Resolves once the task is terminal (or gone): 2025 `tasks/result` waits on it. A request that ends first
+   * (`signal`: the client cancelled it, or went away) stops waiting and leaves nothing behind.
+   */
+  async settled(owner: string, taskId: string, signal: AbortSignal): Promise<TaskRecord | undefined> {
+    while (!signal.aborted) {
+      let resolve!: () => void;
+      const waiting = new Promise<void>((done) => (resolve = done));
+      let set = this.waiters.get(taskId);
+      if (!set) this.waiters.set(taskId, (set = new Set()));
+      set.add(resolve);
+      const stop = () => this.unwait(taskId, resolve);
+      signal.addEventListener('abort', stop, { once: true });
       // A task whose run ended elsewhere without a word (its process died) is waited for until its TTL only.
-      const expiry = setTimeout(() => this.wake(taskId), Math.max(1_000, record.expiresAt - Date.now()));
-      expiry.unref?.();
-      await waiting;
-      clearTimeout(expiry);
+      let expiry: ReturnType<typeof setTimeout> | undefined;
+      try {
+        const record = await this.store.get(owner, taskId);
+        if (!record || TERMINAL_STATUSES.includes(record.status)) return record;
+        expiry = setTimeout(resolve, Math.min(Math.max(1_000, record.expiresAt - Date.now()), record.ttlMs, MAX_DELAY));
+        expiry.unref?.();
+        await waiting;
+      } finally {
+        clearTimeout(expiry);
+        signal.removeEventListener('abort', stop);
+        this.unwait(taskId, resolve);
+      }
     }
+    throw signal.reason;
   }
 
   /** Stops listening to the store and aborts every run of this process. */
   close(): void {
     this.unwatch();
-    for (const taskId of [...this.live.keys()]) this.forget(taskId, true);
+    for (const taskId of [...this.live.keys()]) this.forget(taskId, CANCELLED);
   }
 
   /** Runs (or re-runs, with every answer so far) the task's method through its pipeline. */
   private async execute(live: LiveTask): Promise<void> {
-    const record = await this.store.get(live.owner, live.taskId);
+    let record: TaskRecord | undefined;
+    try {
+      record = await this.store.get(live.owner, live.taskId);
+    } catch (error) {
+      // Nothing may reject unheard here (it would end the process): the task fails, masked.
+      this.logger.error(`Could not read task ${live.taskId} (tool '${live.tool.name}') to run it:`, error);
+      await this.write(live, { status: 'failed', error: taskError(error) });
+      return;
+    }
     if (!record || record.status !== 'working') return;
     const channel = new TaskChannel(live.origin, live.controller.signal, record.answers ?? {}, {
       taskId: live.taskId,
@@ -198,12 +221,19 @@ export class TaskService {
   }
 
   private onEvent(event: TaskEvent): void {
-    if (event.kind === 'cancelled') this.forget(event.taskId, true);
+    if (event.kind === 'cancelled') this.forget(event.taskId, CANCELLED);
     if (event.kind === 'answered') {
       const live = this.live.get(event.taskId);
       if (live) void this.execute(live);
     }
     if (event.kind !== 'answered') this.wake(event.taskId);
+  }
+
+  private unwait(taskId: string, resolve: () => void): void {
+    const set = this.waiters.get(taskId);
+    if (!set?.delete(resolve)) return;
+    resolve();
+    if (set.size === 0) this.waiters.delete(taskId);
   }
 
   private wake(taskId: string): void {
@@ -213,12 +243,13 @@ export class TaskService {
     for (const resolve of set) resolve();
   }
 
-  private forget(taskId: string, abort = false): void {
+  /** This process no longer runs the task; with a reason, its run's signal is aborted. */
+  private forget(taskId: string, abort?: string): void {
     const live = this.live.get(taskId);
     if (!live) return;
     this.live.delete(taskId);
     clearTimeout(live.timer);
-    if (abort) live.controller.abort(new Error('The task was cancelled.'));
+    if (abort) live.controller.abort(new Error(abort));
     this.wake(taskId);
   }
 }

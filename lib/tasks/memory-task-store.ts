@@ -66,7 +66,7 @@ export class InMemoryTaskStore implements TaskStore {
     if (this.entries.size >= this.maxTasks) this.sweep();
     if (this.entries.size >= this.maxTasks) throw TaskLimitError.total(this.maxTasks);
     const record = newRecord(task, this.now());
-    if (this.bytes + sizeOf(record) > this.maxBytes) throw TaskLimitError.bytes(this.maxBytes);
+    if (!this.room(sizeOf(record))) throw TaskLimitError.bytes(this.maxBytes);
     this.put(record);
     let owned = this.owners.get(task.owner);
     if (!owned) this.owners.set(task.owner, (owned = new Set()));
@@ -138,7 +138,13 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** Whether `record` fits the byte budget once `previous` is replaced by it. */
   private fits(record: TaskRecord, previous: Entry): boolean {
-    return this.bytes - previous.bytes + sizeOf(record) <= this.maxBytes;
+    return this.room(sizeOf(record) - previous.bytes);
+  }
+
+  /** Whether `more` bytes fit the budget, expired tasks dropped first when they do not. */
+  private room(more: number): boolean {
+    if (this.bytes + more > this.maxBytes) this.sweep();
+    return this.bytes + more <= this.maxBytes;
   }
 
   private put(record: TaskRecord): void {

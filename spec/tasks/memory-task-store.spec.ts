@@ -49,6 +49,17 @@ describe('InMemoryTaskStore', () => {
     expect(settled?.result).toBeUndefined();
   });
 
+  it('gives the bytes of expired tasks back when room is needed, though nobody read them', async () => {
+    const store = new InMemoryTaskStore({ now: clock, maxBytes: 4_000 });
+    const big = { content: [{ type: 'text', text: 'x'.repeat(3_000) }] };
+    await store.create(task('old', 'alice', 100));
+    expect(await store.update('alice', 'old', { status: 'completed', result: big }, ['working'])).toMatchObject({ status: 'completed' });
+    now += 100; // 'old' expires, unread
+    await store.create(task('new', 'bob'));
+    expect(await store.update('bob', 'new', { status: 'completed', result: big }, ['working'])).toMatchObject({ status: 'completed' });
+    expect(store.size).toBe(1);
+  });
+
   it('never changes a terminal task, and only from the statuses given', async () => {
     const store = new InMemoryTaskStore({ now: clock });
     await store.create(task('t1'));

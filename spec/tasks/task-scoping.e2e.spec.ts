@@ -9,8 +9,8 @@ describe('tasks: owners, bounds and TTL', () => {
   let now = 5_000_000;
   let app: McpApplication;
   const clients: TestClient[] = [];
-  const as = async (subject: string) => {
-    const client = await createTestClient(app, { auth: { subject, clientId: 'spec' } });
+  const as = async (subject: string, clientId = 'spec') => {
+    const client = await createTestClient(app, { auth: { subject, clientId } });
     Object.assign(client, { close: () => Object.getPrototypeOf(client).close.call(client) });
     clients.push(client);
     return client;
@@ -32,12 +32,24 @@ describe('tasks: owners, bounds and TTL', () => {
     const bob = await as('bob');
     const { task } = await legacyRequest(alice, 'tools/call', { name: 'wait', arguments: {}, task: {} });
     await within(probe.started.promise, 'the method to run');
+    // One turn of the event loop's timers: the store's clock is far from Date.now(), and no timer may read it as expired.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     for (const method of ['tasks/get', 'tasks/cancel', 'tasks/result']) {
       await expect(legacyRequest(bob, method, { taskId: task.taskId })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown task') });
     }
     expect(await legacyRequest(bob, 'tasks/list')).toEqual({ tasks: [] });
     expect((await legacyRequest(alice, 'tasks/list')).tasks.map((t: { taskId: string }) => t.taskId)).toEqual([task.taskId]);
     expect(await legacyRequest(alice, 'tasks/cancel', { taskId: task.taskId })).toMatchObject({ status: 'cancelled' });
+    // The run is reached although the store keeps its own clock.
+    await within(probe.aborted.promise, 'the run to be aborted');
+  });
+
+  it('keeps identities apart whatever characters their client id and subject hold', async () => {
+    const one = await as('c', 'a:b');
+    const other = await as('b:c', 'a');
+    const { task } = await legacyRequest(one, 'tools/call', { name: 'toolFails', arguments: {}, task: {} });
+    await expect(legacyRequest(other, 'tasks/get', { taskId: task.taskId })).rejects.toMatchObject({ code: -32602 });
+    expect(await legacyRequest(other, 'tasks/list')).toEqual({ tasks: [] });
   });
 
   it('refuses a task beyond the caller’s bound with a JSON-RPC error that says what to do, while others still start theirs', async () => {

@@ -127,6 +127,12 @@ describe.each(['in memory', 'over stateful HTTP'] as const)('tasks on 2025-11-25
     await expect(legacyRequest(client, 'tasks/get', { taskId: 'nope' })).rejects.toMatchObject({ code: -32602 });
     await expect(legacyRequest(client, 'tasks/get', {})).rejects.toMatchObject({ code: -32602 });
   });
+
+  it('answers tasks/update, a method of 2026-07-28 only, -32601', async () => {
+    const client = await connect();
+    const { task } = await legacyRequest(client, 'tools/call', { name: 'toolFails', arguments: {}, task: {} });
+    await expect(legacyRequest(client, 'tasks/update', { taskId: task.taskId, inputResponses: {} })).rejects.toMatchObject({ code: -32601 });
+  });
 });
 
 describe('closing the application', () => {
