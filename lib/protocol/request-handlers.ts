@@ -5,7 +5,7 @@ import { RequestError } from '../errors';
 import type { CacheHint, McpMethod, MiddlewareContext } from '../interfaces';
 import { toRequestError, toolErrorText } from '../invocation';
 import { missingScopes } from '../auth';
-import { pageFor, runMiddleware } from '../pipeline';
+import { isGuarded, pageFor, runMiddleware } from '../pipeline';
 import { subscriptionLimitMessage } from '../resources';
 import { unknownToolMessage } from '../tools';
 import { scoped, scopesFor } from './component-scopes';
@@ -31,7 +31,7 @@ function openChannel(scope: SessionScope, ctx: ServerContext, progressToken?: un
 // One wire result per page, built once: pages are recomputed only when the catalogue changes.
 const LIST_RESULTS = new WeakMap<object, Record<string, unknown>>();
 
-function listResult(page: { items: readonly unknown[]; nextCursor?: string }, key: string, scope?: SessionScope, method?: string): never {
+function listResult(page: { items: readonly unknown[]; nextCursor?: string }, key: string, scope?: SessionScope, method?: string, guarded = false): never {
   let result = LIST_RESULTS.get(page);
   if (!result) {
     result = { [key]: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
@@ -40,8 +40,16 @@ function listResult(page: { items: readonly unknown[]; nextCursor?: string }, ke
   const hint = scope && method ? scope.cacheHints?.[method] : undefined;
   if (!hint || !isModern(scope!.server)) return result as never;
   let hinted = HINTED_RESULTS.get(result);
-  if (!hinted) HINTED_RESULTS.set(result, (hinted = { ...result, ...hint }));
+  if (!hinted) HINTED_RESULTS.set(result, (hinted = forCaller({ ...result, ...hint }, guarded)));
   return hinted as never;
+}
+
+/**
+ * A result that depends on the caller (a guarded component in the list, a guarded resource read) goes out
+ * 'private' even where 'public' is configured: a shared cache would hand it to callers the guards refuse.
+ */
+function forCaller<T extends { cacheScope?: string }>(result: T, guarded: boolean): T {
+  return guarded && result.cacheScope === 'public' ? { ...result, cacheScope: 'private' } : result;
 }
 
 // The same pages with the configured cache hint, for 2026-07-28 requests.
@@ -55,10 +63,10 @@ function isModern(server: Server): boolean {
  * A cacheable result with its hint on 2026-07-28 (SEP-2549): the component's own fields, then the configured
  * ones for the method; the SDK fills what is left with `ttlMs: 0`, `cacheScope: 'private'`.
  */
-function withCacheHint<T extends object>(scope: SessionScope, method: string, result: T, own?: CacheHint): T {
+function withCacheHint<T extends object>(scope: SessionScope, method: string, result: T, own?: CacheHint, guarded = false): T {
   const configured = scope.cacheHints?.[method];
   if ((!configured && !own) || !isModern(scope.server)) return result;
-  return { ...result, ...configured, ...own };
+  return forCaller({ ...result, ...configured, ...own }, guarded);
 }
 
 /**
@@ -99,7 +107,7 @@ export function answerTools(scope: SessionScope): void {
   handle(server, 'tools/list', (request, ctx) =>
     wire(scope, 'tools/list', () =>
       through(scope, 'tools/list', request.params ?? {}, ctx, async (params) =>
-        listResult(await pageFor(app.tools, params.cursor, () => openChannel(scope, ctx), 'tools/list', app.scopes), 'tools', scope, 'tools/list'),
+        listResult(await pageFor(app.tools, params.cursor, () => openChannel(scope, ctx), 'tools/list', app.scopes), 'tools', scope, 'tools/list', isGuarded(app.tools)),
       ),
     ),
   );
@@ -162,7 +170,8 @@ export function answerResources(scope: SessionScope): void {
     wire(scope, 'resources/list', () =>
       through(scope, 'resources/list', request.params ?? {}, ctx, async (params) => {
         const page = await app.resources.list(params.cursor, () => openChannel(scope, ctx));
-        return withCacheHint(scope, 'resources/list', { resources: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
+        const items = { resources: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+        return withCacheHint(scope, 'resources/list', items, undefined, isGuarded(app.resources.resources));
       }),
     ),
   );
@@ -170,7 +179,13 @@ export function answerResources(scope: SessionScope): void {
   handle(server, 'resources/templates/list', (request, ctx) =>
     wire(scope, 'resources/templates/list', () =>
       through(scope, 'resources/templates/list', request.params ?? {}, ctx, async (params) =>
-        listResult(await app.resources.templatePage(params.cursor, () => openChannel(scope, ctx)), 'resourceTemplates', scope, 'resources/templates/list'),
+        listResult(
+          await app.resources.templatePage(params.cursor, () => openChannel(scope, ctx)),
+          'resourceTemplates',
+          scope,
+          'resources/templates/list',
+          isGuarded(app.resources.templates),
+        ),
       ),
     ),
   );
@@ -181,7 +196,7 @@ export function answerResources(scope: SessionScope): void {
         const target = `resource:${params.uri}`;
         return rounds.run(ctx, target, async () => {
           const served = app.resources.serve(params.uri, () => openChannel(scope, ctx, undefined, target));
-          return withCacheHint(scope, 'resources/read', { contents: await served.contents }, served.cacheHint);
+          return withCacheHint(scope, 'resources/read', { contents: await served.contents }, served.cacheHint, served.guarded);
         });
       }),
     ),
@@ -219,7 +234,7 @@ export function answerPrompts(scope: SessionScope): void {
   handle(server, 'prompts/list', (request, ctx) =>
     wire(scope, 'prompts/list', () =>
       through(scope, 'prompts/list', request.params ?? {}, ctx, async (params) =>
-        listResult(await pageFor(app.prompts, params.cursor, () => openChannel(scope, ctx), 'prompts/list', app.scopes), 'prompts', scope, 'prompts/list'),
+        listResult(await pageFor(app.prompts, params.cursor, () => openChannel(scope, ctx), 'prompts/list', app.scopes), 'prompts', scope, 'prompts/list', isGuarded(app.prompts)),
       ),
     ),
   );

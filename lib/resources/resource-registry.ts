@@ -209,13 +209,15 @@ export class ResourceRegistry {
     return this.serve(uri, open).contents;
   }
 
-  /** `resources/read`, with the cache hint of the resource or template that serves it. */
-  serve(uri: string, open: () => RequestChannel): { contents: ResourceContents[] | Promise<ResourceContents[]>; cacheHint?: CacheHint } {
+  /** `resources/read`, with the cache hint of the resource or template that serves it, and whether it is guarded. */
+  serve(uri: string, open: () => RequestChannel): { contents: ResourceContents[] | Promise<ResourceContents[]>; cacheHint?: CacheHint; guarded: boolean } {
     const resource = this.byUri.get(uri);
-    if (resource && this.resources.get(resource.name) === resource) return { contents: resource.pipeline.call({}, open, uri), cacheHint: resource.cacheHint };
+    if (resource && this.resources.get(resource.name) === resource) {
+      return { contents: resource.pipeline.call({}, open, uri), cacheHint: resource.cacheHint, guarded: resource.pipeline.guarded };
+    }
     for (const template of this.templates.values()) {
       const variables = template.matcher.match(uri);
-      if (variables) return { contents: template.pipeline.call(variables, open, uri), cacheHint: template.cacheHint };
+      if (variables) return { contents: template.pipeline.call(variables, open, uri), cacheHint: template.cacheHint, guarded: template.pipeline.guarded };
     }
     throw notFound(uri);
   }

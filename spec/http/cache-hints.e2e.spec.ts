@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Injectable, McpApplication, McpFactory, McpModule, Module, Param, Prompt, Resource, ResourceTemplate, Tool, userMessage } from 'mcp-reflect';
+import { CanActivate, Injectable, McpApplication, McpFactory, McpModule, Module, Param, Prompt, Resource, ResourceTemplate, Tool, UseGuards, userMessage } from 'mcp-reflect';
 import { createTestClient } from 'mcp-reflect/testing';
 import { JSON_AND_SSE, messagesOf } from '../support/http-helpers';
 
@@ -103,6 +103,64 @@ describe('cache hints (SEP-2549): forRoot({ cacheHints }) per list, @Resource({ 
     } finally {
       await client.close();
     }
+  });
+});
+
+@Injectable()
+class StaffOnly implements CanActivate {
+  canActivate(): boolean {
+    return true;
+  }
+}
+
+@Injectable()
+class GuardedCatalogue {
+  @Tool()
+  open(): string {
+    return 'open';
+  }
+
+  @UseGuards(StaffOnly)
+  @Tool()
+  payroll(): string {
+    return 'payroll';
+  }
+
+  @UseGuards(StaffOnly)
+  @Resource('payroll://march', { cacheHint: { ttlMs: 60_000, cacheScope: 'public' } })
+  march(): string {
+    return 'salaries';
+  }
+}
+
+describe('cache hints of results that depend on the caller (guards)', () => {
+  let app: McpApplication;
+  let url: string;
+
+  beforeAll(async () => {
+    @Module({
+      imports: [McpModule.forRoot({ name: 'guarded', version: '1.0.0', cacheHints: { 'tools/list': { ttlMs: 300_000, cacheScope: 'public' } } })],
+      providers: [StaffOnly, GuardedCatalogue],
+    })
+    class GuardedModule {}
+    app = await McpFactory.create(GuardedModule);
+    await app.listen({ transport: 'http', host: '127.0.0.1', port: 0 });
+    url = await app.getUrl();
+  });
+  afterAll(() => app.close());
+
+  it("are never 'public': a shared cache would hand one caller's list or read to another", async () => {
+    const post = async (method: string, params: Record<string, unknown> = {}, name?: string) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { ...JSON_AND_SSE, 'mcp-method': method, 'mcp-protocol-version': '2026-07-28', ...(name ? { 'mcp-name': name } : {}) },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      });
+      const { ttlMs, cacheScope } = messagesOf(await response.text())[0].result;
+      return { ttlMs, cacheScope };
+    };
+    expect(await post('tools/list')).toEqual({ ttlMs: 300_000, cacheScope: 'private' });
+    expect(await post('resources/read', { uri: 'payroll://march' }, 'payroll://march')).toEqual({ ttlMs: 60_000, cacheScope: 'private' });
   });
 });
 
