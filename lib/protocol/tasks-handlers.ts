@@ -22,6 +22,11 @@ export interface TaskToolCall {
 
 const MODERN = '2026-07-28';
 
+/** -32021 (HTTP 400) naming the tasks extension in `data.requiredCapabilities`, as the extension requires. */
+function extensionRequired(message: string): unknown {
+  return toWireError(new RequestError(RpcCode.MissingRequiredClientCapability, message, { requiredCapabilities: TASK_EXTENSION_CAPABILITIES }));
+}
+
 /**
  * Runs a `tools/call` of a task tool as a task when the call asks for one (2025-11-25: `params.task`;
  * 2026-07-28: the client declared the tasks extension); undefined: an ordinary call. A tool with
@@ -39,17 +44,11 @@ export function taskCall(
   if (!tasks || !settings) return undefined;
   const target = `tool:${tool.name}`;
   const channel = new SdkRequestChannel(ctx, scope.server, params._meta?.progressToken as string | number | undefined, scope.services, target, scope.auth);
-  const modern = (channel.protocolVersion ?? '') >= MODERN;
+  const modern = isModern(channel);
   const asked = modern ? declaresTasks(channel.client) : typeof params.task === 'object' && params.task !== null;
   if (!asked) {
     if (settings.support !== 'required') return undefined;
-    if (modern) {
-      throw toWireError(
-        new RequestError(RpcCode.MissingRequiredClientCapability, `Tool '${tool.name}' runs only as a task, and the client did not declare the '${TASKS_EXTENSION}' extension.`, {
-          requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-        }),
-      );
-    }
+    if (modern) throw extensionRequired(`Tool '${tool.name}' runs only as a task, and the client did not declare the '${TASKS_EXTENSION}' extension.`);
     throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool '${tool.name}' runs only as a task: call it with params.task (tasks, protocol revision 2025-11-25).`);
   }
   const answer = (record: TaskRecord) => taskResult(modern ? { resultType: 'task', ...modernTask(record) } : { task: legacyTask(record) });
@@ -148,9 +147,9 @@ function paramsSchema<T>(check: (params: Record<string, unknown>) => string | un
   } as StandardSchemaV1<T>;
 }
 
-const TASK_ID = paramsSchema<{ taskId: string }>((p) => (typeof p.taskId === 'string' && p.taskId !== '' ? undefined : 'taskId must be a non-empty string'));
-// The SDK lifts `inputResponses` out of every 2026-07-28 request's params (`ctx.mcpReq.inputResponses`).
-const TASK_UPDATE = paramsSchema<{ taskId: string; inputResponses?: unknown }>((p) =>
+// The SDK lifts `inputResponses` out of every 2026-07-28 request's params (`ctx.mcpReq.inputResponses`), so
+// tasks/update is checked like the others, and reads `inputResponses` itself.
+const TASK_ID = paramsSchema<{ taskId: string; inputResponses?: unknown }>((p) =>
   typeof p.taskId === 'string' && p.taskId !== '' ? undefined : 'taskId must be a non-empty string',
 );
 const PAGE = paramsSchema<{ cursor?: string }>((p) => (p.cursor === undefined || typeof p.cursor === 'string' ? undefined : 'cursor must be a string'));
@@ -165,14 +164,8 @@ export function answerTasks(scope: SessionScope, tasks: TaskService): void {
   server.registerCapabilities({ ...LEGACY_TASK_CAPABILITIES, ...TASK_EXTENSION_CAPABILITIES } as never);
   const caller = (ctx: ServerContext) => {
     const channel = new SdkRequestChannel(ctx, server, undefined, scope.services, '', scope.auth);
-    const modern = (channel.protocolVersion ?? '') >= MODERN;
-    if (modern && !declaresTasks(channel.client)) {
-      throw toWireError(
-        new RequestError(RpcCode.MissingRequiredClientCapability, `Task methods need the '${TASKS_EXTENSION}' extension, which the client did not declare.`, {
-          requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-        }),
-      );
-    }
+    const modern = isModern(channel);
+    if (modern && !declaresTasks(channel.client)) throw extensionRequired(`Task methods need the '${TASKS_EXTENSION}' extension, which the client did not declare.`);
     return { modern, owner: tasks.ownerOf(channel.auth, channel.sessionId) };
   };
   const find = async (owner: string, taskId: string): Promise<TaskRecord> => {
@@ -193,7 +186,7 @@ export function answerTasks(scope: SessionScope, tasks: TaskService): void {
     return modern ? detailedTask(record) : legacyTask(record);
   });
 
-  on('tasks/update', TASK_UPDATE, async ({ taskId, inputResponses: inParams }, ctx) => {
+  on('tasks/update', TASK_ID, async ({ taskId, inputResponses: inParams }, ctx) => {
     const { modern, owner } = caller(ctx);
     // 2025-11-25 has no tasks/update: its tasks ask the client directly.
     if (!modern) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found: tasks/update (protocol revision 2026-07-28 only)');
@@ -238,4 +231,8 @@ export function answerTasks(scope: SessionScope, tasks: TaskService): void {
     const page = await tasks.store.list(owner, cursor, tasks.options.pageSize);
     return { tasks: page.tasks.map(legacyTask), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
+}
+
+function isModern(channel: RequestChannel): boolean {
+  return (channel.protocolVersion ?? '') >= MODERN;
 }

@@ -57,17 +57,20 @@ export function declaresTasks(client: ClientInfo | undefined): boolean {
   return typeof extensions === 'object' && extensions !== null && extensions[TASKS_EXTENSION] !== undefined;
 }
 
-/** A task as 2026-07-28 shows it (`CreateTaskResult` and the base of `tasks/get`). */
-export function modernTask(record: TaskRecord): Record<string, unknown> {
+/** What both eras show of a task. */
+function taskFields(record: TaskRecord): Record<string, unknown> {
   return {
     taskId: record.taskId,
     status: record.status,
     ...(record.statusMessage !== undefined ? { statusMessage: record.statusMessage } : {}),
     createdAt: record.createdAt,
     lastUpdatedAt: record.lastUpdatedAt,
-    ttlMs: record.ttlMs,
-    pollIntervalMs: record.pollIntervalMs,
   };
+}
+
+/** A task as 2026-07-28 shows it (`CreateTaskResult` and the base of `tasks/get`). */
+export function modernTask(record: TaskRecord): Record<string, unknown> {
+  return { ...taskFields(record), ttlMs: record.ttlMs, pollIntervalMs: record.pollIntervalMs };
 }
 
 /** `tasks/get` on 2026-07-28: the task with its result, error or pending input inlined. */
@@ -83,13 +86,5 @@ export function detailedTask(record: TaskRecord): Record<string, unknown> {
 
 /** A task as 2025-11-25 shows it (`Task`). */
 export function legacyTask(record: TaskRecord): Record<string, unknown> {
-  return {
-    taskId: record.taskId,
-    status: record.status,
-    ...(record.statusMessage !== undefined ? { statusMessage: record.statusMessage } : {}),
-    createdAt: record.createdAt,
-    lastUpdatedAt: record.lastUpdatedAt,
-    ttl: record.ttlMs,
-    pollInterval: record.pollIntervalMs,
-  };
+  return { ...taskFields(record), ttl: record.ttlMs, pollInterval: record.pollIntervalMs };
 }

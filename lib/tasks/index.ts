@@ -8,4 +8,4 @@ export type { TaskSettings } from './task-support';
 export type { TasksOptions } from './tasks-options';
 export { TASKS_EXTENSION, resolveTasksOptions } from './tasks-options';
 export type { ResolvedTasksOptions } from './tasks-options';
-export { newRecord, changedRecord, answeredRecord, serialise } from './task-records';
+export { newRecord, changedRecord, answeredRecord, overBudget, eventOf, pageOf, serialise } from './task-records';

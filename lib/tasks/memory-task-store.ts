@@ -1,15 +1,6 @@
 import { TaskLimitError } from './task-limit.error';
-import { answeredRecord, changedRecord, newRecord, serialise } from './task-records';
-import {
-  TERMINAL_STATUSES,
-  type NewTask,
-  type TaskChange,
-  type TaskEvent,
-  type TaskPage,
-  type TaskRecord,
-  type TaskStatus,
-  type TaskStore,
-} from './task-store';
+import { answeredRecord, changedRecord, eventOf, newRecord, overBudget, pageOf, serialise } from './task-records';
+import type { NewTask, TaskChange, TaskEvent, TaskPage, TaskRecord, TaskStatus, TaskStore } from './task-store';
 
 /** Bounds and clock of a task store. */
 export interface TaskStoreOptions {
@@ -83,11 +74,10 @@ export class InMemoryTaskStore implements TaskStore {
     const record = entry && changedRecord(entry.record, change, from, this.now());
     if (!entry || !record) return undefined;
     // Too big to keep: the task fails instead (its result is lost, the store stays within its bounds).
-    const { result: _result, inputRequests: _input, ...bare } = record;
-    this.put(this.fits(record, entry) ? record : { ...bare, status: 'failed', error: TaskLimitError.bytes(this.maxBytes).toTaskError() });
-    const stored = this.entries.get(taskId)!.record;
-    if (stored.status === 'cancelled') this.emit({ kind: 'cancelled', taskId });
-    else if (TERMINAL_STATUSES.includes(stored.status)) this.emit({ kind: 'settled', taskId });
+    const stored = this.fits(record, entry) ? record : overBudget(record, TaskLimitError.bytes(this.maxBytes));
+    this.put(stored);
+    const event = eventOf(stored);
+    if (event) this.emit(event);
     return stored;
   }
 
@@ -106,11 +96,7 @@ export class InMemoryTaskStore implements TaskStore {
     const owned = this.owners.get(owner);
     if (!owned) return { tasks: [] };
     this.sweepOwner(owned);
-    const ids = [...owned];
-    const start = cursor === undefined ? 0 : Math.max(0, ids.indexOf(cursor) + 1);
-    const page = ids.slice(start, start + limit);
-    const tasks = page.map((id) => this.entries.get(id)!.record);
-    return start + limit < ids.length ? { tasks, nextCursor: page[page.length - 1] } : { tasks };
+    return pageOf([...owned], cursor, limit, (id) => this.entries.get(id)?.record);
   }
 
   watch(listener: (event: TaskEvent) => void): () => void {

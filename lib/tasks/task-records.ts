@@ -1,4 +1,5 @@
-import { TERMINAL_STATUSES, type NewTask, type TaskChange, type TaskRecord, type TaskStatus } from './task-store';
+import type { TaskLimitError } from './task-limit.error';
+import { TERMINAL_STATUSES, type NewTask, type TaskChange, type TaskEvent, type TaskPage, type TaskRecord, type TaskStatus } from './task-store';
 
 /** How every store changes records (pure: the stores differ only in where they keep them). */
 
@@ -58,6 +59,34 @@ export function answeredRecord(record: TaskRecord, responses: Record<string, unk
       ...(done ? { status: 'working' as const } : { inputRequests: left }),
     },
   };
+}
+
+/** What a store kept instead of a record too big for its byte budget: the task failed, its result dropped. */
+export function overBudget(record: TaskRecord, limit: TaskLimitError): TaskRecord {
+  const { result: _result, inputRequests: _input, ...bare } = record;
+  return { ...bare, status: 'failed', error: limit.toTaskError() };
+}
+
+/** The event a store publishes once `record` is stored: a cancellation, or another end; none otherwise. */
+export function eventOf(record: TaskRecord): TaskEvent | undefined {
+  if (record.status === 'cancelled') return { kind: 'cancelled', taskId: record.taskId };
+  return TERMINAL_STATUSES.includes(record.status) ? { kind: 'settled', taskId: record.taskId } : undefined;
+}
+
+/**
+ * One page of an owner's task ids (oldest first): the ids after `cursor` (all of them for an unknown cursor),
+ * `limit` of them read with `read`; the cursor of the next page is the last id of this one.
+ */
+export async function pageOf(
+  ids: readonly string[],
+  cursor: string | undefined,
+  limit: number,
+  read: (taskId: string) => TaskRecord | undefined | Promise<TaskRecord | undefined>,
+): Promise<TaskPage> {
+  const start = cursor === undefined ? 0 : ids.indexOf(cursor) + 1;
+  const page = ids.slice(start, start + limit);
+  const tasks = (await Promise.all(page.map(read))).filter((task): task is TaskRecord => task !== undefined);
+  return start + limit < ids.length ? { tasks, nextCursor: page[page.length - 1] } : { tasks };
 }
 
 /** The record as stored: JSON without the undefined fields. */

@@ -1,31 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import {
-  answeredRecord,
-  changedRecord,
-  newRecord,
-  serialise,
-  TaskLimitError,
-  TERMINAL_STATUSES,
-  type NewTask,
-  type TaskChange,
-  type TaskEvent,
-  type TaskPage,
-  type TaskRecord,
-  type TaskStatus,
-  type TaskStore,
-} from '../../tasks';
+import { answeredRecord, changedRecord, eventOf, newRecord, overBudget, pageOf, serialise, TaskLimitError } from '../../tasks';
+import type { NewTask, TaskChange, TaskEvent, TaskPage, TaskRecord, TaskStatus, TaskStore, TaskStoreOptions } from '../../tasks';
 import type { RedisClient, RedisOptions, RedisSubscriber } from './redis-client';
 
 /** Options of {@link RedisTaskStore}. */
-export interface RedisTaskStoreOptions extends RedisOptions {
-  /** Most live tasks one owner may hold. Default 100. */
-  maxTasksPerOwner?: number;
-  /** Most live tasks in all. Default 10,000. */
-  maxTasks?: number;
+export interface RedisTaskStoreOptions extends RedisOptions, Omit<TaskStoreOptions, 'maxBytes'> {
   /** Bytes one task may take (result, error, input as JSON); a bigger result fails the task. Default 1 MiB. */
   maxTaskBytes?: number;
-  /** The clock (epoch milliseconds). Default `Date.now`. */
-  now?: () => number;
 }
 
 // Creates a task if its owner and the store have room (expired ids are dropped first). KEYS: owner set, all
@@ -105,14 +86,11 @@ export class RedisTaskStore implements TaskStore {
       const record = current && changedRecord(current.record, change, from, this.now());
       if (!current || !record) return undefined;
       let json = serialise(record);
-      if (Buffer.byteLength(json) > this.maxTaskBytes) {
-        const { result: _result, inputRequests: _input, ...bare } = record;
-        json = serialise({ ...bare, status: 'failed', error: TaskLimitError.bytes(this.maxTaskBytes).toTaskError() });
-      }
+      const stored = Buffer.byteLength(json) > this.maxTaskBytes ? overBudget(record, TaskLimitError.bytes(this.maxTaskBytes)) : record;
+      if (stored !== record) json = serialise(stored);
       if (!(await this.swap(taskId, current.version, json))) continue; // changed meanwhile: read again
-      const stored = JSON.parse(json) as TaskRecord;
-      if (stored.status === 'cancelled') await this.publish({ kind: 'cancelled', taskId });
-      else if (TERMINAL_STATUSES.includes(stored.status)) await this.publish({ kind: 'settled', taskId });
+      const event = eventOf(stored);
+      if (event) await this.publish(event);
       return stored;
     }
   }
@@ -133,10 +111,7 @@ export class RedisTaskStore implements TaskStore {
 
   async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage> {
     const ids = (await this.redis.call('ZRANGEBYSCORE', this.ownerKey(owner), `(${this.now()}`, '+inf')) as string[];
-    const start = cursor === undefined ? 0 : Math.max(0, ids.indexOf(cursor) + 1);
-    const page = ids.slice(start, start + limit);
-    const tasks = (await Promise.all(page.map((id) => this.get(owner, id)))).filter((t): t is TaskRecord => t !== undefined);
-    return start + limit < ids.length ? { tasks, nextCursor: page[page.length - 1] } : { tasks };
+    return pageOf(ids, cursor, limit, (id) => this.get(owner, id));
   }
 
   watch(listener: (event: TaskEvent) => void): () => void {
