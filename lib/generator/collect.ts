@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { GeneratedMethod, GeneratedParam, GeneratedProperty } from '../interfaces';
 import { signatureFingerprint } from '../metadata';
 import type { TsNode, TsProject } from './engine';
-import { symbolDocs, TypeMapper } from './type-mapper';
+import { isGetterOnly, symbolDocs, TypeMapper } from './type-mapper';
 
 /** The decorators that make a method a component: its parameters become schemas. */
 const COMPONENT_DECORATORS = new Set(['Tool', 'Resource', 'ResourceTemplate', 'ResourceList', 'Prompt', 'Complete', 'UiResource']);
@@ -53,7 +53,28 @@ export function collect(project: TsProject, exclude: string, onProgress?: (step:
     }
   }
   classes.sort((a, b) => a.file.localeCompare(b.file) || a.name.localeCompare(b.name));
-  return { classes, warnings: mapper.warnings };
+  return { classes: qualifyClassNames(classes), warnings: mapper.warnings };
+}
+
+/**
+ * A type naming a class says `Name` when no other collected class has that name, else `file#Name`: two
+ * `Address` classes in two files are told apart at run time by the file their entries carry.
+ */
+function qualifyClassNames(classes: CollectedClass[]): CollectedClass[] {
+  const count = new Map<string, number>();
+  for (const cls of classes) count.set(cls.name, (count.get(cls.name) ?? 0) + 1);
+  const name = <T extends GeneratedParam | GeneratedProperty>(type: T): T => {
+    if (type.class === undefined || !type.class.includes('#')) return type;
+    const bare = type.class.slice(type.class.lastIndexOf('#') + 1);
+    return (count.get(bare) ?? 0) > 1 ? type : { ...type, class: bare };
+  };
+  return classes.map((cls) => ({
+    ...cls,
+    ...(cls.methods
+      ? { methods: Object.fromEntries(Object.entries(cls.methods).map(([key, m]) => [key, { ...m, params: m.params.map(name) }])) }
+      : {}),
+    ...(cls.properties ? { properties: Object.fromEntries(Object.entries(cls.properties).map(([key, p]) => [key, name(p)])) } : {}),
+  }));
 }
 
 function where(declaration: TsNode, fileName: string, project: TsProject) {
@@ -81,18 +102,19 @@ function describeMethod(method: TsNode, owner: string, project: TsProject, mappe
   (method.parameters as TsNode[]).forEach((param, index) => {
     const name = ast.isIdentifier(param.name) ? (param.name.text as string) : undefined;
     signature.push(name === undefined ? {} : { name, initialised: param.initializer !== undefined, rest: param.dotDotDotToken !== undefined });
-    if (name === undefined || param.dotDotDotToken) return;
+    if (param.dotDotDotToken) return;
     const type = checker.getTypeAtLocation(param);
     if (!type) return;
-    const described = mapper.describe(type, `${owner} parameter #${index} '${name}'`);
+    // A destructured parameter (`@Args() { text, limit }: Query`) is described too: its name comes from the decorator.
+    const described = mapper.describe(type, `${owner} parameter #${index}${name === undefined ? '' : ` '${name}'`}`);
     const literal = param.initializer ? literalDefault(param.initializer, project) : undefined;
     const entry: GeneratedParam = {
-      name,
+      name: name ?? '{}',
       index,
       ...described,
       ...(param.questionToken || param.initializer ? { optional: true } : {}),
       ...(literal ? { default: literal.value } : {}),
-      ...(paramDocs.has(name) ? { description: paramDocs.get(name) } : {}),
+      ...(name !== undefined && paramDocs.has(name) ? { description: paramDocs.get(name) } : {}),
     };
     params.push(entry);
   });
@@ -110,7 +132,7 @@ function describeProperties(declaration: TsNode, project: TsProject, mapper: Typ
   const properties: Record<string, GeneratedProperty> = {};
   if (!instance) return properties;
   for (const property of checker.getPropertiesOfType(instance)) {
-    if (property.flags & project.flags.symbol.Method) continue;
+    if (property.flags & project.flags.symbol.Method || isGetterOnly(property, project)) continue;
     const type = checker.getTypeOfSymbol(property);
     if (!type || checker.getSignaturesOfType(type, 0).length > 0) continue;
     const node = property.valueDeclaration?.resolve();

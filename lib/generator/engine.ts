@@ -22,6 +22,10 @@ export interface TsType {
   readonly flags: number;
   readonly objectFlags: number;
   readonly value?: string | number | boolean | bigint;
+  /** `'error'` for the checker's placeholder of a type it could not resolve (an import of a missing module). */
+  readonly intrinsicName?: string;
+  /** The text pieces of a template literal type (`id-${string}`: `['id-', '']`); its holes are getTypes(). */
+  readonly texts?: readonly string[];
   getSymbol(): TsSymbol | undefined;
   getAliasSymbol(): TsSymbol | undefined;
   isUnionType(): boolean;

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { GeneratedType, JsonSchema } from '../interfaces';
 import type { TsNode, TsProject, TsSymbol, TsType } from './engine';
 
@@ -26,7 +27,13 @@ export class TypeMapper {
   describe(type: TsType, where: string): Described {
     const f = this.project.flags.type;
     if (type.isUnionType()) return this.union(type, where);
+    if (type.flags & f.Any && type.intrinsicName === 'error') {
+      this.warnings.push(`${where}: TypeScript could not resolve this type (a missing import or module?); it is described as any value ({}).`);
+      return { schema: {} };
+    }
     if (type.flags & (f.Any | f.Unknown | f.TypeParameter)) return { schema: {} };
+    if (type.flags & f.TemplateLiteral) return { schema: templateSchema(type, f) };
+    if (type.flags & f.StringMapping) return { schema: { type: 'string' } };
     if (type.flags & f.Undefined || type.flags & f.Void) return { schema: {}, optional: true };
     if (type.flags & f.Null) return { schema: { type: 'null' } };
     if (type.flags & (f.StringLiteral | f.NumberLiteral | f.BooleanLiteral)) return { schema: literalSchema([literalOf(type)]) };
@@ -101,7 +108,7 @@ export class TypeMapper {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const property of checker.getPropertiesOfType(type)) {
-      if (property.flags & this.project.flags.symbol.Method) continue;
+      if (property.flags & this.project.flags.symbol.Method || isGetterOnly(property, this.project)) continue;
       const propertyType = checker.getTypeOfSymbol(property);
       if (!propertyType || checker.getSignaturesOfType(propertyType, 0).length > 0) continue;
       const described = this.describe(propertyType, `${where}.${property.name}`);
@@ -118,12 +125,13 @@ export class TypeMapper {
     return schema;
   }
 
+  /** `file#Name` (file relative to the project): collect() drops the file where the name alone is unique. */
   private useClass(symbol: TsSymbol): string | undefined {
     const handle = symbol.valueDeclaration ?? symbol.declarations[0];
     const declaration = handle?.resolve();
     if (!declaration) return undefined;
     if (!this.classes.has(symbol.id)) this.classes.set(symbol.id, { symbol, declaration, file: handle!.path });
-    return symbol.name;
+    return `${path.relative(this.project.root, handle!.path).split(path.sep).join('/')}#${symbol.name}`;
   }
 
   private unsupported(type: TsType, where: string): Described {
@@ -152,6 +160,30 @@ export function exampleValue(text: string): unknown {
   } catch {
     return trimmed;
   }
+}
+
+/** A getter without a setter computes its value: no client sends it (and an instance could not take it). */
+export function isGetterOnly(symbol: TsSymbol, project: TsProject): boolean {
+  const { GetAccessor, SetAccessor } = project.flags.symbol;
+  return (symbol.flags & GetAccessor) !== 0 && (symbol.flags & SetAccessor) === 0;
+}
+
+/** `id-${string}` → a string with a pattern (holes: numbers, booleans, literals; anything else matches any text). */
+function templateSchema(type: TsType, f: Record<string, number>): JsonSchema {
+  const texts = type.texts ?? [];
+  const holes = type.getTypes() ?? [];
+  if (texts.length !== holes.length + 1) return { type: 'string' };
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const hole = (t: TsType): string => {
+    if (t.flags & f.Number) return '-?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?';
+    if (t.flags & f.Boolean) return '(?:true|false)';
+    if (t.flags & (f.StringLiteral | f.NumberLiteral | f.BooleanLiteral)) return escape(String(literalOf(t)));
+    if (t.isUnionType() && (t.getTypes() ?? []).every((m) => m.flags & (f.StringLiteral | f.NumberLiteral | f.BooleanLiteral))) {
+      return `(?:${(t.getTypes() ?? []).map((m) => escape(String(literalOf(m)))).join('|')})`;
+    }
+    return '[\\s\\S]*';
+  };
+  return { type: 'string', pattern: `^${texts.map((text, i) => (i === 0 ? escape(text) : hole(holes[i - 1]) + escape(text))).join('')}$` };
 }
 
 function literalOf(type: TsType): string | number | boolean {

@@ -60,7 +60,7 @@ export function parseMethod(
   const readable = readParameters(fn);
   const source = readable ?? [];
   const generated = generatedSignature(target, method, owner, readable);
-  const reflected = getParamTypes(target.prototype, method) ?? generated?.params.map((p) => (p.class ? resolveGeneratedClass(p.class) : undefined));
+  const reflected = getParamTypes(target.prototype, method) ?? generatedParamTypes(generated);
   const declared = Math.max(fn.length, source.length, reflected?.length ?? 0);
   // Positions without a decorator take the kind's implicit binding (completers: the typed value, then the context).
   const decorated: readonly (ParamMetadata | undefined)[] =
@@ -128,6 +128,14 @@ function generatedSignature(
     );
   }
   return found.method;
+}
+
+/** The parameter classes the generated entry names, by position (as `design:paramtypes` would list them). */
+function generatedParamTypes(generated: GeneratedMethod | undefined): unknown[] | undefined {
+  if (!generated) return undefined;
+  const types: unknown[] = [];
+  for (const p of generated.params) types[p.index] = p.class ? resolveGeneratedClass(p.class) : undefined;
+  return Array.from(types);
 }
 
 /**

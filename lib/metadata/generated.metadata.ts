@@ -25,13 +25,27 @@ export function getGeneratedClass(cls: Function): GeneratedClass | undefined {
   return named?.length === 1 ? named[0] : undefined;
 }
 
-/** The generated entry of a component method, if its class has one. */
+/**
+ * The generated entry of a component method: the nearest entry of the class chain that lists it (a tool inherited
+ * from a base class is in the base class's entry). With none, the nearest entry with methods, so a method added
+ * since the file was generated reads as stale there.
+ */
 export function getGeneratedMethod(cls: Function, method: string): { entry: GeneratedClass; method?: GeneratedMethod } | undefined {
+  let nearest: GeneratedClass | undefined;
   for (let c: Function | null = cls; c && c !== Function.prototype; c = Object.getPrototypeOf(c) as Function | null) {
     const entry = getGeneratedClass(c);
-    if (entry?.methods) return { entry, method: entry.methods[method] };
+    if (entry?.methods && Object.hasOwn(entry.methods, method)) return { entry, method: entry.methods[method] };
+    if (entry?.methods) nearest ??= entry;
   }
-  return undefined;
+  return nearest ? { entry: nearest } : undefined;
+}
+
+/** True when the class or one of its base classes has an entry with component methods. */
+export function hasGeneratedMethods(cls: Function): boolean {
+  for (let c: Function | null = cls; c && c !== Function.prototype; c = Object.getPrototypeOf(c) as Function | null) {
+    if (getGeneratedClass(c)?.methods) return true;
+  }
+  return false;
 }
 
 /** Generated properties of a DTO class, own and inherited (a subclass's entry lists inherited ones too). */
@@ -39,12 +53,19 @@ export function getGeneratedProperties(cls: Function): Readonly<Record<string, G
   return getGeneratedClass(cls)?.properties;
 }
 
-/** A class named in generated metadata (`Date`, or a DTO the generated module imported). */
+/**
+ * A class named in generated metadata (`Date`, or a DTO the generated module imported): `Name`, or `file#Name`
+ * when several collected classes have that name. A non-exported class has no reference: none is found.
+ */
 export function resolveGeneratedClass(name: string, candidate?: unknown): Function | undefined {
   if (name === 'Date') return Date;
-  if (typeof candidate === 'function' && candidate.name === name) return candidate;
-  const refs = (byName.get(name) ?? []).map((e) => e.ref).filter((r): r is Function => r !== undefined);
-  return refs.length === 1 ? refs[0] : undefined;
+  const hash = name.lastIndexOf('#');
+  const file = hash < 0 ? undefined : name.slice(0, hash);
+  const bare = name.slice(hash + 1);
+  if (typeof candidate === 'function' && candidate.name === bare) return candidate;
+  const entries = (byName.get(bare) ?? []).filter((e) => file === undefined || e.file === file);
+  if (entries.length !== 1) return undefined;
+  return entries[0].ref;
 }
 
 /** One parameter as both the compiler and the compiled method show it. */

@@ -1,6 +1,6 @@
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { GeneratedMetadata } from '../interfaces';
-import { getGeneratedClass, loadGeneratedMetadata } from '../metadata';
+import { hasGeneratedMethods, loadGeneratedMetadata } from '../metadata';
 import { hasComponents, type HostRecord } from './explorer';
 
 /** Loads the metadata `mcp-reflect generate` wrote, refusing what is not such a module. */
@@ -27,7 +27,7 @@ export function loadGeneratedTypes(metadata: unknown): void {
 /** Every class serving components must be in the loaded metadata: one added since it was generated is not. */
 export function checkGeneratedCoverage(hosts: readonly HostRecord[]): void {
   for (const { target } of hosts) {
-    if (!hasComponents(target) || getGeneratedClass(target)?.methods) continue;
+    if (!hasComponents(target) || hasGeneratedMethods(target)) continue;
     throw new BootstrapError(
       BootstrapErrorCode.GeneratedMetadataStale,
       `Cannot build the components of ${target.name}: the generated metadata has no entry for the class (it was generated before ${target.name} ` +

@@ -1,0 +1,82 @@
+import 'reflect-metadata';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { createTestClient, type TestClient } from 'mcp-reflect/testing';
+import { metadata } from '../fixtures/generate-project/src/mcp-metadata';
+import { ReviewModule } from '../fixtures/generate-project/src/review';
+
+// Constructs a user writes that the first version of the generator got wrong: tools inherited from a base class,
+// classes of the same name in two files, getters on DTOs, destructured parameters, template literal types.
+
+const text = (result: { content?: unknown }) => ((result.content as { text: string }[])[0] ?? { text: '' }).text;
+
+describe('generated types: inheritance, namesakes, getters, destructuring, template literals', () => {
+  let client: TestClient;
+  let schemas: Record<string, Record<string, any>>;
+
+  beforeAll(async () => {
+    client = await createTestClient(ReviewModule, { metadata });
+    const { tools } = await client.listTools();
+    schemas = Object.fromEntries(tools.map((t) => [t.name, t.inputSchema as Record<string, any>]));
+  });
+  afterAll(() => client?.close());
+
+  it('serves tools inherited from a base class, by a class with and without tools of its own', async () => {
+    expect(schemas.ping.properties.word).toEqual({ type: 'string', enum: ['ping', 'pong'] });
+    expect(schemas.audit.properties.level).toEqual({ type: 'string', enum: ['info', 'warn'] });
+    expect(text(await client.callTool({ name: 'ping', arguments: { word: 'ping' } }))).toBe('pong');
+    expect(text(await client.callTool({ name: 'audit', arguments: { level: 'warn' } }))).toBe('audit warn');
+    expect((await client.callTool({ name: 'audit', arguments: { level: 'debug' } })).isError).toBe(true);
+  });
+
+  it('tells classes of the same name in two files apart: each nested DTO has its own schema and class', async () => {
+    const { envelope, parcel } = schemas.post.properties;
+    expect(envelope.properties.to.properties).toEqual({ line1: { type: 'string' } });
+    expect(envelope.properties.from.properties).toEqual({ line1: { type: 'string' } });
+    expect(envelope.required).toEqual(['to']);
+    // The non-exported Address of parcels.ts: its own property, never an exported namesake's.
+    expect(parcel.properties.to).toEqual({ type: 'object', properties: { zip: { type: 'number' } }, required: ['zip'], additionalProperties: false });
+    const result = await client.callTool({
+      name: 'post',
+      arguments: { envelope: { to: { line1: 'a' }, from: { line1: 'b' } }, parcel: { to: { zip: 1234 } } },
+    });
+    expect(JSON.parse(text(result))).toEqual({ to: 'Address', from: 'Address', parcel: 'Object', zip: 1234 });
+    expect((await client.callTool({ name: 'post', arguments: { envelope: { to: { line1: 'a' } }, parcel: { to: { street: 'x' } } } })).isError).toBe(true);
+  });
+
+  it('leaves a getter out of a DTO schema (it is computed, and an instance cannot take it)', async () => {
+    expect(schemas.badge).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' }, note: { type: 'string' } },
+      required: ['name'],
+      additionalProperties: false,
+    });
+    expect(text(await client.callTool({ name: 'badge', arguments: { name: 'x', note: 'n' } }))).toBe('[x] n');
+    // Not a property a client can set: the lenient mode drops it, and the getter still computes the value.
+    expect(text(await client.callTool({ name: 'badge', arguments: { name: 'x', label: 'y' } }))).toBe('[x]');
+  });
+
+  it('describes a destructured @Args() parameter from its type', async () => {
+    expect(schemas.find.required).toEqual(['text', 'sort']);
+    expect(schemas.find.properties.sort).toEqual({ type: 'string', enum: ['newest', 'oldest'] });
+    expect(text(await client.callTool({ name: 'find', arguments: { text: 'mcp', sort: 'newest' } }))).toBe('mcp newest');
+    expect((await client.callTool({ name: 'find', arguments: { text: 'mcp', sort: 'random' } })).isError).toBe(true);
+  });
+
+  it('describes template literal types as strings with a pattern, and validates them', async () => {
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    const check = ajv.compile(schemas.code);
+    expect(schemas.code.properties.code).toEqual({ type: 'string', pattern: expect.any(String) });
+    for (const [args, ok] of [
+      [{ code: 'id-12', size: 's-true' }, true],
+      [{ code: 'id--1.5', size: 'm-false' }, true],
+      [{ code: 'id-x', size: 's-true' }, false],
+      [{ code: 'id-1', size: 'l-true' }, false],
+      [{ code: 7, size: 's-true' }, false],
+    ] as const) {
+      expect(check(args)).toBe(ok);
+      expect(!(await client.callTool({ name: 'code', arguments: args as never })).isError).toBe(ok);
+    }
+  });
+});
