@@ -1,37 +1,39 @@
 import type { Server } from '@modelcontextprotocol/server';
-import type { ClientInfo, InputRequiredSignal, InteractionChannel, LogLevel, RequestChannel } from '../context';
-import type { McpAuth } from '../interfaces';
+import { ForwardingChannel, type InputRequiredSignal, type InteractionChannel, type RequestChannel } from '../context';
 
-/** What a task keeps of the request that created it: read once, as the request ends before the task does. */
-export interface TaskOrigin {
-  readonly requestId: string | number;
-  readonly sessionId: string | undefined;
-  readonly progressToken: string | number | undefined;
-  readonly client?: ClientInfo;
-  readonly protocolVersion?: string;
-  readonly auth?: McpAuth;
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly meta?: Readonly<Record<string, unknown>>;
-  readonly interaction?: InteractionChannel;
-  readonly resourceUpdated?: (uri: string) => Promise<void>;
+/**
+ * What a task keeps of the request that created it, read once (the request ends before the task does): its
+ * identity and client as they were. Notifications go to a 2025-era session through its `server`; on 2026-07-28
+ * the request's stream is gone, so they are dropped.
+ */
+export interface TaskOrigin extends RequestChannel {
   /** The session's server (2025 eras): notifications and input requests go to the client through it. */
   readonly server?: Server;
 }
 
+/** A signal no request aborts: a task's own signal replaces it. */
+const NEVER = new AbortController().signal;
+
 /** Reads what a task needs of its request's channel, once. */
 export function originOf(channel: RequestChannel, server: Server | undefined): TaskOrigin {
+  const { requestId, sessionId, progressToken, client, protocolVersion, auth, headers, meta, interaction } = channel;
+  const resourceUpdated = channel.resourceUpdated?.bind(channel);
   return {
-    requestId: channel.requestId,
-    sessionId: channel.sessionId,
-    progressToken: channel.progressToken,
-    client: channel.client,
-    protocolVersion: channel.protocolVersion,
-    auth: channel.auth,
-    headers: channel.headers,
-    meta: channel.meta,
-    interaction: channel.interaction,
-    resourceUpdated: channel.resourceUpdated?.bind(channel),
+    signal: NEVER,
+    requestId,
+    sessionId,
+    progressToken,
+    client,
+    protocolVersion,
+    auth,
+    headers,
+    meta,
+    interaction,
     ...(server ? { server } : {}),
+    // A client that went away must not fail the task.
+    notify: async (method, params) => void (await server?.notification({ method, params } as never).catch(() => undefined)),
+    log: async (level, data, logger) => void (await server?.sendLoggingMessage({ level, data, ...(logger ? { logger } : {}) }, sessionId).catch(() => undefined)),
+    resourceUpdated: async (uri) => void (await resourceUpdated?.(uri)),
   };
 }
 
@@ -43,22 +45,22 @@ export interface TaskChannelHooks {
 }
 
 /**
- * The Context's view of a task run: the request's identity and client, the task's own signal (aborted by
- * `tasks/cancel`), the answers collected so far, and every input request the run raises. On a 2025-era session
- * notifications go to the client through the session; on 2026-07-28 a request's stream is gone, so progress
- * becomes the task's `statusMessage` and logs are dropped.
+ * The Context's view of a task run: the request's identity and client (its origin), the task's own signal
+ * (aborted by `tasks/cancel`), the answers collected so far, and every input request the run raises. Progress
+ * messages become the task's `statusMessage`.
  */
-export class TaskChannel implements RequestChannel {
+export class TaskChannel extends ForwardingChannel {
   readonly raised: InputRequiredSignal[] = [];
   private readonly answersView: InteractionChannel | undefined;
   private readonly ownToken: string;
 
   constructor(
-    private readonly origin: TaskOrigin,
-    readonly signal: AbortSignal,
+    origin: TaskOrigin,
+    private readonly taskSignal: AbortSignal,
     answers: Readonly<Record<string, unknown>>,
     private readonly hooks: TaskChannelHooks,
   ) {
+    super(origin);
     this.ownToken = `task:${hooks.taskId}`;
     const base = origin.interaction;
     this.answersView = base && {
@@ -69,61 +71,28 @@ export class TaskChannel implements RequestChannel {
     };
   }
 
-  get interaction(): InteractionChannel | undefined {
+  override get signal(): AbortSignal {
+    return this.taskSignal;
+  }
+
+  override get interaction(): InteractionChannel | undefined {
     return this.answersView;
   }
 
-  get requestId(): string | number {
-    return this.origin.requestId;
-  }
-
-  get sessionId(): string | undefined {
-    return this.origin.sessionId;
-  }
-
   /** The request's token, else one of the task's own: progress messages become the task's `statusMessage` either way. */
-  get progressToken(): string | number | undefined {
-    return this.origin.progressToken ?? this.ownToken;
+  override get progressToken(): string | number | undefined {
+    return this.base.progressToken ?? this.ownToken;
   }
 
-  get client(): ClientInfo | undefined {
-    return this.origin.client;
-  }
-
-  get protocolVersion(): string | undefined {
-    return this.origin.protocolVersion;
-  }
-
-  get auth(): McpAuth | undefined {
-    return this.origin.auth;
-  }
-
-  get headers(): Readonly<Record<string, string>> | undefined {
-    return this.origin.headers;
-  }
-
-  get meta(): Readonly<Record<string, unknown>> | undefined {
-    return this.origin.meta;
-  }
-
-  async startTask(): Promise<boolean> {
+  override async startTask(): Promise<boolean> {
     return true; // already one
   }
 
-  async notify(method: string, params: Record<string, unknown>): Promise<void> {
+  override async notify(method: string, params: Record<string, unknown>): Promise<void> {
     if (method === 'notifications/progress') {
       if (typeof params.message === 'string') this.hooks.progress(params.message);
       if (params.progressToken === this.ownToken) return; // the client asked for no progress
     }
-    // A client that went away must not fail the task.
-    await this.origin.server?.notification({ method, params } as never).catch(() => undefined);
-  }
-
-  async log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
-    await this.origin.server?.sendLoggingMessage({ level, data, ...(logger ? { logger } : {}) }, this.origin.sessionId).catch(() => undefined);
-  }
-
-  async resourceUpdated(uri: string): Promise<void> {
-    await this.origin.resourceUpdated?.(uri);
+    await this.base.notify(method, params);
   }
 }
