@@ -162,13 +162,27 @@ function decoratorNames(node: TsNode, project: TsProject): string[] {
   return names;
 }
 
-/** A literal initialiser's value (numbers, strings, booleans, null, and JSON arrays/objects of them). */
+/**
+ * A literal initialiser's value: strings as the compiler reads them (escapes included), numbers, booleans,
+ * null, JSON arrays/objects of them, and anything whose type is one literal (`= DEFAULT_LIMIT` of a
+ * `const DEFAULT_LIMIT = 5`, `= Priority.Low`).
+ */
 function literalDefault(node: TsNode, project: TsProject): { value: unknown } | undefined {
+  const { SyntaxKind } = project.ast;
+  if ((node.kind === SyntaxKind.StringLiteral || node.kind === SyntaxKind.NoSubstitutionTemplateLiteral) && typeof node.text === 'string') {
+    return { value: node.text };
+  }
   const text = (project.sourceFiles.find((f) => f.fileName === sourceFileOf(node)?.fileName)?.text ?? '').slice(node.pos, node.end).trim();
   if (/^-?\d[\d_]*(\.\d+)?([eE][+-]?\d+)?$/.test(text)) return { value: Number(text.replace(/_/g, '')) };
   if (text === 'true' || text === 'false' || text === 'null') return { value: JSON.parse(text) };
-  const quoted = /^'([^'\\]*)'$/.exec(text);
-  if (quoted) return { value: quoted[1] };
+  const type = project.checker.getTypeAtLocation(node);
+  const f = project.flags.type;
+  if (type && type.flags & (f.StringLiteral | f.NumberLiteral) && (typeof type.value === 'string' || typeof type.value === 'number')) {
+    return { value: type.value };
+  }
+  if (type && type.flags & f.BooleanLiteral && (type.intrinsicName === 'true' || type.intrinsicName === 'false')) {
+    return { value: type.intrinsicName === 'true' };
+  }
   try {
     return { value: JSON.parse(text) };
   } catch {

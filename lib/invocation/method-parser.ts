@@ -96,7 +96,9 @@ export function parseMethod(
       if (!name) {
         throw new BootstrapError(BootstrapErrorCode.ParamNameUnreadable, paramNameUnreadableMessage(owner, index));
       }
-      const options = withInitialiser(meta.options, written);
+      // The generated entry read the initialiser with the compiler (escapes, constants, enum members): it says
+      // optional and default itself; the compiled text is read only without it.
+      const options = typed ? meta.options : withInitialiser(meta.options, written);
       parsed.push({ kind: 'param', index, name, options, reflected: type, ...(typed ? { generated: typed } : {}), pipes: meta.pipes ?? [] });
     }
   }

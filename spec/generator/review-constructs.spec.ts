@@ -63,6 +63,16 @@ describe('generated types: inheritance, namesakes, getters, destructuring, templ
     expect((await client.callTool({ name: 'find', arguments: { text: 'mcp', sort: 'random' } })).isError).toBe(true);
   });
 
+  it('advertises defaults the compiler reads: constants, escaped strings, enum members', async () => {
+    expect(schemas.page.properties).toEqual({
+      limit: { type: 'number', default: 5 },
+      note: { type: 'string', default: 'it\'s\n"quoted"' },
+      priority: { type: 'string', enum: ['low', 'high'], default: 'high' },
+    });
+    expect(schemas.page.required).toBeUndefined();
+    expect(JSON.parse(text(await client.callTool({ name: 'page', arguments: {} })))).toEqual({ limit: 5, note: 'it\'s\n"quoted"', priority: 'high' });
+  });
+
   it('describes template literal types as strings with a pattern, and validates them', async () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
