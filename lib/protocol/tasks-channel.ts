@@ -37,6 +37,11 @@ export function originOf(channel: RequestChannel, server: Server | undefined): T
   };
 }
 
+/** The progress token of a task whose call carried none: its progress messages still become its `statusMessage`. */
+export function taskProgressToken(taskId: string): string {
+  return `task:${taskId}`;
+}
+
 /** What a task channel reports to its run. */
 export interface TaskChannelHooks {
   readonly taskId: string;
@@ -61,7 +66,7 @@ export class TaskChannel extends ForwardingChannel {
     private readonly hooks: TaskChannelHooks,
   ) {
     super(origin);
-    this.ownToken = `task:${hooks.taskId}`;
+    this.ownToken = taskProgressToken(hooks.taskId);
     const base = origin.interaction;
     this.answersView = base && {
       response: (key) => answers[key],

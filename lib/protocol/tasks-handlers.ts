@@ -7,7 +7,7 @@ import type { ToolDefinition } from '../tools';
 import { toWireError } from './error-mapping';
 import { SdkRequestChannel } from './request-channel';
 import type { SessionScope } from './session-scope';
-import { originOf } from './tasks-channel';
+import { originOf, taskProgressToken } from './tasks-channel';
 import type { TaskService } from './tasks-service';
 import { declaresTasks, detailedTask, LEGACY_TASK_CAPABILITIES, legacyTask, modernTask, TASK_EXTENSION_CAPABILITIES, taskResult } from './tasks-wire';
 
@@ -102,10 +102,11 @@ function onDemand(
         answers: scope.rounds.answers(ctx, target),
         running: Promise.resolve().then(() => holder.running!),
       });
+      own.task = record;
       announce(record);
       return record;
     }));
-  const own = new OnDemandChannel(channel, controller.signal, async () => (await startTask(), true));
+  const own = new OnDemandChannel(channel, controller.signal, async () => (await startTask(), true), (taskId, message) => tasks.progress(start.owner, taskId, message));
   return scope.rounds.run(ctx, target, async () => {
     const running = Promise.resolve().then(() => start.tool.pipeline.call(start.args, () => own, undefined));
     holder.running = running;
@@ -116,14 +117,34 @@ function onDemand(
   });
 }
 
-/** The request's channel with the task's signal and `startTask()` (before the call becomes a task). */
+/**
+ * The request's channel with the task's signal and `startTask()`; once the call became a task, progress messages
+ * are its `statusMessage`, as in any task run.
+ */
 class OnDemandChannel extends ForwardingChannel {
+  /** The task, once `startTask()` created it. */
+  task?: TaskRecord;
+
   constructor(
     base: RequestChannel,
     private readonly taskSignal: AbortSignal,
     private readonly start: () => Promise<boolean>,
+    private readonly progress: (taskId: string, message: string) => void,
   ) {
     super(base);
+  }
+  /** The request's token, else (once a task) one of the task's own, so that progress messages reach the task. */
+  override get progressToken(): string | number | undefined {
+    return this.base.progressToken ?? (this.task && taskProgressToken(this.task.taskId));
+  }
+  override async notify(method: string, params: Record<string, unknown>): Promise<void> {
+    if (!this.task) return this.base.notify(method, params);
+    if (method === 'notifications/progress') {
+      if (typeof params.message === 'string') this.progress(this.task.taskId, params.message);
+      if (this.base.progressToken === undefined) return; // the client asked for no progress
+    }
+    // The call was answered with the task: its stream may be gone, which must not fail the task.
+    await this.base.notify(method, params).catch(() => undefined);
   }
   override get signal(): AbortSignal {
     return this.taskSignal;

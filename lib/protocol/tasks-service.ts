@@ -130,6 +130,11 @@ export class TaskService {
     throw signal.reason;
   }
 
+  /** A progress message of a run: the task's `statusMessage`, while it works (a failed write is not the run's failure). */
+  progress(owner: string, taskId: string, message: string): void {
+    void this.store.update(owner, taskId, { status: 'working', statusMessage: message }, WORKING).catch(() => undefined);
+  }
+
   /** Stops listening to the store and aborts every run of this process. */
   close(): void {
     this.unwatch();
@@ -150,7 +155,7 @@ export class TaskService {
     if (!record || record.status !== 'working') return;
     const channel = new TaskChannel(live.origin, live.controller.signal, record.answers ?? {}, {
       taskId: live.taskId,
-      progress: (message) => void this.store.update(live.owner, live.taskId, { status: 'working', statusMessage: message }, WORKING).catch(() => undefined),
+      progress: (message) => this.progress(live.owner, live.taskId, message),
     });
     let running: Promise<unknown>;
     try {

@@ -116,6 +116,14 @@ export class TaskTools {
     return `slow: ${await released(ctx)}`;
   }
 
+  @Tool({ task: { support: 'optional', start: 'on-demand' } })
+  async startThenReport(@Ctx() ctx: Context): Promise<string> {
+    await ctx.startTask();
+    await ctx.reportProgress(1, 2, 'after the start');
+    probe.started.resolve();
+    return `reported: ${await released(ctx)}`;
+  }
+
   @UseGuards(AllowGuard)
   @Tool({ task: 'optional' })
   async guarded(@Param('allow') allow: boolean): Promise<string> {

@@ -130,6 +130,16 @@ describe('tasks on 2026-07-28 (extension io.modelcontextprotocol/tasks, over HTT
     });
   });
 
+  it('with start: on-demand, a progress message after ctx.startTask() becomes the task’s statusMessage', async () => {
+    const { result: created } = await send('tools/call', { name: 'startThenReport', arguments: {} });
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    await within(probe.started.promise, 'the method to report');
+    await pollTask(send, created.taskId, (task) => task.statusMessage === 'after the start');
+    probe.release.resolve('on');
+    const done = await pollTask(send, created.taskId, (task) => task.status === 'completed');
+    expect(done.result.content).toEqual([{ type: 'text', text: 'reported: on' }]);
+  });
+
   it('runs a task call through the tool’s pipeline: a guard that refuses fails the task as an unknown tool, and the method never runs', async () => {
     const { result: denied } = await send('tools/call', { name: 'guarded', arguments: { allow: false } });
     const failed = await pollTask(send, denied.taskId, (task) => task.status !== 'working');
