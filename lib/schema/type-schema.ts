@@ -5,7 +5,7 @@ import type { ConstraintType } from './constraint-map';
 import { enumSchema, enumValues } from './enum-values';
 import type { SchemaContext } from './schema-context';
 import { arrayItemTypeMessage, unreflectableTypeMessage, unsupportedClassMessage, type SchemaSite } from './schema.messages';
-import { PRIMITIVE_TYPES, arrayOf, mergeSchema, toDate, type ShapedSchema } from './shaped-schema';
+import { PRIMITIVE_TYPES, arrayOf, mergeSchema, toDate, type Converter, type ShapedSchema } from './shaped-schema';
 
 /** Everything known about the type at one position, most explicit first. */
 export interface TypeInputs {
@@ -90,7 +90,37 @@ function generatedSchema(generated: GeneratedType, inputs: TypeInputs, ctx: Sche
   let schema: JsonSchema = { ...generated.schema };
   if (inputs.constraintType === 'integer' && schema.type === 'number') schema = { ...schema, type: 'integer' };
   const enumKeywords = inputs.enum === undefined ? undefined : enumSchema(enumValues(inputs.enum));
-  return { schema: mergeSchema(schema, enumKeywords) };
+  const convert = generatedDates(generated.schema);
+  return { schema: mergeSchema(schema, enumKeywords), ...(convert ? { convert } : {}) };
+}
+
+/**
+ * The converter of the `Date`s inside a generated inline schema (an interface, a type literal, a tuple, a
+ * Record): only a TypeScript `Date` becomes `format: 'date-time'` in generated schemas, so each such position
+ * is built as a `Date`, as a `Date` parameter is. Compiled once per schema; undefined when there is none.
+ * (Members of an `anyOf` are left as sent: which member a value matched is not known here.)
+ */
+export function generatedDates(schema: JsonSchema): Converter | undefined {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (schema.format === 'date-time' && types.includes('string')) return (v) => (typeof v === 'string' ? toDate(v) : v);
+  const items = isObject(schema.items) ? generatedDates(schema.items) : undefined;
+  const prefix = Array.isArray(schema.prefixItems) ? (schema.prefixItems as JsonSchema[]).map(generatedDates) : [];
+  if (items || prefix.some(Boolean)) {
+    return (v) => (Array.isArray(v) ? v.map((item, i) => (item == null ? item : (prefix[i] ?? items)?.(item) ?? item)) : v);
+  }
+  const named = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)
+    .map(([key, s]) => [key, generatedDates(s)] as const)
+    .filter((entry): entry is readonly [string, Converter] => entry[1] !== undefined);
+  const known = new Set(Object.keys((schema.properties ?? {}) as object));
+  const rest = isObject(schema.additionalProperties) ? generatedDates(schema.additionalProperties) : undefined;
+  if (named.length === 0 && !rest) return undefined;
+  return (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    const out: Record<string, unknown> = { ...v };
+    for (const [key, convert] of named) if (out[key] != null) out[key] = convert(out[key]);
+    if (rest) for (const key of Object.keys(out)) if (!known.has(key) && key !== '__proto__' && out[key] != null) out[key] = rest(out[key]);
+    return out;
+  };
 }
 
 function nullable(shaped: ShapedSchema): ShapedSchema {

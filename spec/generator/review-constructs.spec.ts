@@ -73,6 +73,21 @@ describe('generated types: inheritance, namesakes, getters, destructuring, templ
     expect(JSON.parse(text(await client.callTool({ name: 'page', arguments: {} })))).toEqual({ limit: 5, note: 'it\'s\n"quoted"', priority: 'high' });
   });
 
+  it('builds the Dates inside interfaces, type literals, Records and tuples, as a Date parameter is built', async () => {
+    expect(schemas.span.properties.range.properties.from).toEqual({ type: 'string', format: 'date-time' });
+    const result = await client.callTool({
+      name: 'span',
+      arguments: {
+        range: { from: '2026-01-01T00:00:00Z', to: '2026-01-03T00:00:00Z', marks: { a: '2026-01-02T00:00:00Z' } },
+        pair: ['2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z'],
+      },
+    });
+    expect(JSON.parse(text(result))).toEqual({ from: 'Date', to: 'Date', marks: ['Date'], pair: ['Date', 'string'], days: 2 });
+    const open = await client.callTool({ name: 'span', arguments: { range: { from: '2026-01-01T00:00:00Z', to: null }, pair: ['2026-01-01T00:00:00Z', 'x'] } });
+    expect(JSON.parse(text(open))).toMatchObject({ from: 'Date', to: 'null', marks: [], days: null });
+    expect((await client.callTool({ name: 'span', arguments: { range: { from: 'soon' }, pair: ['2026-01-01T00:00:00Z', 'x'] } })).isError).toBe(true);
+  });
+
   it('describes template literal types as strings with a pattern, and validates them', async () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
