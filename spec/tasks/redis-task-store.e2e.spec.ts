@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { McpFactory, RedisTaskStore, type McpApplication } from 'mcp-reflect';
 import { startRedis, type RedisProcess } from '../support/redis-server';
-import { within } from '../support/waiting';
+import { waitFor, within } from '../support/waiting';
 import { probe, tasksModule } from './fixtures';
 import { modernClient, pollTask } from './modern-wire';
 
@@ -85,5 +85,35 @@ describe('RedisTaskStore: two instances sharing one Redis', () => {
       expect(ttl).toBeLessThanOrEqual(3_600_000);
     }
     expect((await b.send('tasks/get', { taskId: 'missing' })).error).toMatchObject({ code: -32602 });
+  });
+});
+
+describe('RedisTaskStore: a Redis that cannot be reached', () => {
+  it('does not end the process when its subscriber cannot subscribe (no unhandled rejection); ready() says why', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const redis = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+    redis.on('error', () => undefined);
+    let subscriber: Redis | undefined;
+    const duplicate = redis.duplicate.bind(redis);
+    redis.duplicate = (...args) => {
+      subscriber = duplicate(...args);
+      subscriber.on('error', () => undefined);
+      return subscriber;
+    };
+    try {
+      const store = new RedisTaskStore(redis);
+      store.watch(() => undefined);
+      await waitFor(() => subscriber?.status === 'end', { what: 'the subscriber to give up' });
+      // Rejections are reported once the microtasks of a turn have run: two turns of the event loop.
+      for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+      await expect(store.ready()).rejects.toThrow();
+      await store.close();
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      redis.disconnect();
+    }
   });
 });

@@ -116,18 +116,27 @@ export class RedisTaskStore implements TaskStore {
 
   watch(listener: (event: TaskEvent) => void): () => void {
     this.listeners.add(listener);
-    this.subscribed ??= this.subscribe();
+    void this.subscription().catch(() => undefined); // ready() reports the failure; the next call tries again
     return () => this.listeners.delete(listener);
   }
 
   /** Resolves once this instance receives the events of the others (a spec awaits it before it relies on them). */
   async ready(): Promise<void> {
-    await (this.subscribed ??= this.subscribe());
+    await this.subscription();
   }
 
   async close(): Promise<void> {
     this.listeners.clear();
     await this.subscriber?.quit().catch(() => undefined);
+  }
+
+  /** Subscribes once; a subscription that failed (Redis unreachable) is tried again by the next caller. */
+  private subscription(): Promise<unknown> {
+    return (this.subscribed ??= this.subscribe().catch((error: unknown) => {
+      this.subscribed = undefined;
+      void this.subscriber?.quit().catch(() => undefined);
+      throw error;
+    }));
   }
 
   private async subscribe(): Promise<void> {
