@@ -221,6 +221,38 @@ describe('@Param({ header }) at bootstrap', () => {
 });
 
 describe('x-mcp-header written by hand', () => {
+  it('checks a number property all the same (as the SDK does), comparing as numbers, and warns once', async () => {
+    const warned: string[] = [];
+    @Injectable()
+    class Priced {
+      @Tool({ inputSchema: { type: 'object', properties: { price: { type: 'number', 'x-mcp-header': 'Price' } } } })
+      quote(): string {
+        return 'quoted';
+      }
+    }
+    @Module({
+      imports: [McpModule.forRoot({ name: 'priced', version: '1.0.0', logger: { error() {}, warn: (m: string) => void warned.push(m) } })],
+      providers: [Priced],
+    })
+    class PricedModule {}
+    const app = await McpFactory.create(PricedModule);
+    try {
+      await app.listen({ transport: 'http', host: '127.0.0.1', port: 0 });
+      const url = await app.getUrl();
+      const post = (header: string) =>
+        rawRequest(url, { headers: { ...MODERN, 'mcp-name': 'quote', 'mcp-param-price': header }, body: callBody('quote', { price: 9.5 }) });
+      expect((await post('9.50')).status).toBe(200);
+      const refused = await post('1000');
+      expect(refused.status).toBe(400);
+      expect(messagesOf(refused.body).find((m) => m.id === 7).error.code).toBe(-32020);
+      expect(warned).toContain(
+        "Tool 'quote': price: x-mcp-header needs a string, integer or boolean property, not number; its Mcp-Param headers are checked all the same (numbers compare as numbers).",
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
   it('is checked like @Param({ header }), and an invalid declaration is reported once, at bootstrap', async () => {
     const warned: string[] = [];
     @Injectable()

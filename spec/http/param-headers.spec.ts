@@ -21,13 +21,19 @@ describe('SEP-2243 header rules (hand-written schemas)', () => {
     [{ type: 'object', 'x-mcp-header': 'Root' }, "<root>: x-mcp-header is only allowed on a property reached through 'properties' alone"],
     [{ type: 'object', properties: { a: { type: 'array', items: { type: 'string', 'x-mcp-header': 'A' } } } }, "a.<items>: x-mcp-header is only allowed on a property reached through 'properties' alone"],
     [{ type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'A B' } } }, 'a: x-mcp-header "A B" is not an RFC 9110 token'],
-    [{ type: 'object', properties: { a: { type: 'number', 'x-mcp-header': 'A' } } }, 'a: x-mcp-header needs a string, integer or boolean property, not number'],
     [
       { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'A' }, b: { type: 'string', 'x-mcp-header': 'a' } } },
       "x-mcp-header 'a' is declared twice (also as 'A'; names compare ignoring case)",
     ],
   ])('refuses an invalid declaration (%#)', (schema, invalid) => {
     expect(scanParamHeaders(schema)).toEqual({ invalid });
+  });
+
+  it('keeps the declarations of a number property (checked all the same, as the SDK does), with the reason', () => {
+    expect(scanParamHeaders({ type: 'object', properties: { a: { type: 'number', 'x-mcp-header': 'A' } } })).toEqual({
+      declarations: [{ path: ['a'], header: 'Mcp-Param-A', type: 'number' }],
+      invalid: 'a: x-mcp-header needs a string, integer or boolean property, not number',
+    });
   });
 
   it('decodes the Base64 sentinel strictly and takes anything else literally', () => {

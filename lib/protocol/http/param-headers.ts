@@ -31,10 +31,14 @@ const UNREACHABLE = ['items', 'prefixItems', 'contains', 'additionalProperties',
   'propertyNames', 'patternProperties', 'dependentSchemas', 'oneOf', 'anyOf', 'allOf', 'not', 'if', 'then', 'else', '$defs', 'definitions'];
 const KEYED = new Set(['patternProperties', 'dependentSchemas', '$defs', 'definitions']);
 
-/** The declarations of one input schema, or why they are invalid. */
-export function scanParamHeaders(schema: unknown): { declarations: ParamHeader[] } | { invalid: string } {
+/**
+ * The declarations of one input schema, or why they are invalid. A `number` property is against the revision
+ * but still checked (compared as a number), as the SDK does: it comes back with its declarations and a reason.
+ */
+export function scanParamHeaders(schema: unknown): { declarations: ParamHeader[]; invalid?: string } | { invalid: string } {
   const declarations: ParamHeader[] = [];
   const seen = new Map<string, string>();
+  let numberFault: string | undefined;
   const visit = (node: unknown, path: string[], reachable: boolean): string | undefined => {
     if (node === null || typeof node !== 'object') return undefined;
     const schema = node as Record<string, unknown>;
@@ -44,11 +48,15 @@ export function scanParamHeaders(schema: unknown): { declarations: ParamHeader[]
       if (!reachable || path.length === 0) return `${where}: x-mcp-header is only allowed on a property reached through 'properties' alone`;
       if (typeof name !== 'string' || !TOKEN.test(name)) return `${where}: x-mcp-header ${JSON.stringify(name)} is not an RFC 9110 token`;
       const type = typeof schema.type === 'string' ? schema.type : undefined;
-      if (type === undefined || !TYPES.has(type)) return `${where}: x-mcp-header needs a string, integer or boolean property, not ${type ?? 'an untyped one'}`;
+      if (type === undefined || !TYPES.has(type)) {
+        const fault = `${where}: x-mcp-header needs a string, integer or boolean property, not ${type ?? 'an untyped one'}`;
+        if (type !== 'number') return fault;
+        numberFault ??= fault;
+      }
       const prior = seen.get(name.toLowerCase());
       if (prior !== undefined) return `x-mcp-header '${name}' is declared twice (also as '${prior}'; names compare ignoring case)`;
       seen.set(name.toLowerCase(), name);
-      declarations.push({ path, header: `Mcp-Param-${name}`, type });
+      declarations.push({ path, header: `Mcp-Param-${name}`, type: type! });
     }
     const properties = schema.properties;
     if (properties !== null && typeof properties === 'object') {
@@ -69,7 +77,8 @@ export function scanParamHeaders(schema: unknown): { declarations: ParamHeader[]
     return undefined;
   };
   const fault = visit(schema, [], true);
-  return fault === undefined ? { declarations } : { invalid: fault };
+  if (fault !== undefined) return { invalid: fault };
+  return numberFault === undefined ? { declarations } : { declarations, invalid: numberFault };
 }
 
 /**
@@ -82,8 +91,11 @@ export function paramHeaderMap(app: ProtocolApplication, logger: ServerLogger): 
     const map = new Map<string, readonly ParamHeader[]>();
     for (const tool of app.tools.values()) {
       const scan = scanParamHeaders(tool.inputSchema);
-      if ('invalid' in scan) logger.warn(`Tool '${tool.name}': its Mcp-Param headers are not checked: ${scan.invalid}.`);
-      else if (scan.declarations.length > 0) map.set(tool.name, scan.declarations);
+      if (!('declarations' in scan)) logger.warn(`Tool '${tool.name}': its Mcp-Param headers are not checked: ${scan.invalid}.`);
+      else {
+        if (scan.invalid) logger.warn(`Tool '${tool.name}': ${scan.invalid}; its Mcp-Param headers are checked all the same (numbers compare as numbers).`);
+        if (scan.declarations.length > 0) map.set(tool.name, scan.declarations);
+      }
     }
     return map;
   });
@@ -132,7 +144,8 @@ export function checkParamHeaders(
     if (raw === null) return reject(header, `the body carries ${where} but the ${header} header is absent`);
     const decoded = decodeParamHeader(raw);
     if (decoded === undefined) return reject(header, `the ${header} header is not valid Base64 inside =?base64?…?=`);
-    const equal = type === 'integer' && typeof body === 'number' && DECIMAL.test(decoded) ? Number(decoded) === body : decoded === expected;
+    const numeric = (type === 'integer' || type === 'number') && typeof body === 'number' && DECIMAL.test(decoded);
+    const equal = numeric ? Number(decoded) === body : decoded === expected;
     if (!equal) return reject(header, `the ${header} header says ${clip(JSON.stringify(decoded))} but the body carries ${where}`);
   }
   return undefined;
