@@ -196,14 +196,16 @@ export class TaskService {
     try {
       if (!server) throw new ProtocolError(ProtocolErrorCode.InternalError, 'The task needs input, and its session is gone.');
       const related = { _meta: { 'io.modelcontextprotocol/related-task': { taskId: live.taskId } } };
+      // The user may take as long as the task lives (not the SDK's 60 s); a cancelled or expired task withdraws it.
+      const options = { signal: live.controller.signal, timeout: MAX_DELAY };
       const answer =
         spec.kind === 'elicit'
-          ? await server.elicitInput({ message: spec.message, requestedSchema: spec.requestedSchema as never, ...related })
+          ? await server.elicitInput({ message: spec.message, requestedSchema: spec.requestedSchema as never, ...related }, options)
           : spec.kind === 'elicitUrl'
-            ? await server.elicitInput({ mode: 'url', message: spec.message, url: spec.url, elicitationId: randomUUID(), ...related } as never)
+            ? await server.elicitInput({ mode: 'url', message: spec.message, url: spec.url, elicitationId: randomUUID(), ...related } as never, options)
             : spec.kind === 'sample'
-              ? await server.createMessage({ ...(spec.params as Record<string, unknown>), ...related } as never)
-              : await server.listRoots(related);
+              ? await server.createMessage({ ...(spec.params as Record<string, unknown>), ...related } as never, options)
+              : await server.listRoots(related, options);
       await this.store.answer(live.owner, live.taskId, { [key]: answer });
     } catch (error) {
       await this.write(live, { status: 'failed', error: taskError(error) }, ['working', 'input_required']);

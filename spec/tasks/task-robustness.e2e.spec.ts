@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTaskStore, McpFactory, type McpApplication, type NewTask, type TaskChange, type TaskEvent, type TaskStatus, type TaskStore } from 'mcp-reflect';
 import { createTestClient } from 'mcp-reflect/testing';
-import { roundTrip, waitFor, within } from '../support/waiting';
+import { deferred, fakeOnly, roundTrip, waitFor, within } from '../support/waiting';
 import { probe, tasksModule } from './fixtures';
 import { legacyRequest } from './legacy-client';
 
@@ -42,8 +42,8 @@ describe('tasks: a store that fails, expiry and abandoned waits', () => {
   const clients: Client[] = [];
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => void unhandled.push(reason);
-  const connect = async () => {
-    const client = await createTestClient(app);
+  const connect = async (capabilities: Record<string, unknown> = {}) => {
+    const client = await createTestClient(app, { capabilities: capabilities as never });
     Object.assign(client, { close: () => Client.prototype.close.call(client) });
     clients.push(client);
     return client;
@@ -52,7 +52,7 @@ describe('tasks: a store that fails, expiry and abandoned waits', () => {
   beforeAll(async () => {
     process.on('unhandledRejection', onUnhandled);
     store = new FlakyStore();
-    app = await McpFactory.create(tasksModule({ store, defaultTtlMs: 60_000 }));
+    app = await McpFactory.create(tasksModule({ store, defaultTtlMs: 600_000 }));
   });
   afterAll(async () => {
     process.off('unhandledRejection', onUnhandled);
@@ -102,6 +102,29 @@ describe('tasks: a store that fails, expiry and abandoned waits', () => {
     await within(probe.started.promise, 'the method to run');
     const reason = await within(probe.aborted.promise, 'the run to be aborted at its TTL', 5_000);
     expect(String((reason as Error).message)).toMatch(/expired/);
+  });
+
+  it('lets a 2025 client take longer than a request timeout to answer a task’s question, and withdraws it when the task is cancelled', async () => {
+    fakeOnly(['setTimeout', 'clearTimeout']);
+    try {
+      const client = await connect({ elicitation: {} });
+      const asked = deferred<void>();
+      const withdrawn = deferred<void>();
+      client.setRequestHandler('elicitation/create', (_request, ctx) => {
+        asked.resolve();
+        ctx.mcpReq.signal.addEventListener('abort', () => withdrawn.resolve(), { once: true });
+        return new Promise<never>(() => undefined); // the user never answers
+      });
+      const { task } = await legacyRequest(client, 'tools/call', { name: 'confirm', arguments: { what: 'c.txt' }, task: {} });
+      await asked.promise;
+      jest.advanceTimersByTime(5 * 60_000); // past the SDK's default request timeout (60 s), within the task's TTL
+      await roundTrip(client);
+      expect(await legacyRequest(client, 'tasks/get', { taskId: task.taskId })).toMatchObject({ status: 'input_required' });
+      await legacyRequest(client, 'tasks/cancel', { taskId: task.taskId });
+      await withdrawn.promise;
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('drops the wait of a tasks/result the client cancelled (nothing of it runs when the task ends)', async () => {
