@@ -47,6 +47,29 @@ class Catalogue {
 })
 class CachedModule {}
 
+/** The cache fields of a 2026-07-28 result of `method`, sent raw. */
+async function hintOf(url: string, method: string, params: Record<string, unknown> = {}, name?: string) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...JSON_AND_SSE, 'mcp-method': method, 'mcp-protocol-version': '2026-07-28', ...(name ? { 'mcp-name': name } : {}) },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  });
+  const { ttlMs, cacheScope } = messagesOf(await response.text())[0].result;
+  return { ttlMs, cacheScope };
+}
+
 describe('cache hints (SEP-2549): forRoot({ cacheHints }) per list, @Resource({ cacheHint }) per resource', () => {
   let app: McpApplication;
   let url: string;
@@ -58,27 +81,7 @@ describe('cache hints (SEP-2549): forRoot({ cacheHints }) per list, @Resource({ 
   });
   afterAll(() => app.close());
 
-  async function request(method: string, params: Record<string, unknown> = {}, name?: string) {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { ...JSON_AND_SSE, 'mcp-method': method, 'mcp-protocol-version': '2026-07-28', ...(name ? { 'mcp-name': name } : {}) },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method,
-        params: {
-          ...params,
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
-        },
-      }),
-    });
-    const { ttlMs, cacheScope } = messagesOf(await response.text())[0].result;
-    return { ttlMs, cacheScope };
-  }
+  const request = (method: string, params: Record<string, unknown> = {}, name?: string) => hintOf(url, method, params, name);
 
   it('puts the configured hint on each list, the SDK default where none is set (2026-07-28)', async () => {
     expect(await request('tools/list')).toEqual({ ttlMs: 300_000, cacheScope: 'public' });
@@ -150,15 +153,7 @@ describe('cache hints of results that depend on the caller (guards)', () => {
   afterAll(() => app.close());
 
   it("are never 'public': a shared cache would hand one caller's list or read to another", async () => {
-    const post = async (method: string, params: Record<string, unknown> = {}, name?: string) => {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { ...JSON_AND_SSE, 'mcp-method': method, 'mcp-protocol-version': '2026-07-28', ...(name ? { 'mcp-name': name } : {}) },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
-      });
-      const { ttlMs, cacheScope } = messagesOf(await response.text())[0].result;
-      return { ttlMs, cacheScope };
-    };
+    const post = (method: string, params: Record<string, unknown> = {}, name?: string) => hintOf(url, method, params, name);
     expect(await post('tools/list')).toEqual({ ttlMs: 300_000, cacheScope: 'private' });
     expect(await post('resources/read', { uri: 'payroll://march' }, 'payroll://march')).toEqual({ ttlMs: 60_000, cacheScope: 'private' });
   });
