@@ -53,7 +53,19 @@ export function collect(project: TsProject, exclude: string, onProgress?: (step:
     }
   }
   classes.sort((a, b) => a.file.localeCompare(b.file) || a.name.localeCompare(b.name));
-  return { classes: qualifyClassNames(classes), warnings: mapper.warnings };
+  return { classes: qualifyClassNames(mergeSameClass(classes)), warnings: mapper.warnings };
+}
+
+/** A class serving components that is also a parameter's type is one entry (two would replace each other at load). */
+function mergeSameClass(classes: CollectedClass[]): CollectedClass[] {
+  const merged: CollectedClass[] = [];
+  for (const cls of classes) {
+    const previous = merged[merged.length - 1];
+    if (previous && previous.absolute === cls.absolute && previous.name === cls.name) {
+      merged[merged.length - 1] = { ...previous, ...cls, methods: previous.methods ?? cls.methods, properties: previous.properties ?? cls.properties };
+    } else merged.push(cls);
+  }
+  return merged;
 }
 
 /**
@@ -99,7 +111,9 @@ function describeMethod(method: TsNode, owner: string, project: TsProject, mappe
   }
   const params: GeneratedParam[] = [];
   const signature: { name?: string; initialised?: boolean; rest?: boolean }[] = [];
-  (method.parameters as TsNode[]).forEach((param, index) => {
+  // A `this` parameter types the receiver and is erased by compilation: it is no position of the running method.
+  const written = (method.parameters as TsNode[]).filter((param) => !(ast.isIdentifier(param.name) && param.name.text === 'this'));
+  written.forEach((param, index) => {
     const name = ast.isIdentifier(param.name) ? (param.name.text as string) : undefined;
     signature.push(name === undefined ? {} : { name, initialised: param.initializer !== undefined, rest: param.dotDotDotToken !== undefined });
     if (param.dotDotDotToken) return;

@@ -99,7 +99,7 @@ export function watchProject(options: GenerateOptions, onRun: (result: GenerateR
       writeIfChanged(result);
       onRun(result);
     } catch (error) {
-      onRun(error as Error);
+      onRun(error instanceof Error ? error : new Error(String(error)));
     } finally {
       running = false;
       if (again) {
@@ -114,6 +114,8 @@ export function watchProject(options: GenerateOptions, onRun: (result: GenerateR
     clearTimeout(timer);
     timer = setTimeout(() => void run(), 100);
   });
+  // A watcher error (the folder removed, the system's watch limit reached) is told like a failed run, not thrown.
+  watcher.on('error', (error) => onRun(error instanceof Error ? error : new Error(String(error))));
   void run();
   return () => {
     clearTimeout(timer);

@@ -44,6 +44,11 @@ describe('generated types: inheritance, namesakes, getters, destructuring, templ
     expect((await client.callTool({ name: 'post', arguments: { envelope: { to: { line1: 'a' } }, parcel: { to: { street: 'x' } } } })).isError).toBe(true);
   });
 
+  it('skips a `this` parameter (erased by compilation)', async () => {
+    expect(schemas.whoami.properties).toEqual({ name: { type: 'string', enum: ['alpha', 'beta'] } });
+    expect(text(await client.callTool({ name: 'whoami', arguments: { name: 'beta' } }))).toBe('ReviewTools beta');
+  });
+
   it('leaves a getter out of a DTO schema (it is computed, and an instance cannot take it)', async () => {
     expect(schemas.badge).toEqual({
       type: 'object',
