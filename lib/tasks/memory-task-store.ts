@@ -10,12 +10,20 @@ export interface TaskStoreOptions {
   maxTasks?: number;
   /** Bytes of results, errors and input kept in all (JSON). Default 64 MiB. */
   maxBytes?: number;
+  /** Bytes the tasks of one owner may hold, so that one client cannot fill `maxBytes` for all. Default 16 MiB. */
+  maxBytesPerOwner?: number;
   /** The clock (epoch milliseconds); a spec passes a fake one. Default `Date.now`. */
   now?: () => number;
 }
 
 interface Entry {
   record: TaskRecord;
+  bytes: number;
+}
+
+/** What one owner holds: its tasks' ids (oldest first) and their bytes. */
+interface Holding {
+  readonly ids: Set<string>;
   bytes: number;
 }
 
@@ -29,18 +37,20 @@ interface Entry {
  */
 export class InMemoryTaskStore implements TaskStore {
   private readonly entries = new Map<string, Entry>();
-  private readonly owners = new Map<string, Set<string>>();
+  private readonly owners = new Map<string, Holding>();
   private readonly listeners = new Set<(event: TaskEvent) => void>();
   private bytes = 0;
   private readonly maxTasksPerOwner: number;
   private readonly maxTasks: number;
   private readonly maxBytes: number;
+  private readonly maxBytesPerOwner: number;
   private readonly now: () => number;
 
   constructor(options: TaskStoreOptions = {}) {
     this.maxTasksPerOwner = options.maxTasksPerOwner ?? 100;
     this.maxTasks = options.maxTasks ?? 10_000;
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.maxBytesPerOwner = Math.min(options.maxBytesPerOwner ?? 16 * 1024 * 1024, this.maxBytes);
     this.now = options.now ?? Date.now;
   }
 
@@ -52,16 +62,17 @@ export class InMemoryTaskStore implements TaskStore {
 
   async create(task: NewTask): Promise<TaskRecord> {
     const held = this.owners.get(task.owner);
-    if (held && held.size >= this.maxTasksPerOwner) this.sweepOwner(held);
-    if (held && held.size >= this.maxTasksPerOwner) throw TaskLimitError.perOwner(this.maxTasksPerOwner);
+    if (held && held.ids.size >= this.maxTasksPerOwner) this.sweepOwner(held);
+    if (held && held.ids.size >= this.maxTasksPerOwner) throw TaskLimitError.perOwner(this.maxTasksPerOwner);
     if (this.entries.size >= this.maxTasks) this.sweep();
     if (this.entries.size >= this.maxTasks) throw TaskLimitError.total(this.maxTasks);
     const record = newRecord(task, this.now());
-    if (!this.room(sizeOf(record))) throw TaskLimitError.bytes(this.maxBytes);
+    const full = this.full(task.owner, sizeOf(record));
+    if (full) throw full;
+    let holding = this.owners.get(task.owner);
+    if (!holding) this.owners.set(task.owner, (holding = { ids: new Set(), bytes: 0 }));
+    holding.ids.add(task.taskId);
     this.put(record);
-    let owned = this.owners.get(task.owner);
-    if (!owned) this.owners.set(task.owner, (owned = new Set()));
-    owned.add(task.taskId);
     return record;
   }
 
@@ -74,7 +85,8 @@ export class InMemoryTaskStore implements TaskStore {
     const record = entry && changedRecord(entry.record, change, from, this.now());
     if (!entry || !record) return undefined;
     // Too big to keep: the task fails instead (its result is lost, the store stays within its bounds).
-    const stored = this.fits(record, entry) ? record : overBudget(record, TaskLimitError.bytes(this.maxBytes));
+    const full = this.full(owner, sizeOf(record) - entry.bytes);
+    const stored = full ? overBudget(record, full) : record;
     this.put(stored);
     const event = eventOf(stored);
     if (event) this.emit(event);
@@ -86,17 +98,18 @@ export class InMemoryTaskStore implements TaskStore {
     if (!entry) return undefined;
     const answered = answeredRecord(entry.record, responses, this.now());
     if (!answered) return entry.record;
-    if (!this.fits(answered.record, entry)) throw TaskLimitError.bytes(this.maxBytes);
+    const full = this.full(owner, sizeOf(answered.record) - entry.bytes);
+    if (full) throw full;
     this.put(answered.record);
     if (answered.done) this.emit({ kind: 'answered', taskId });
     return answered.record;
   }
 
   async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage> {
-    const owned = this.owners.get(owner);
-    if (!owned) return { tasks: [] };
-    this.sweepOwner(owned);
-    return pageOf([...owned], cursor, limit, (id) => this.entries.get(id)?.record);
+    const holding = this.owners.get(owner);
+    if (!holding) return { tasks: [] };
+    this.sweepOwner(holding);
+    return pageOf([...holding.ids], cursor, limit, (id) => this.entries.get(id)?.record);
   }
 
   watch(listener: (event: TaskEvent) => void): () => void {
@@ -122,21 +135,19 @@ export class InMemoryTaskStore implements TaskStore {
     return entry;
   }
 
-  /** Whether `record` fits the byte budget once `previous` is replaced by it. */
-  private fits(record: TaskRecord, previous: Entry): boolean {
-    return this.room(sizeOf(record) - previous.bytes);
-  }
-
-  /** Whether `more` bytes fit the budget, expired tasks dropped first when they do not. */
-  private room(more: number): boolean {
-    if (this.bytes + more > this.maxBytes) this.sweep();
-    return this.bytes + more <= this.maxBytes;
+  /** The bound `more` bytes of `owner` would cross (expired tasks dropped first), or undefined when they fit. */
+  private full(owner: string, more: number): TaskLimitError | undefined {
+    const over = () => (this.owners.get(owner)?.bytes ?? 0) + more > this.maxBytesPerOwner || this.bytes + more > this.maxBytes;
+    if (over()) this.sweep();
+    if (this.bytes + more > this.maxBytes) return TaskLimitError.bytes(this.maxBytes);
+    return (this.owners.get(owner)?.bytes ?? 0) + more > this.maxBytesPerOwner ? TaskLimitError.bytesPerOwner(this.maxBytesPerOwner) : undefined;
   }
 
   private put(record: TaskRecord): void {
     const previous = this.entries.get(record.taskId);
     const bytes = sizeOf(record);
     this.bytes += bytes - (previous?.bytes ?? 0);
+    this.owners.get(record.owner)!.bytes += bytes - (previous?.bytes ?? 0);
     this.entries.set(record.taskId, { record, bytes });
   }
 
@@ -145,14 +156,15 @@ export class InMemoryTaskStore implements TaskStore {
     if (!entry) return;
     this.entries.delete(taskId);
     this.bytes -= entry.bytes;
-    const owned = this.owners.get(entry.record.owner);
-    owned?.delete(taskId);
-    if (owned?.size === 0) this.owners.delete(entry.record.owner);
+    const holding = this.owners.get(entry.record.owner)!;
+    holding.ids.delete(taskId);
+    holding.bytes -= entry.bytes;
+    if (holding.ids.size === 0) this.owners.delete(entry.record.owner);
   }
 
-  private sweepOwner(owned: Set<string>): void {
+  private sweepOwner(holding: Holding): void {
     const now = this.now();
-    for (const id of [...owned]) if (this.entries.get(id)!.record.expiresAt <= now) this.remove(id);
+    for (const id of [...holding.ids]) if (this.entries.get(id)!.record.expiresAt <= now) this.remove(id);
   }
 
   private sweep(): void {

@@ -25,6 +25,14 @@ export class TaskLimitError extends RequestError {
     return new TaskLimitError(`The task store is full (${max} bytes): the task's result or input could not be kept.`, { limit: 'maxBytes', max });
   }
 
+  static bytesPerOwner(max: number): TaskLimitError {
+    return new TaskLimitError(
+      `This client's tasks already hold ${max} bytes, the most they may: the task's result or input could not be kept. ` +
+        `Let some tasks expire, or ask for smaller results.`,
+      { limit: 'maxBytesPerOwner', max },
+    );
+  }
+
   constructor(message: string, data: Record<string, unknown>) {
     super(RpcCode.InvalidRequest, message, data);
   }

@@ -49,6 +49,17 @@ describe('InMemoryTaskStore', () => {
     expect(settled?.result).toBeUndefined();
   });
 
+  it('bounds the bytes of one owner, so that one client cannot fill the store for all', async () => {
+    const store = new InMemoryTaskStore({ now: clock, maxBytes: 10_000, maxBytesPerOwner: 4_000 });
+    const big = { content: [{ type: 'text', text: 'x'.repeat(3_000) }] };
+    for (const id of ['a1', 'a2']) await store.create(task(id, 'alice'));
+    expect(await store.update('alice', 'a1', { status: 'completed', result: big }, ['working'])).toMatchObject({ status: 'completed' });
+    const second = await store.update('alice', 'a2', { status: 'completed', result: big }, ['working']);
+    expect(second).toMatchObject({ status: 'failed', error: { code: -32600, data: { limit: 'maxBytesPerOwner', max: 4_000 } } });
+    await store.create(task('b1', 'bob'));
+    expect(await store.update('bob', 'b1', { status: 'completed', result: big }, ['working'])).toMatchObject({ status: 'completed' });
+  });
+
   it('gives the bytes of expired tasks back when room is needed, though nobody read them', async () => {
     const store = new InMemoryTaskStore({ now: clock, maxBytes: 4_000 });
     const big = { content: [{ type: 'text', text: 'x'.repeat(3_000) }] };
