@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { GeneratedMethod, GeneratedParam, GeneratedProperty } from '../interfaces';
 import { signatureFingerprint } from '../metadata';
 import type { TsNode, TsProject } from './engine';
-import { isGetterOnly, symbolDocs, TypeMapper } from './type-mapper';
+import { isFunction, isInputProperty, symbolDocs, TypeMapper } from './type-mapper';
 
 /** The decorators that make a method a component: its parameters become schemas. */
 const COMPONENT_DECORATORS = new Set(['Tool', 'Resource', 'ResourceTemplate', 'ResourceList', 'Prompt', 'Complete', 'UiResource']);
@@ -146,9 +146,9 @@ function describeProperties(declaration: TsNode, project: TsProject, mapper: Typ
   const properties: Record<string, GeneratedProperty> = {};
   if (!instance) return properties;
   for (const property of checker.getPropertiesOfType(instance)) {
-    if (property.flags & project.flags.symbol.Method || isGetterOnly(property, project)) continue;
+    if (!isInputProperty(property, project)) continue;
     const type = checker.getTypeOfSymbol(property);
-    if (!type || checker.getSignaturesOfType(type, 0).length > 0) continue;
+    if (!type || isFunction(type, project)) continue;
     const node = property.valueDeclaration?.resolve();
     const described = mapper.describe(type, `${declaration.name.text}.${property.name}`);
     const literal = node?.initializer ? literalDefault(node.initializer, project) : undefined;
@@ -171,7 +171,14 @@ function decoratorNames(node: TsNode, project: TsProject): string[] {
     let expression = modifier.expression as TsNode;
     if (ast.isCallExpression(expression)) expression = expression.expression;
     const name = ast.isIdentifier(expression) ? expression.text : expression.name?.text;
-    if (typeof name === 'string') names.push(name);
+    if (typeof name !== 'string') continue;
+    names.push(name);
+    // `import { Tool as McpTool }`: the decorator is the imported one.
+    const symbol = COMPONENT_DECORATORS.has(name) ? undefined : project.checker.getSymbolAtLocation(expression);
+    if (symbol && symbol.flags & project.flags.symbol.Alias) {
+      const target = project.checker.getAliasedSymbol(symbol);
+      if (target && target.name !== name) names.push(target.name);
+    }
   }
   return names;
 }

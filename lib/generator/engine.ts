@@ -51,6 +51,8 @@ export interface TsSymbol {
 export interface TsChecker {
   getTypeAtLocation(node: TsNode): TsType | undefined;
   getSymbolAtLocation(node: TsNode): TsSymbol | undefined;
+  /** The symbol an import alias stands for (`import { Tool as McpTool }`: `Tool`). */
+  getAliasedSymbol(symbol: TsSymbol): TsSymbol | undefined;
   getTypeOfSymbol(symbol: TsSymbol): TsType | undefined;
   getPropertiesOfType(type: TsType): readonly TsSymbol[];
   getIndexInfosOfType(type: TsType): readonly { keyType: TsType; valueType: TsType }[];

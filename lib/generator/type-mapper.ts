@@ -108,9 +108,9 @@ export class TypeMapper {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const property of checker.getPropertiesOfType(type)) {
-      if (property.flags & this.project.flags.symbol.Method || isGetterOnly(property, this.project)) continue;
+      if (!isInputProperty(property, this.project)) continue;
       const propertyType = checker.getTypeOfSymbol(property);
-      if (!propertyType || checker.getSignaturesOfType(propertyType, 0).length > 0) continue;
+      if (!propertyType || isFunction(propertyType, this.project)) continue;
       const described = this.describe(propertyType, `${where}.${property.name}`);
       const docs = symbolDocs(property, this.project);
       properties[property.name] = { ...described.schema, ...docs };
@@ -162,10 +162,26 @@ export function exampleValue(text: string): unknown {
   }
 }
 
-/** A getter without a setter computes its value: no client sends it (and an instance could not take it). */
-export function isGetterOnly(symbol: TsSymbol, project: TsProject): boolean {
-  const { GetAccessor, SetAccessor } = project.flags.symbol;
-  return (symbol.flags & GetAccessor) !== 0 && (symbol.flags & SetAccessor) === 0;
+/**
+ * A property a client may send: not a method, not a getter without a setter (it computes its value, and an
+ * instance could not take one), not `private`, `protected` or `#private` (the class's own state).
+ */
+export function isInputProperty(symbol: TsSymbol, project: TsProject): boolean {
+  const { Method, GetAccessor, SetAccessor } = project.flags.symbol;
+  if (symbol.flags & Method) return false;
+  if ((symbol.flags & GetAccessor) !== 0 && (symbol.flags & SetAccessor) === 0) return false;
+  if (symbol.name.startsWith('__#') || symbol.name.startsWith('#')) return false;
+  const { SyntaxKind } = project.ast;
+  const node = symbol.valueDeclaration?.resolve();
+  if (node?.name?.kind === SyntaxKind.PrivateIdentifier) return false;
+  const modifiers = (node?.modifiers as TsNode[] | undefined) ?? [];
+  return !modifiers.some((m) => m.kind === SyntaxKind.PrivateKeyword || m.kind === SyntaxKind.ProtectedKeyword);
+}
+
+/** A function type (optional ones too: `callback?: () => void`): a member, not data. */
+export function isFunction(type: TsType, project: TsProject): boolean {
+  const { checker } = project;
+  return checker.getSignaturesOfType(checker.getNonNullableType(type) ?? type, 0).length > 0;
 }
 
 /** `id-${string}` → a string with a pattern (holes: numbers, booleans, literals; anything else matches any text). */

@@ -61,6 +61,17 @@ describe('generated types: inheritance, namesakes, getters, destructuring, templ
     expect(text(await client.callTool({ name: 'badge', arguments: { name: 'x', label: 'y' } }))).toBe('[x]');
   });
 
+  it('leaves private, protected, #private and function-typed members out of a DTO schema', async () => {
+    expect(Object.keys(schemas.badge.properties)).toEqual(['name', 'note']);
+    const sneaky = await client.callTool({ name: 'badge', arguments: { name: 'x', secret: 'changed', level: 9, onChange: 1 } });
+    expect(text(sneaky)).toBe('[x]');
+  });
+
+  it('finds component decorators imported under another name', async () => {
+    expect(schemas.renamed.properties.side).toEqual({ type: 'string', enum: ['left', 'right'] });
+    expect(text(await client.callTool({ name: 'renamed', arguments: { side: 'left' } }))).toBe('left');
+  });
+
   it('describes a destructured @Args() parameter from its type', async () => {
     expect(schemas.find.required).toEqual(['text', 'sort']);
     expect(schemas.find.properties.sort).toEqual({ type: 'string', enum: ['newest', 'oldest'] });
