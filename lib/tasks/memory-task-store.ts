@@ -1,4 +1,5 @@
 import { TaskLimitError } from './task-limit.error';
+import { wholeOption } from './task-support';
 import { answeredRecord, changedRecord, eventOf, newRecord, overBudget, pageOf, serialise } from './task-records';
 import type { NewTask, TaskChange, TaskEvent, TaskPage, TaskRecord, TaskStatus, TaskStore } from './task-store';
 
@@ -47,10 +48,12 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly now: () => number;
 
   constructor(options: TaskStoreOptions = {}) {
-    this.maxTasksPerOwner = options.maxTasksPerOwner ?? 100;
-    this.maxTasks = options.maxTasks ?? 10_000;
-    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
-    this.maxBytesPerOwner = Math.min(options.maxBytesPerOwner ?? 16 * 1024 * 1024, this.maxBytes);
+    const bound = (name: keyof TaskStoreOptions, fallback: number, unit: string) =>
+      wholeOption((value) => `new InMemoryTaskStore({ ${name}: ${value} })`, options[name], fallback, unit);
+    this.maxTasksPerOwner = bound('maxTasksPerOwner', 100, 'tasks');
+    this.maxTasks = bound('maxTasks', 10_000, 'tasks');
+    this.maxBytes = bound('maxBytes', 64 * 1024 * 1024, 'bytes');
+    this.maxBytesPerOwner = Math.min(bound('maxBytesPerOwner', 16 * 1024 * 1024, 'bytes'), this.maxBytes);
     this.now = options.now ?? Date.now;
   }
 

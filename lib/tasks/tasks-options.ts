@@ -1,5 +1,5 @@
-import { BootstrapError, BootstrapErrorCode } from '../errors';
 import { InMemoryTaskStore } from './memory-task-store';
+import { wholeOption } from './task-support';
 import type { TaskStore } from './task-store';
 
 /** The extension id of tasks in protocol revision 2026-07-28 (SEP-2663). */
@@ -30,29 +30,14 @@ export interface ResolvedTasksOptions {
 
 /** Fills in the defaults; a bad number fails the bootstrap with the fix. */
 export function resolveTasksOptions(options: TasksOptions = {}): ResolvedTasksOptions {
-  const numbers: [keyof TasksOptions, number][] = [
-    ['defaultTtlMs', 3_600_000],
-    ['maxTtlMs', 86_400_000],
-    ['pollIntervalMs', 1_000],
-    ['pageSize', 50],
-  ];
-  const resolved: Record<string, number> = {};
-  for (const [name, fallback] of numbers) {
-    const value = options[name] ?? fallback;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-      throw new BootstrapError(
-        BootstrapErrorCode.InvalidOption,
-        `Cannot use McpModule.forRoot({ tasks: { ${name}: ${JSON.stringify(value)} } }): it must be a whole number of at least 1.\n` +
-          `Fix: give a number of ${name === 'pageSize' ? 'tasks per page, e.g. 50' : `milliseconds, e.g. ${fallback}`}, or leave it out.`,
-      );
-    }
-    resolved[name] = value;
-  }
+  const option = (name: 'defaultTtlMs' | 'maxTtlMs' | 'pollIntervalMs' | 'pageSize', fallback: number, unit: string) =>
+    wholeOption((value) => `McpModule.forRoot({ tasks: { ${name}: ${value} } })`, options[name], fallback, unit);
+  const maxTtlMs = option('maxTtlMs', 86_400_000, 'milliseconds');
   return {
     store: options.store ?? new InMemoryTaskStore(),
-    defaultTtlMs: Math.min(resolved.defaultTtlMs, resolved.maxTtlMs),
-    maxTtlMs: resolved.maxTtlMs,
-    pollIntervalMs: resolved.pollIntervalMs,
-    pageSize: resolved.pageSize,
+    defaultTtlMs: Math.min(option('defaultTtlMs', 3_600_000, 'milliseconds'), maxTtlMs),
+    maxTtlMs,
+    pollIntervalMs: option('pollIntervalMs', 1_000, 'milliseconds'),
+    pageSize: option('pageSize', 50, 'tasks per page'),
   };
 }

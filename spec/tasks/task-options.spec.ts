@@ -1,4 +1,4 @@
-import { Injectable, McpModule, Module, Tool } from 'mcp-reflect';
+import { InMemoryTaskStore, Injectable, McpModule, Module, RedisTaskStore, Tool } from 'mcp-reflect';
 import { bootstrapFailure, failureOf } from '../support/bootstrap';
 
 describe('task options at bootstrap', () => {
@@ -45,5 +45,18 @@ describe('task options at bootstrap', () => {
       'Cannot use McpModule.forRoot({ tasks: { pollIntervalMs: 0 } }): it must be a whole number of at least 1.\n' +
         'Fix: give a number of milliseconds, e.g. 1000, or leave it out.',
     );
+  });
+
+  it('refuses a task store bound that is not a whole number of at least 1, naming the store, the option and the fix', () => {
+    expect(() => new InMemoryTaskStore({ maxTasksPerOwner: 0 })).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message:
+          'Cannot use new InMemoryTaskStore({ maxTasksPerOwner: 0 }): it must be a whole number of at least 1.\n' +
+          'Fix: give a number of tasks, e.g. 100, or leave it out.',
+      }),
+    );
+    expect(() => new InMemoryTaskStore({ maxBytes: Number.NaN })).toThrow(/InMemoryTaskStore\(\{ maxBytes: null \}\)/);
+    expect(() => new RedisTaskStore({} as never, { maxTaskBytes: -1 })).toThrow(/new RedisTaskStore\(redis, \{ maxTaskBytes: -1 \}\).*\n.*bytes, e\.g\. 1048576/);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { answeredRecord, changedRecord, eventOf, newRecord, overBudget, pageOf, serialise, TaskLimitError } from '../../tasks';
+import { answeredRecord, changedRecord, eventOf, newRecord, overBudget, pageOf, serialise, TaskLimitError, wholeOption } from '../../tasks';
 import type { NewTask, TaskChange, TaskEvent, TaskPage, TaskRecord, TaskStatus, TaskStore, TaskStoreOptions } from '../../tasks';
 import type { RedisClient, RedisOptions, RedisSubscriber } from './redis-client';
 
@@ -58,9 +58,11 @@ export class RedisTaskStore implements TaskStore {
     options: RedisTaskStoreOptions = {},
   ) {
     this.prefix = options.prefix ?? 'mcp-reflect:';
-    this.maxTasksPerOwner = options.maxTasksPerOwner ?? 100;
-    this.maxTasks = options.maxTasks ?? 10_000;
-    this.maxTaskBytes = options.maxTaskBytes ?? 1024 * 1024;
+    const bound = (name: 'maxTasksPerOwner' | 'maxTasks' | 'maxTaskBytes', fallback: number, unit: string) =>
+      wholeOption((value) => `new RedisTaskStore(redis, { ${name}: ${value} })`, options[name], fallback, unit);
+    this.maxTasksPerOwner = bound('maxTasksPerOwner', 100, 'tasks');
+    this.maxTasks = bound('maxTasks', 10_000, 'tasks');
+    this.maxTaskBytes = bound('maxTaskBytes', 1024 * 1024, 'bytes');
     this.now = options.now ?? Date.now;
   }
 
