@@ -110,9 +110,8 @@ export class InMemoryTaskStore implements TaskStore {
 
   async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage> {
     const holding = this.owners.get(owner);
-    if (!holding) return { tasks: [] };
-    this.sweepOwner(holding);
-    return pageOf([...holding.ids], cursor, limit, (id) => this.entries.get(id)?.record);
+    if (holding) this.sweepOwner(holding);
+    return pageOf([...(holding?.ids ?? [])], cursor, limit, (id) => this.entries.get(id)?.record);
   }
 
   watch(listener: (event: TaskEvent) => void): () => void {

@@ -1,3 +1,4 @@
+import { RequestError, RpcCode } from '../errors';
 import type { TaskLimitError } from './task-limit.error';
 import { TERMINAL_STATUSES, type NewTask, type TaskChange, type TaskEvent, type TaskPage, type TaskRecord, type TaskStatus } from './task-store';
 
@@ -74,7 +75,7 @@ export function eventOf(record: TaskRecord): TaskEvent | undefined {
 }
 
 /**
- * One page of an owner's task ids (oldest first): the ids after `cursor` (all of them for an unknown cursor),
+ * One page of an owner's task ids (oldest first): the ids after `cursor` (a cursor that is not one of them is refused),
  * `limit` of them read with `read`; the cursor of the next page is the last id of this one.
  */
 export async function pageOf(
@@ -84,6 +85,8 @@ export async function pageOf(
   read: (taskId: string) => TaskRecord | undefined | Promise<TaskRecord | undefined>,
 ): Promise<TaskPage> {
   const start = cursor === undefined ? 0 : ids.indexOf(cursor) + 1;
+  // Spec 2025-11-25 server/utilities/pagination: an invalid cursor is -32602. A task that expired meanwhile is one.
+  if (start === 0 && cursor !== undefined) throw new RequestError(RpcCode.InvalidParams, `Invalid cursor for tasks/list: ${JSON.stringify(cursor)}. List again without one.`);
   const page = ids.slice(start, start + limit);
   const tasks = (await Promise.all(page.map(read))).filter((task): task is TaskRecord => task !== undefined);
   return start + limit < ids.length ? { tasks, nextCursor: page[page.length - 1] } : { tasks };

@@ -128,6 +128,11 @@ describe.each(['in memory', 'over stateful HTTP'] as const)('tasks on 2025-11-25
     await expect(legacyRequest(client, 'tasks/get', {})).rejects.toMatchObject({ code: -32602 });
   });
 
+  it('refuses a tasks/list cursor it did not give (-32602)', async () => {
+    const client = await connect();
+    await expect(legacyRequest(client, 'tasks/list', { cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('cursor') });
+  });
+
   it('answers tasks/update, a method of 2026-07-28 only, -32601', async () => {
     const client = await connect();
     const { task } = await legacyRequest(client, 'tools/call', { name: 'toolFails', arguments: {}, task: {} });
