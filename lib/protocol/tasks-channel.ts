@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/server';
 import { ForwardingChannel, type InputRequiredSignal, type InteractionChannel, type RequestChannel } from '../context';
+import { relatedTo } from './tasks-wire';
 
 /**
  * What a task keeps of the request that created it, read once (the request ends before the task does): its
@@ -98,6 +99,6 @@ export class TaskChannel extends ForwardingChannel {
       if (typeof params.message === 'string') this.hooks.progress(params.message);
       if (params.progressToken === this.ownToken) return; // the client asked for no progress
     }
-    await this.base.notify(method, params);
+    await this.base.notify(method, { ...params, _meta: relatedTo(this.hooks.taskId, params._meta) });
   }
 }

@@ -9,7 +9,7 @@ import { SdkRequestChannel } from './request-channel';
 import type { SessionScope } from './session-scope';
 import { originOf, taskProgressToken } from './tasks-channel';
 import type { TaskService } from './tasks-service';
-import { declaresTasks, detailedTask, LEGACY_TASK_CAPABILITIES, legacyTask, modernTask, TASK_EXTENSION_CAPABILITIES, taskResult } from './tasks-wire';
+import { declaresTasks, detailedTask, LEGACY_TASK_CAPABILITIES, legacyTask, modernTask, relatedTo, TASK_EXTENSION_CAPABILITIES, taskResult } from './tasks-wire';
 
 /** A `tools/call` as the task path reads it. */
 export interface TaskToolCall {
@@ -241,8 +241,7 @@ export function answerTasks(scope: SessionScope, tasks: TaskService): void {
     if (!record) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
     if (record.status === 'failed' && record.error) throw new ProtocolError(record.error.code, record.error.message, record.error.data);
     if (record.status !== 'completed' || !record.result) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Task ${taskId} was cancelled: it has no result.`);
-    const meta = (record.result._meta ?? {}) as Record<string, unknown>;
-    return { ...record.result, _meta: { ...meta, 'io.modelcontextprotocol/related-task': { taskId } } };
+    return { ...record.result, _meta: relatedTo(taskId, record.result._meta) };
   });
 
   on('tasks/list', PAGE, async ({ cursor }, ctx) => {

@@ -8,7 +8,7 @@ import type { ToolDefinition } from '../tools';
 import { toWireError } from './error-mapping';
 import { toInputRequest } from './input-required';
 import { TaskChannel, type TaskOrigin } from './tasks-channel';
-import { legacyTask } from './tasks-wire';
+import { legacyTask, relatedTo } from './tasks-wire';
 
 /** One task this process runs: what re-running its method takes (the method is re-entered with new answers). */
 export interface LiveTask {
@@ -195,7 +195,7 @@ export class TaskService {
     const server = live.origin.server;
     try {
       if (!server) throw new ProtocolError(ProtocolErrorCode.InternalError, 'The task needs input, and its session is gone.');
-      const related = { _meta: { 'io.modelcontextprotocol/related-task': { taskId: live.taskId } } };
+      const related = { _meta: relatedTo(live.taskId) };
       // The user may take as long as the task lives (not the SDK's 60 s); a cancelled or expired task withdraws it.
       const options = { signal: live.controller.signal, timeout: MAX_DELAY };
       const answer =

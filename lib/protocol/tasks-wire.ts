@@ -51,6 +51,14 @@ export function withTaskWire(method: string, handler: RequestHandler, check: (in
   };
 }
 
+/**
+ * `_meta` with the task a message belongs to (spec 2025-11-25 tasks: the requests, notifications and results
+ * related to a task carry `io.modelcontextprotocol/related-task`), added to what `meta` already holds.
+ */
+export function relatedTo(taskId: string, meta?: unknown): Record<string, unknown> {
+  return { ...(typeof meta === 'object' && meta !== null ? meta : {}), 'io.modelcontextprotocol/related-task': { taskId } };
+}
+
 /** Whether the client declared the tasks extension (2026-07-28: in the request's envelope). */
 export function declaresTasks(client: ClientInfo | undefined): boolean {
   const extensions = client?.capabilities.extensions as Record<string, unknown> | undefined;

@@ -85,6 +85,17 @@ describe.each(['in memory', 'over stateful HTTP'] as const)('tasks on 2025-11-25
     await expect(legacyRequest(client, 'tasks/result', { taskId: task.taskId })).rejects.toThrow(/was cancelled/);
   });
 
+  it('sends a task’s progress to the token of its call, with the task in _meta["io.modelcontextprotocol/related-task"]', async () => {
+    const client = await connect();
+    const progress = new Arrivals<Record<string, any>>();
+    client.setNotificationHandler('notifications/progress', (notification) => progress.push(notification.params as Record<string, any>));
+    const { task } = await legacyRequest(client, 'tools/call', { name: 'wait', arguments: {}, task: {}, _meta: { progressToken: 'p-1' } });
+    const [first] = await progress.until(1);
+    expect(first).toMatchObject({ progressToken: 'p-1', progress: 1, total: 2, message: 'half way' });
+    expect(first._meta).toEqual({ 'io.modelcontextprotocol/related-task': { taskId: task.taskId } });
+    probe.release.resolve('done');
+  });
+
   it('tells the session of each change of status (notifications/tasks/status)', async () => {
     const client = await connect({ elicitation: {} });
     const statuses = new Arrivals<string>();
