@@ -89,14 +89,19 @@ export class TypeMapper {
       return { schema: { type: 'array', prefixItems: items, minItems: items.length, maxItems: items.length } };
     }
     if (symbol && fromLibrary(symbol) && !(name === 'Record' || name === '__type' || name === 'Object')) {
-      if (['Map', 'Set', 'Promise', 'Function', 'RegExp', 'Error', 'WeakMap', 'WeakSet'].includes(name ?? '')) return this.unsupported(type, where);
+      // A class of the platform or a package (Map, URL, Buffer, Uint8Array…): its instances are no JSON value.
+      const { Class, Variable } = this.project.flags.symbol;
+      if (symbol.flags & (Class | Variable)) return this.unsupported(type, where);
     }
     if (checker.getSignaturesOfType(type, 0).length > 0) return this.unsupported(type, where);
     if (this.stack.includes(type.id)) return { schema: { type: 'object' } };
     const classUse = symbol && symbol.flags & this.project.flags.symbol.Class && !fromLibrary(symbol) ? this.useClass(symbol) : undefined;
+    // A generic class instantiation (`Page<Item>`) keeps its inline schema: the class alone does not know its `T`.
+    // (getTypeArguments only for type references: the compiler fails on any other type.)
+    const generic = classUse !== undefined && (type.objectFlags & this.project.flags.object.Reference) !== 0 && checker.getTypeArguments(type).length > 0;
     this.stack.push(type.id);
     try {
-      return { schema: this.objectSchema(type, where), ...(classUse ? { class: classUse } : {}) };
+      return { schema: this.objectSchema(type, where), ...(classUse && !generic ? { class: classUse } : {}) };
     } finally {
       this.stack.pop();
     }

@@ -45,7 +45,7 @@ describe('mcp-reflect generate (the CLI as a process)', () => {
   it('the committed fixture module is exactly what generating now writes (--check exits 0)', async () => {
     const run = await generate(['--project', path.join(fixture, 'tsconfig.json'), '--check']);
     expect(run).toMatchObject({ code: 0 });
-    expect(run.stdout).toMatch(/src\/mcp-metadata\.ts is up to date \(16 component methods, 11 classes/);
+    expect(run.stdout).toMatch(/src\/mcp-metadata\.ts is up to date \(17 component methods, 12 classes/);
   });
 
   it('samples/typed/mcp-metadata.ts is current (the sample that uses the generator)', async () => {
@@ -132,7 +132,7 @@ describe('mcp-reflect generate (the CLI as a process)', () => {
     let stderr = '';
     child.stderr!.on('data', (chunk) => (stderr += chunk));
     try {
-      await waitFor(() => stderr.includes("16 component methods"), { timeout: 20_000 });
+      await waitFor(() => stderr.includes("17 component methods"), { timeout: 20_000 });
       const tools = path.join(dir, 'src', 'tools.ts');
       writeFileSync(tools, readFileSync(tools, 'utf8').replace('@Param() loud?: boolean', '@Param() loud?: boolean, @Param() shout?: string'));
       await waitFor(() => existsSync(out) && readFileSync(out, 'utf8').includes('"shout"'), { timeout: 20_000 });

@@ -1,4 +1,7 @@
 import 'reflect-metadata';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
@@ -104,6 +107,15 @@ describe('generated types: inheritance, namesakes, getters, destructuring, templ
     expect((await client.callTool({ name: 'span', arguments: { range: { from: 'soon' }, pair: ['2026-01-01T00:00:00Z', 'x'] } })).isError).toBe(true);
   });
 
+  it('describes a generic class instantiation with its type argument', async () => {
+    expect(schemas.paged.properties.page.properties.items).toEqual({
+      type: 'array',
+      items: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'], additionalProperties: false },
+    });
+    expect(text(await client.callTool({ name: 'paged', arguments: { page: { items: [{ title: 'a' }, { title: 'b' }], total: 2 } } }))).toBe('a,b of 2');
+    expect((await client.callTool({ name: 'paged', arguments: { page: { items: [{ name: 'a' }], total: 1 } } })).isError).toBe(true);
+  });
+
   it('describes template literal types as strings with a pattern, and validates them', async () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
@@ -120,4 +132,30 @@ describe('generated types: inheritance, namesakes, getters, destructuring, templ
       expect(!(await client.callTool({ name: 'code', arguments: args as never })).isError).toBe(ok);
     }
   });
+});
+
+describe('generate: classes of the platform and of packages are no JSON value', () => {
+  const root = path.resolve(__dirname, '..', '..');
+  const dir = path.join(root, 'spec', 'fixtures', `tmp-generate-library-${process.pid}`);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('describes URL, Buffer and Uint8Array as any value with a warning, not as their dozens of members', async () => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    cpSync(path.join(root, 'spec', 'fixtures', 'generate-project', 'tsconfig.json'), path.join(dir, 'tsconfig.json'));
+    writeFileSync(
+      path.join(dir, 'src', 'tools.ts'),
+      `import { Param, Tool } from 'mcp-reflect';\nexport class Links {\n  @Tool()\n  open(@Param() url: URL, @Param() data: Buffer, @Param() bytes: Uint8Array): string {\n    return String(url);\n  }\n}\n`,
+    );
+    const args = ['-r', './spec/support/register.js', 'lib/cli/main.ts', 'generate', '--project', path.join(dir, 'tsconfig.json'), '--out', path.join(dir, 'types.json')];
+    const stderr = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, args, { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } }, (error, _stdout, err) =>
+        error ? reject(new Error(`${error.message}\n${err}`)) : resolve(err),
+      ),
+    );
+    const params = JSON.parse(readFileSync(path.join(dir, 'types.json'), 'utf8')).classes[0].methods.open.params;
+    expect(params.map((p: { schema: unknown }) => p.schema)).toEqual([{}, {}, {}]);
+    expect(stderr).toContain("'url': URL has no JSON form");
+    expect(stderr).toContain("'data': Buffer");
+    expect(stderr).toContain("'bytes': Uint8Array");
+  }, 120_000);
 });
