@@ -148,8 +148,7 @@ export class TaskService {
       record = await this.store.get(live.owner, live.taskId);
     } catch (error) {
       // Nothing may reject unheard here (it would end the process): the task fails, masked.
-      this.logger.error(`Could not read task ${live.taskId} (tool '${live.tool.name}') to run it:`, error);
-      await this.write(live, { status: 'failed', error: taskError(error) });
+      await this.write(live, { status: 'failed', error: this.failure(live, error) });
       return;
     }
     if (!record || record.status !== 'working') return;
@@ -173,7 +172,7 @@ export class TaskService {
       change = { status: 'completed', result: live.convert(await running) };
     } catch (error) {
       if (error instanceof InputRequiredSignal) return this.park(live, [error, ...(channel?.raised ?? [])]);
-      change = { status: 'failed', error: taskError(error) };
+      change = { status: 'failed', error: this.failure(live, error) };
     }
     await this.write(live, change);
   }
@@ -208,7 +207,7 @@ export class TaskService {
               : await server.listRoots(related, options);
       await this.store.answer(live.owner, live.taskId, { [key]: answer });
     } catch (error) {
-      await this.write(live, { status: 'failed', error: taskError(error) }, ['working', 'input_required']);
+      await this.write(live, { status: 'failed', error: this.failure(live, error) }, ['working', 'input_required']);
     }
   }
 
@@ -225,6 +224,14 @@ export class TaskService {
       this.logger.error(`Could not record the state of task ${live.taskId} (tool '${live.tool.name}'): ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
     }
+  }
+
+  /** A run's protocol error as the failed task carries it (`error{code,message,data}`); anything else is logged and masked. */
+  private failure(live: LiveTask, error: unknown): TaskError {
+    const shown = shownError(error);
+    if (shown) return shown;
+    this.logger.error(`Task ${live.taskId} of tool '${live.tool.name}' failed:`, error);
+    return { code: ProtocolErrorCode.InternalError, message: 'Internal error' };
   }
 
   private onEvent(event: TaskEvent): void {
@@ -261,9 +268,8 @@ export class TaskService {
   }
 }
 
-/** A run's protocol error as the failed task carries it (`error{code,message,data}`); anything else is masked. */
-function taskError(error: unknown): TaskError {
+/** A protocol error as a failed task shows it; undefined for anything else (which is masked). */
+function shownError(error: unknown): TaskError | undefined {
   const wire = toWireError(error);
-  if (wire instanceof ProtocolError) return { code: wire.code, message: wire.message, ...(wire.data !== undefined ? { data: wire.data } : {}) };
-  return { code: ProtocolErrorCode.InternalError, message: 'Internal error' };
+  return wire instanceof ProtocolError ? { code: wire.code, message: wire.message, ...(wire.data !== undefined ? { data: wire.data } : {}) } : undefined;
 }

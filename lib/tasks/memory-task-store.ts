@@ -70,12 +70,13 @@ export class InMemoryTaskStore implements TaskStore {
     if (this.entries.size >= this.maxTasks) this.sweep();
     if (this.entries.size >= this.maxTasks) throw TaskLimitError.total(this.maxTasks);
     const record = newRecord(task, this.now());
-    const full = this.full(task.owner, sizeOf(record));
+    const bytes = sizeOf(record);
+    const full = this.full(task.owner, bytes);
     if (full) throw full;
     let holding = this.owners.get(task.owner);
     if (!holding) this.owners.set(task.owner, (holding = { ids: new Set(), bytes: 0 }));
     holding.ids.add(task.taskId);
-    this.put(record);
+    this.put(record, bytes);
     return record;
   }
 
@@ -88,9 +89,10 @@ export class InMemoryTaskStore implements TaskStore {
     const record = entry && changedRecord(entry.record, change, from, this.now());
     if (!entry || !record) return undefined;
     // Too big to keep: the task fails instead (its result is lost, the store stays within its bounds).
-    const full = this.full(owner, sizeOf(record) - entry.bytes);
+    const bytes = sizeOf(record);
+    const full = this.full(owner, bytes - entry.bytes);
     const stored = full ? overBudget(record, full) : record;
-    this.put(stored);
+    this.put(stored, full ? sizeOf(stored) : bytes);
     const event = eventOf(stored);
     if (event) this.emit(event);
     return stored;
@@ -101,9 +103,10 @@ export class InMemoryTaskStore implements TaskStore {
     if (!entry) return undefined;
     const answered = answeredRecord(entry.record, responses, this.now());
     if (!answered) return entry.record;
-    const full = this.full(owner, sizeOf(answered.record) - entry.bytes);
+    const bytes = sizeOf(answered.record);
+    const full = this.full(owner, bytes - entry.bytes);
     if (full) throw full;
-    this.put(answered.record);
+    this.put(answered.record, bytes);
     if (answered.done) this.emit({ kind: 'answered', taskId });
     return answered.record;
   }
@@ -145,9 +148,9 @@ export class InMemoryTaskStore implements TaskStore {
     return (this.owners.get(owner)?.bytes ?? 0) + more > this.maxBytesPerOwner ? TaskLimitError.bytesPerOwner(this.maxBytesPerOwner) : undefined;
   }
 
-  private put(record: TaskRecord): void {
+  /** Keeps `record`, which takes `bytes` (serialised once, by the caller that checked they fit). */
+  private put(record: TaskRecord, bytes: number): void {
     const previous = this.entries.get(record.taskId);
-    const bytes = sizeOf(record);
     this.bytes += bytes - (previous?.bytes ?? 0);
     this.owners.get(record.owner)!.bytes += bytes - (previous?.bytes ?? 0);
     this.entries.set(record.taskId, { record, bytes });
