@@ -53,7 +53,21 @@ export async function generateMetadata(options: GenerateOptions): Promise<Genera
         'Fix: correct them (npx tsc --noEmit shows them all), then generate again.',
       );
     }
-    const collected = collect(project, out, options.onProgress);
+    let step = 'Reading the project';
+    let collected;
+    try {
+      collected = collect(project, out, (next) => {
+        step = next;
+        options.onProgress?.(next);
+      });
+    } catch (error) {
+      // The compiler API runs in another process: its failures arrive as long native traces. One line says enough.
+      const first = String((error as Error)?.message ?? error).split('\n')[0];
+      throw new GeneratorError(
+        `TypeScript's compiler API failed (${step}): ${first}`,
+        'Fix: this is a bug in mcp-reflect or TypeScript 7; report it with the type that step describes, and state that type with @Param({ schema }) meanwhile.',
+      );
+    }
     const text = emitModule(collected.classes, {
       out,
       importExtension: importExtensionFor(root, out, project.compilerOptions),

@@ -127,7 +127,7 @@ export const metadata: GeneratedMetadata = {
           ]
         }
       },
-      "ref": TripTools
+      get ref() { return TripTools; }
     },
     {
       "name": "Stop",
@@ -168,7 +168,7 @@ export const metadata: GeneratedMetadata = {
           "decorated": false
         }
       },
-      "ref": Stop
+      get ref() { return Stop; }
     }
   ],
 };

@@ -134,28 +134,75 @@ describe('generated types: inheritance, namesakes, getters, destructuring, templ
   });
 });
 
-describe('generate: classes of the platform and of packages are no JSON value', () => {
+describe('generate on small projects (the CLI as a process)', () => {
   const root = path.resolve(__dirname, '..', '..');
-  const dir = path.join(root, 'spec', 'fixtures', `tmp-generate-library-${process.pid}`);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-  it('describes URL, Buffer and Uint8Array as any value with a warning, not as their dozens of members', async () => {
-    mkdirSync(path.join(dir, 'src'), { recursive: true });
-    cpSync(path.join(root, 'spec', 'fixtures', 'generate-project', 'tsconfig.json'), path.join(dir, 'tsconfig.json'));
-    writeFileSync(
-      path.join(dir, 'src', 'tools.ts'),
-      `import { Param, Tool } from 'mcp-reflect';\nexport class Links {\n  @Tool()\n  open(@Param() url: URL, @Param() data: Buffer, @Param() bytes: Uint8Array): string {\n    return String(url);\n  }\n}\n`,
-    );
-    const args = ['-r', './spec/support/register.js', 'lib/cli/main.ts', 'generate', '--project', path.join(dir, 'tsconfig.json'), '--out', path.join(dir, 'types.json')];
-    const stderr = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, args, { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } }, (error, _stdout, err) =>
-        error ? reject(new Error(`${error.message}\n${err}`)) : resolve(err),
+  const run = (args: string[]) =>
+    new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
+      execFile(process.execPath, ['-r', './spec/support/register.js', ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } }, (error, stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve({ stdout, stderr }),
       ),
     );
+  /** A project beside the fixture (its tsconfig's paths reach lib/), with these files under src/. */
+  const project = (name: string, files: Record<string, string>) => {
+    const dir = path.join(root, 'spec', 'fixtures', `tmp-generate-${name}-${process.pid}`);
+    dirs.push(dir);
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    cpSync(path.join(root, 'spec', 'fixtures', 'generate-project', 'tsconfig.json'), path.join(dir, 'tsconfig.json'));
+    for (const [file, content] of Object.entries(files)) writeFileSync(path.join(dir, 'src', file), content);
+    return dir;
+  };
+
+  it('describes URL, Buffer and Uint8Array as any value with a warning, not as their dozens of members', async () => {
+    const dir = project('library', {
+      'tools.ts': `import { Param, Tool } from 'mcp-reflect';\nexport class Links {\n  @Tool()\n  open(@Param() url: URL, @Param() data: Buffer, @Param() bytes: Uint8Array): string {\n    return String(url);\n  }\n}\n`,
+    });
+    const { stderr } = await run(['lib/cli/main.ts', 'generate', '--project', path.join(dir, 'tsconfig.json'), '--out', path.join(dir, 'types.json')]);
     const params = JSON.parse(readFileSync(path.join(dir, 'types.json'), 'utf8')).classes[0].methods.open.params;
     expect(params.map((p: { schema: unknown }) => p.schema)).toEqual([{}, {}, {}]);
     expect(stderr).toContain("'url': URL has no JSON form");
     expect(stderr).toContain("'data': Buffer");
     expect(stderr).toContain("'bytes': Uint8Array");
+  }, 120_000);
+
+  it('keeps class references through an import cycle: the file defining the tools passes metadata to forRoot()', async () => {
+    const dir = project('cycle', {
+      'app.module.ts': [
+        `import { Injectable, McpModule, Module, Param, Tool } from 'mcp-reflect';`,
+        `import { metadata } from './mcp-metadata';`,
+        `@Injectable()`,
+        `export class CycleTools {`,
+        `  @Tool()`,
+        `  pick(@Param() side: 'left' | 'right'): string {`,
+        `    return side;`,
+        `  }`,
+        `}`,
+        `@Module({ imports: [McpModule.forRoot({ name: 'cycle', version: '1.0.0', metadata })], providers: [CycleTools] })`,
+        `export class AppModule {}`,
+        ``,
+      ].join('\n'),
+    });
+    await run(['lib/cli/main.ts', 'generate', '--project', path.join(dir, 'tsconfig.json')]);
+    writeFileSync(
+      path.join(dir, 'main.ts'),
+      [
+        `import 'reflect-metadata';`,
+        `import { createTestClient } from 'mcp-reflect/testing';`,
+        `import { AppModule, CycleTools } from './src/app.module';`,
+        `import { metadata } from './src/mcp-metadata';`,
+        `void (async () => {`,
+        `  const client = await createTestClient(AppModule);`,
+        `  const { tools } = await client.listTools();`,
+        `  const ref = metadata.classes.find((c) => c.name === 'CycleTools')?.ref === CycleTools;`,
+        `  process.stdout.write(JSON.stringify({ ref, side: tools[0].inputSchema.properties }));`,
+        `  await client.close();`,
+        `})();`,
+        ``,
+      ].join('\n'),
+    );
+    const { stdout } = await run([path.join(dir, 'main.ts')]);
+    expect(JSON.parse(stdout)).toEqual({ ref: true, side: { side: { type: 'string', enum: ['left', 'right'] } } });
   }, 120_000);
 });
