@@ -124,9 +124,15 @@ export class TypeMapper {
     }
     const schema: JsonSchema = { type: 'object', properties };
     if (required.length > 0) schema.required = required;
-    const index = checker.getIndexInfosOfType(type).find((info) => info.keyType.flags & this.project.flags.type.String);
-    schema.additionalProperties = index ? this.describe(index.valueType, `${where}[key]`).schema : false;
-    if (Object.keys(properties).length === 0 && index) delete schema.properties;
+    const f = this.project.flags.type;
+    const infos = checker.getIndexInfosOfType(type);
+    const index = infos.find((info) => info.keyType.flags & f.String);
+    // `Record<number, T>` / `[i: number]: T`: JSON keys are strings, so numeric ones are a key pattern.
+    const numeric = index ? undefined : infos.find((info) => info.keyType.flags & f.Number);
+    const values = index ?? numeric;
+    schema.additionalProperties = values ? this.describe(values.valueType, `${where}[key]`).schema : false;
+    if (numeric) schema.propertyNames = { pattern: '^-?(?:\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?|Infinity|NaN)$' };
+    if (Object.keys(properties).length === 0 && values) delete schema.properties;
     return schema;
   }
 

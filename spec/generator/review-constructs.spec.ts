@@ -116,6 +116,14 @@ describe('generated types: inheritance, namesakes, getters, destructuring, templ
     expect((await client.callTool({ name: 'paged', arguments: { page: { items: [{ name: 'a' }], total: 1 } } })).isError).toBe(true);
   });
 
+  it('describes Record<number, T> as numeric keys (it refused every non-empty object)', async () => {
+    expect(schemas.paged.properties.byNumber).toEqual({ type: 'object', additionalProperties: { type: 'string' }, propertyNames: { pattern: expect.any(String) } });
+    const page = { items: [], total: 0 };
+    expect(text(await client.callTool({ name: 'paged', arguments: { page, byNumber: { 1: 'one', '2.5': 'x' } } }))).toBe(' of 0 {"1":"one","2.5":"x"}');
+    expect((await client.callTool({ name: 'paged', arguments: { page, byNumber: { one: 'x' } } })).isError).toBe(true);
+    expect((await client.callTool({ name: 'paged', arguments: { page, byNumber: { 1: 2 } } })).isError).toBe(true);
+  });
+
   it('describes template literal types as strings with a pattern, and validates them', async () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
