@@ -1,7 +1,7 @@
 import type { Context } from '../context';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { JsonSchema } from '../interfaces';
-import { argsInputSchema, jsonValue, paramsInputSchema, type Converter, type RootSchema, type SchemaSite } from '../schema';
+import { argsInputSchema, generatedDates, jsonValue, paramsInputSchema, type Converter, type RootSchema, type SchemaSite } from '../schema';
 import { ArgumentValidator, formatIssues, type SchemaCompiler } from '../validation';
 import type { ParamMetadata } from '../metadata';
 import type { MethodHost, RequestHandle } from './method-host';
@@ -107,7 +107,8 @@ function generatedRoot(schema: JsonSchema): RootSchema {
   const properties = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>);
   return {
     schema,
-    convert: undefined,
+    // Dates inside (a `Date` property of the interface) arrive as Dates, as in a DTO.
+    convert: generatedDates(schema),
     properties: new Map(properties.map(([key, value]) => [key, { schema: value }])),
     runtimeValidated: new Set(),
     generated: true,

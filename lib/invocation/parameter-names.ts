@@ -95,12 +95,25 @@ function stripComments(text: string): string {
 }
 
 /**
+ * The value of a single-quoted string's body, escapes read as JavaScript reads them (`\n`, `\u00e9`, `\'`):
+ * rewritten as a JSON string. An escape JSON lacks (`\x41`, `\v`, `\0`) gives no literal: no default is advertised.
+ */
+function jsonString(body: string): { value: unknown } | undefined {
+  const json = body.replace(/\\(.)|"/g, (match, escaped: string | undefined) => (escaped === "'" ? "'" : escaped === undefined ? '\\"' : match));
+  try {
+    return { value: JSON.parse(`"${json}"`) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The value of a default initialiser that is a plain literal (number, string, boolean, null, or a JSON array
  * or object), or undefined when it is an expression that only running the method could evaluate.
  */
 export function literalValue(initialiser: string): { value: unknown } | undefined {
   const text = initialiser.trim();
-  if (/^'(?:[^'\\]|\\.)*'$/.test(text)) return { value: text.slice(1, -1).replace(/\\(.)/g, '$1') };
+  if (/^'(?:[^'\\]|\\.)*'$/.test(text)) return jsonString(text.slice(1, -1));
   if (/^`[^`$\\]*`$/.test(text)) return { value: text.slice(1, -1) };
   try {
     return { value: JSON.parse(text) as unknown };

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
-import { BootstrapErrorCode, Injectable, McpFactory, McpModule, Module, Param, Tool, type GeneratedMetadata } from 'mcp-reflect';
+import { Args, BootstrapErrorCode, Injectable, McpFactory, McpModule, Module, Param, Tool, type GeneratedMetadata } from 'mcp-reflect';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
 import { AppModule } from '../fixtures/generate-project/src/app.module';
 import { metadata } from '../fixtures/generate-project/src/mcp-metadata';
@@ -272,6 +272,59 @@ describe('drift between the generated file and the running classes is never sile
       word: { type: 'string', enum: ['a', 'b'], description: 'the word' },
       times: { type: 'number', default: 1 },
     });
+    await client.close();
+  });
+});
+
+interface Window {
+  from: Date;
+  label?: string;
+}
+
+@Injectable()
+class WindowTools {
+  @Tool()
+  span(@Args() window: Window): string {
+    return `${window.from instanceof Date ? 'Date' : typeof window.from} ${window.from.toISOString()}`;
+  }
+}
+
+@Module({ imports: [McpModule.forRoot({ name: 'window', version: '1.0.0' })], providers: [WindowTools] })
+class WindowModule {}
+
+describe('@Args() typed by an interface with a Date', () => {
+  it('converts the Date inside, as a DTO would', async () => {
+    const client = await createTestClient(WindowModule, {
+      metadata: {
+        version: 1,
+        generator: 'mcp-reflect@test',
+        classes: [
+          {
+            name: 'WindowTools',
+            file: 'src/window.ts',
+            ref: WindowTools,
+            methods: {
+              span: {
+                fingerprint: 'span(window)',
+                params: [
+                  {
+                    name: 'window',
+                    index: 0,
+                    schema: {
+                      type: 'object',
+                      properties: { from: { type: 'string', format: 'date-time' }, label: { type: 'string' } },
+                      required: ['from'],
+                      additionalProperties: false,
+                    },
+                  },
+                ],
+              },
+            },
+          },
+        ],
+      },
+    });
+    expect(text(await client.callTool({ name: 'span', arguments: { from: '2027-01-02T03:04:05.000Z' } }))).toBe('Date 2027-01-02T03:04:05.000Z');
     await client.close();
   });
 });

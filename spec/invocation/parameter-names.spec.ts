@@ -49,6 +49,10 @@ describe('default initialisers', () => {
     ['-1.5', -1.5],
     ["'metric'", 'metric'],
     ["'it\\'s'", "it's"],
+    ["'a\\nb'", 'a\nb'],
+    ["'caf\\u00e9'", 'café'],
+    ["'say \"hi\"'", 'say "hi"'],
+    ["'back\\\\slash'", 'back\\slash'],
     ['"x"', 'x'],
     ['`plain`', 'plain'],
     ['true', true],
@@ -59,7 +63,7 @@ describe('default initialisers', () => {
     expect(literalValue(text)).toEqual({ value });
   });
 
-  it.each(['today()', '`${x}`', 'A.B', '{ a: 1 }', 'new Date()'])('leaves the expression %s unevaluated', (text) => {
+  it.each(['today()', '`${x}`', 'A.B', '{ a: 1 }', 'new Date()', "'\\x41'"])('leaves the expression %s unevaluated', (text) => {
     expect(literalValue(text)).toBeUndefined();
   });
 });
