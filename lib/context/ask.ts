@@ -1,4 +1,12 @@
-import type { Context, ElicitResult, SampleOptions, SamplingMessage, SamplingResult } from './context';
+import type { ElicitResult, InputOptions, SampleOptions, SamplingMessage, SamplingResult } from './inputs';
+
+/** What a question calls to be asked: the Context's own methods (so ask.ts needs no Context). */
+export interface Asker {
+  elicit<T extends object>(message: string, dto: new () => T, options: InputOptions): Promise<ElicitResult<T>>;
+  elicitUrl(message: string, url: string, options: InputOptions): Promise<{ action: 'accept' | 'decline' | 'cancel' }>;
+  sample(input: string | SamplingMessage[], options: SampleOptions): Promise<SamplingResult>;
+  listRoots(options: InputOptions): Promise<{ uri: string; name?: string }[]>;
+}
 
 /**
  * One thing to ask the client, not asked yet: give several to `ctx.ask()` to ask them in one round. Build it
@@ -6,7 +14,7 @@ import type { Context, ElicitResult, SampleOptions, SamplingMessage, SamplingRes
  */
 export interface Question<T> {
   /** @internal Asks under `key` through the Context's own method. */
-  readonly ask: (ctx: Context, key: string) => Promise<T>;
+  readonly ask: (ctx: Asker, key: string) => Promise<T>;
 }
 
 /** The answers of `ctx.ask(questions)`: each key holds what the matching Context method resolves with. */

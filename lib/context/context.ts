@@ -1,6 +1,7 @@
 import { ErrorCode, RequestError, RpcCode, ToolError } from '../errors';
 import type { McpAuth } from './auth';
 import type { Answers, Question } from './ask';
+import type { ElicitResult, InputOptions, SampleOptions, SamplingMessage, SamplingResult } from './inputs';
 import { InputRequiredSignal, type InputSpec, type InteractionChannel } from './interaction';
 
 /** MCP log levels (RFC 5424 severities), lowest first. */
@@ -320,44 +321,6 @@ export class Context {
     if (message !== undefined) params.message = message;
     await this.channel.notify('notifications/progress', params);
   }
-}
-
-/** The outcome of `ctx.elicit()`. */
-export type ElicitResult<T> = { action: 'accept'; content: T } | { action: 'decline' } | { action: 'cancel' };
-
-/** A message of a sampling request (MCP `SamplingMessage`). */
-export interface SamplingMessage {
-  role: 'user' | 'assistant';
-  content: { type: 'text'; text: string } | { type: 'image' | 'audio'; data: string; mimeType: string };
-}
-
-/** Options of `ctx.sample()`, as in `sampling/createMessage` (maxTokens defaults to 1000). */
-/** How one request for input is named. */
-export interface InputOptions {
-  /**
-   * The key of this input in the 2026-07-28 `inputRequests` / `inputResponses` (default: `elicit-0`,
-   * `sample-1`, … in the order the method asks). Give one when a client answers by name; unique within the call.
-   */
-  key?: string;
-}
-
-export interface SampleOptions extends InputOptions {
-  maxTokens?: number;
-  systemPrompt?: string;
-  temperature?: number;
-  stopSequences?: string[];
-  includeContext?: 'none' | 'thisServer' | 'allServers';
-  modelPreferences?: Record<string, unknown>;
-  metadata?: Record<string, unknown>;
-}
-
-/** The client's `CreateMessageResult`. */
-export interface SamplingResult {
-  role: 'user' | 'assistant';
-  content: unknown;
-  model: string;
-  stopReason?: string;
-  [key: string]: unknown;
 }
 
 /** The client cannot do what the tool asked, or its answer is unusable: reported to the model as an isError. */
