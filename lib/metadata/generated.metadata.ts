@@ -19,6 +19,7 @@ export function loadGeneratedMetadata(metadata: GeneratedMetadata): void {
 
 /** The entry of a class: by reference, else the only entry of that name (several unexported namesakes: none). */
 export function getGeneratedClass(cls: Function): GeneratedClass | undefined {
+  if (byName.size === 0) return undefined; // nothing generated was loaded: the common case, one check
   const own = byRef.get(cls);
   if (own) return own;
   const named = byName.get(cls.name)?.filter((e) => e.ref === undefined || e.ref === cls);
@@ -31,6 +32,7 @@ export function getGeneratedClass(cls: Function): GeneratedClass | undefined {
  * since the file was generated reads as stale there.
  */
 export function getGeneratedMethod(cls: Function, method: string): { entry: GeneratedClass; method?: GeneratedMethod } | undefined {
+  if (byName.size === 0) return undefined;
   let nearest: GeneratedClass | undefined;
   for (let c: Function | null = cls; c && c !== Function.prototype; c = Object.getPrototypeOf(c) as Function | null) {
     const entry = getGeneratedClass(c);

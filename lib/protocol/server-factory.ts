@@ -121,9 +121,6 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
 
   const rounds = new InputRounds(app.stateSecret);
   const cacheHints = checkedCacheHints(app.cacheHints);
-  // The Mcp-Param header map is built now (then once per change of the tools): a hand-written schema whose
-  // x-mcp-header breaks the rules is reported at bootstrap, not at the first call.
-  paramHeaderMap(app, app.logger);
   // Tasks (docs/tasks.md): the options are checked at bootstrap; the service exists once some tool is a task tool.
   const taskOptions = app.tasks ? resolveTasksOptions(app.tasks) : undefined;
   let taskService: TaskService | undefined;

@@ -253,7 +253,7 @@ describe('x-mcp-header written by hand', () => {
     }
   });
 
-  it('is checked like @Param({ header }), and an invalid declaration is reported once, at bootstrap', async () => {
+  it('is checked like @Param({ header }), and an invalid declaration is reported once, as the HTTP endpoint starts', async () => {
     const warned: string[] = [];
     @Injectable()
     class Raw {
@@ -263,12 +263,23 @@ describe('x-mcp-header written by hand', () => {
       }
     }
     @Module({
-      imports: [McpModule.forRoot({ name: 'raw', version: '1.0.0', logger: { error() {}, warn: (m: string) => void warned.push(m) } })],
+      imports: [
+        McpModule.forRoot({
+          name: 'raw',
+          version: '1.0.0',
+          warnings: { unprovidedComponents: false },
+          logger: { error() {}, warn: (m: string) => void warned.push(m) },
+        }),
+      ],
       providers: [Raw],
     })
     class RawModule {}
     const app = await McpFactory.create(RawModule);
     try {
+      // Only HTTP carries Mcp-Param headers: a server that never serves HTTP never scans for them.
+      expect(warned).toEqual([]);
+      await app.listen({ transport: 'http', host: '127.0.0.1', port: 0 });
+      await app.listen({ transport: 'http', host: '127.0.0.1', port: 0 });
       expect(warned).toEqual([
         "Tool 'tagged': its Mcp-Param headers are not checked: tags.<items>: x-mcp-header is only allowed on a property reached through 'properties' alone.",
       ]);

@@ -48,6 +48,10 @@ export class HttpEndpoint {
     const maxRequestBodySize = options.maxRequestBodySize ?? DEFAULTS.maxRequestBodySize;
     if (options.auth) this.gate = new AuthGate(options.auth, resourceOf(options.auth, endpointUrl), factory, maxRequestBodySize, logger);
     this.maxRequestBodySize = maxRequestBodySize;
+    // The Mcp-Param header map is built as the HTTP endpoint starts (then once per change of the tools): a
+    // hand-written schema whose x-mcp-header breaks the rules is reported now, not at the first call. Only HTTP
+    // carries these headers, so stdio and in-memory servers never pay for it.
+    factory.paramHeaders();
     this.modern = createMcpHandler(() => factory(), {
       legacy: options.stateless ? 'stateless' : 'reject',
       responseMode: options.jsonResponse ? 'json' : 'auto',
