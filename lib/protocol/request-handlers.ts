@@ -11,6 +11,7 @@ import { unknownToolMessage } from '../tools';
 import { scoped, scopesFor } from './component-scopes';
 import { toWireError } from './error-mapping';
 import { SdkRequestChannel } from './request-channel';
+import { isModern } from './session-hub';
 import { taskCall } from './tasks-handlers';
 import type { SessionScope } from './session-scope';
 
@@ -54,10 +55,6 @@ function forCaller<T extends { cacheScope?: string }>(result: T, guarded: boolea
 
 // The same pages with the configured cache hint, for 2026-07-28 requests.
 const HINTED_RESULTS = new WeakMap<object, Record<string, unknown>>();
-
-function isModern(server: Server): boolean {
-  return (server.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28';
-}
 
 /**
  * A cacheable result with its hint on 2026-07-28 (SEP-2549): the component's own fields, then the configured

@@ -97,6 +97,7 @@ export class SessionHub {
   }
 }
 
-function isModern(server: Server): boolean {
+/** Whether the session speaks protocol revision 2026-07-28 or later. */
+export function isModern(server: Server): boolean {
   return (server.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28';
 }
