@@ -7,11 +7,11 @@
 //   --suite active | --suite draft | --suite all --spec-version 2026-07-28 | --suite pending | --requirements 2026-07-28
 // Each run's full output and per-scenario checks go to tools/conformance-next/results/<run>/ (git-ignored);
 // the console gets per-scenario PASS/FAIL lines (failed check ids named) and each run's totals.
-// Options: `--only active,draft` (run names below), `--scenario NAME` (one scenario in every selected run),
-// `--probe` (serve probe/probe.ts, the survey's naive draft fixtures, instead of samples/everything).
+// Options: `--only active,draft` (run names below), `--scenario NAME` (one scenario in every selected run).
 // Exit code: 0 when every run exited 0, else 1 (informational: nothing depends on it).
 'use strict';
 const { spawn } = require('node:child_process');
+const { serveSample } = require('../conformance/serve-sample');
 const { existsSync, mkdirSync, rmSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
@@ -38,9 +38,6 @@ const opt = (name) => {
 };
 const only = opt('--only')?.split(',');
 const scenario = opt('--scenario');
-// `--probe`: serve tools/conformance-next/probe/probe.ts (the draft fixtures samples/everything lacks) instead.
-const probe = argv.includes('--probe');
-const entry = probe ? path.join(here, 'probe', 'probe.ts') : path.join(root, 'samples', 'everything', 'main.ts');
 const runs = only ? RUNS.filter((r) => only.includes(r.name)) : RUNS;
 
 function fail(message) {
@@ -50,42 +47,12 @@ function fail(message) {
 
 if (!node22 || !existsSync(cli)) fail('The pre-release conformance suite is not installed: run `npm ci --prefix tools/conformance-next`.');
 
-const server = spawn(
-  process.execPath,
-  ['-r', path.join(root, 'spec', 'support', 'register.js'), entry, '--http', '--port', '0'],
-  // The server's own log lines (rejected requests, …) go to results/server.log, not the report.
-  { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-);
 mkdirSync(resultsDir, { recursive: true });
-const serverLog = require('node:fs').createWriteStream(path.join(resultsDir, probe ? 'probe-server.log' : 'server.log'));
-server.stderr.pipe(serverLog);
-const stop = () => server.exitCode === null && server.kill('SIGTERM');
-process.on('exit', stop);
-
-let buffered = '';
-const timer = setTimeout(() => fail('The everything sample did not report its URL within 30 s.'), 30_000);
-server.stdout.on('data', (chunk) => {
-  buffered += chunk;
-  const match = /MCP_URL=(\S+)/.exec(buffered);
-  if (!match) return;
-  clearTimeout(timer);
-  server.stdout.removeAllListeners('data');
-  server.stdout.resume(); // keep draining the sample's stdout
-  main(match[1]).then(
-    (code) => {
-      stop();
-      process.exit(code);
-    },
-    (error) => fail(error.stack),
-  );
-});
-server.on('exit', (code) => {
-  if (buffered.includes('MCP_URL=')) return;
-  fail(`The everything sample exited (${code}) before it was ready.`);
-});
+// The server's own log lines (rejected requests, …) go to results/server.log, not the report.
+serveSample({ stderr: require('node:fs').createWriteStream(path.join(resultsDir, 'server.log')), fail, run: main });
 
 function runSuite(run, url) {
-  const outDir = path.join(resultsDir, probe ? `probe-${run.name}` : run.name);
+  const outDir = path.join(resultsDir, run.name);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const args = [cli, 'server', '--url', url, ...run.args, '-o', outDir];
@@ -125,7 +92,7 @@ function scenarioResults(outDir) {
 }
 
 async function main(url) {
-  console.log(`Pre-release conformance suite 0.2.0-alpha.12 (Node ${path.relative(root, node22)}) against ${probe ? 'the survey probe' : 'samples/everything'} at ${url}`);
+  console.log(`Pre-release conformance suite 0.2.0-alpha.12 (Node ${path.relative(root, node22)}) against samples/everything at ${url}`);
   const summary = [];
   let worst = 0;
   for (const run of runs) {

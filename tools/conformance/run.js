@@ -15,6 +15,7 @@
 // alpha.12 writes every scenario's checks to tools/conformance-next/results/<run>/ (git-ignored).
 'use strict';
 const { spawn } = require('node:child_process');
+const { serveSample } = require('./serve-sample');
 const { existsSync, mkdirSync, rmSync } = require('node:fs');
 const path = require('node:path');
 
@@ -57,35 +58,7 @@ if (!node22 || !existsSync(released) || !existsSync(prerelease)) {
   fail('The conformance tools are not installed: run `npm run conformance:install` (tools/conformance and tools/conformance-next).');
 }
 
-const server = spawn(
-  process.execPath,
-  ['-r', path.join(root, 'spec', 'support', 'register.js'), path.join(root, 'samples', 'everything', 'main.ts'), '--http', '--port', '0'],
-  { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-);
-const stop = () => server.exitCode === null && server.kill('SIGTERM');
-process.on('exit', stop);
-
-let buffered = '';
-const timer = setTimeout(() => fail('The everything sample did not report its URL within 30 s.'), 30_000);
-server.stdout.on('data', (chunk) => {
-  buffered += chunk;
-  const match = /MCP_URL=(\S+)/.exec(buffered);
-  if (!match) return;
-  clearTimeout(timer);
-  server.stdout.removeAllListeners('data');
-  server.stdout.resume(); // keep draining the sample's stdout
-  main(match[1]).then(
-    (code) => {
-      stop();
-      process.exit(code);
-    },
-    (error) => fail(error.stack),
-  );
-});
-server.on('exit', (code) => {
-  if (buffered.includes('MCP_URL=')) return;
-  fail(`The everything sample exited (${code}) before it was ready.`);
-});
+serveSample({ fail, run: main });
 
 function runSuite(run, url) {
   const args = [run.cli, 'server', '--url', url, ...run.args, '--expected-failures', run.expected];
