@@ -1,8 +1,7 @@
 import { plainToInstance, TransformationType } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import type { JsonSchema } from '../interfaces';
+import type { GeneratedProperty, JsonSchema } from '../interfaces';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import type { GeneratedProperty } from '../interfaces';
 import { getFieldOptions, getFieldProperties, getGeneratedProperties, getPropertyType } from '../metadata';
 import { adaptKeywords, constraintKeywords, constraintType, type ConstraintType } from './constraint-map';
 import type { SchemaContext } from './schema-context';
