@@ -1,18 +1,17 @@
-import { readRequestBody, type AuthInfo } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { Authenticator, MissingTokenError, missingScopes } from '../../auth';
 import { AuthUnavailableError, InvalidTokenError } from '../../errors';
 import type { AuthOptions, McpAuth } from '../../interfaces';
 import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../server-factory';
 import { toAuthInfo } from '../auth-info';
-import { jsonRpcError } from './http-messages';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
-/** What an admitted request carries on: its verified identity, and its body when the gate had to read it. */
+/** What an admitted request carries on: its verified identity, as ours and as the SDK's transports carry it. */
 export interface Admitted {
+  readonly auth: McpAuth;
   readonly authInfo: AuthInfo;
-  readonly parsedBody?: unknown;
 }
 
 /**
@@ -36,7 +35,6 @@ export class AuthGate {
     options: AuthOptions,
     resource: string,
     private readonly factory: ServerFactory,
-    private readonly maxBodySize: number,
     private readonly logger: ServerLogger,
   ) {
     this.authenticator = new Authenticator(options, resource);
@@ -81,8 +79,8 @@ export class AuthGate {
     });
   }
 
-  /** The request's identity (and body, when it had to be read), or the answer that refuses it. */
-  async admit(request: Request, parsedBody: unknown): Promise<Admitted | Response> {
+  /** The request's verified identity, from its headers alone (no body is read before it), or the answer that refuses it. */
+  async authenticate(request: Request): Promise<Admitted | Response> {
     let auth: McpAuth;
     try {
       auth = await this.authenticator.authenticate(request.headers.get('authorization'));
@@ -91,18 +89,20 @@ export class AuthGate {
     }
     const required = this.authenticator.requiredScopes;
     if (missingScopes(auth, required).length > 0) return this.insufficient(auth, required);
-    let body = parsedBody;
-    // Step-up: the scopes of the component a call names are known before it runs (only read when some has any).
-    if (this.stepUp && request.method === 'POST' && this.factory.scoped()) {
-      if (body === undefined) {
-        const read = await readBody(request, this.maxBodySize);
-        if (read instanceof Response) return read;
-        body = read;
-      }
-      const needed = [...new Set((Array.isArray(body) ? body : [body]).flatMap((message) => this.factory.scopesFor(message) ?? []))];
-      if (missingScopes(auth, needed).length > 0) return this.insufficient(auth, [...required, ...needed]);
-    }
-    return { authInfo: toAuthInfo(auth, this.resourceUrl, this.metadataUrl), ...(body !== undefined ? { parsedBody: body } : {}) };
+    return { auth, authInfo: toAuthInfo(auth, this.resourceUrl, this.metadataUrl) };
+  }
+
+  /** Whether the gate needs a call's body: step-up is on and some component needs scopes. */
+  get readsBodies(): boolean {
+    return this.stepUp && this.factory.scoped();
+  }
+
+  /** Step-up: the scopes of the components a call names are known before it runs (403 when the token lacks them). */
+  stepUpFor(admitted: Admitted, body: unknown): Response | undefined {
+    if (!this.readsBodies) return undefined;
+    const needed = [...new Set((Array.isArray(body) ? body : [body]).flatMap((message) => this.factory.scopesFor(message) ?? []))];
+    if (missingScopes(admitted.auth, needed).length === 0) return undefined;
+    return this.insufficient(admitted.auth, [...this.authenticator.requiredScopes, ...needed]);
   }
 
   /** 401 with a challenge (503 when tokens cannot be checked right now: the client must retry, not re-authenticate). */
@@ -133,18 +133,6 @@ export class AuthGate {
     if (error) params.push(`error="${error}"`);
     if (description) params.push(`error_description="${quotable(description)}"`);
     return `Bearer ${params.join(', ')}`;
-  }
-}
-
-/** The JSON body of a request, or the answer to a body that is too large or not JSON. */
-async function readBody(request: Request, maxBytes: number): Promise<unknown> {
-  // Read from a clone: the request itself (its signal, its headers) goes on to the transport with the parsed body.
-  const read = await readRequestBody(request.clone(), maxBytes);
-  if (read.tooLarge) return jsonRpcError(413, -32000, `Payload too large: the body is over ${maxBytes} bytes.`);
-  try {
-    return JSON.parse(read.text) as unknown;
-  } catch {
-    return jsonRpcError(400, -32700, 'Parse error: the body is not valid JSON.');
   }
 }
 

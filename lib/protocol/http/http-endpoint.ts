@@ -1,22 +1,33 @@
+import { createHash } from 'node:crypto';
 import {
   createMcpHandler,
   hostHeaderValidationResponse,
+  isJsonContentType,
   isLegacyRequest,
   originValidationResponse,
   PROTOCOL_VERSION_META_KEY,
-  readRequestBody,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../server-factory';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import type { AuthOptions } from '../../interfaces';
-import { AuthGate } from './auth-gate';
+import { AuthGate, type Admitted } from './auth-gate';
 import { InMemoryEventStore } from './event-store';
-import { jsonRpcError, jsonRpcRefusal, whenBodyEnds } from './http-messages';
-import { checkParamHeaders, HEADER_MISMATCH } from './param-headers';
+import { Admission, resolveLimits, type HttpLimits, type PendingBytes } from './http-limits';
+import { jsonRpcError, jsonRpcRefusal, unread, watchBody } from './http-messages';
 import type { HttpOptions } from './http-options';
-import { DEFAULTS, LegacySessions, type RequestOptions } from './legacy-sessions';
+import { DEFAULTS, LegacySessions, PEER_HEADER, type RequestOptions } from './legacy-sessions';
+import { checkParamHeaders, HEADER_MISMATCH } from './param-headers';
+import { parseBody, receiveBody, webBody, type BodyRefusal, type BodySource } from './request-body';
+
+/** What the framework adapter in front passes along besides the request (all optional). */
+export interface EndpointRequestOptions extends RequestOptions {
+  /** The body to receive when the endpoint is ready for it (the Node adapter's request stream). */
+  readonly body?: BodySource;
+  /** Who the request comes from, when the adapter already asked `clientOf`. */
+  readonly client?: string;
+}
 
 export { PEER_HEADER } from './legacy-sessions';
 export { jsonRpcError } from './http-messages';
@@ -36,7 +47,9 @@ export class HttpEndpoint {
   private readonly unpublish: () => void;
   /** With `auth`: the resource server in front of the endpoint. */
   private readonly gate?: AuthGate;
-  private readonly maxRequestBodySize: number;
+  /** The bounds of this endpoint, and what counts against them. */
+  readonly limits: HttpLimits;
+  private readonly admission: Admission;
 
   /** `endpointUrl`: where the endpoint is served (known to `listen()`), the default `auth.resource`. */
   constructor(
@@ -45,9 +58,10 @@ export class HttpEndpoint {
     private readonly logger: ServerLogger,
     endpointUrl?: string,
   ) {
-    const maxRequestBodySize = options.maxRequestBodySize ?? DEFAULTS.maxRequestBodySize;
-    if (options.auth) this.gate = new AuthGate(options.auth, resourceOf(options.auth, endpointUrl), factory, maxRequestBodySize, logger);
-    this.maxRequestBodySize = maxRequestBodySize;
+    this.limits = resolveLimits(options);
+    this.admission = new Admission(this.limits);
+    const maxRequestBodySize = this.limits.maxRequestBodySize;
+    if (options.auth) this.gate = new AuthGate(options.auth, resourceOf(options.auth, endpointUrl), factory, logger);
     // The Mcp-Param header map is built as the HTTP endpoint starts (then once per change of the tools): a
     // hand-written schema whose x-mcp-header breaks the rules is reported now, not at the first call. Only HTTP
     // carries these headers, so stdio and in-memory servers never pay for it.
@@ -56,11 +70,12 @@ export class HttpEndpoint {
       legacy: options.stateless ? 'stateless' : 'reject',
       responseMode: options.jsonResponse ? 'json' : 'auto',
       maxRequestBodySize,
+      maxSubscriptions: this.limits.maxListenStreams,
       onerror: (error) => this.logger.warn(`HTTP: ${error.message}`),
     });
     // 2026-07-28 clients hear about changes on their subscriptions/listen streams, which this handler holds.
     this.unpublish = factory.hub.addPublisher(this.modern.notify);
-    if (!options.stateless) this.sessions = new LegacySessions(factory, options, logger, options.eventStore ?? new InMemoryEventStore());
+    if (!options.stateless) this.sessions = new LegacySessions(factory, options, this.limits, this.admission, logger, options.eventStore ?? new InMemoryEventStore());
   }
 
   /** The paths of the protected resource metadata (with `auth`), which the endpoint also answers. */
@@ -68,8 +83,25 @@ export class HttpEndpoint {
     return this.gate?.paths ?? [];
   }
 
-  /** Web-standard face: one HTTP request in, one response out (SSE responses stream). */
-  readonly fetch = async (request: Request, options: RequestOptions = {}): Promise<Response> => {
+  /** Who a request comes from, for the per-client bounds: `clientKey`'s answer, else the connection's remote address. */
+  clientOf(request: Request): string | undefined {
+    const remote = request.headers.get(PEER_HEADER) ?? undefined;
+    const key = this.options.clientKey ? this.options.clientKey(request, remote) : remote;
+    // A key may come from a header the client sent: a long one is kept as its digest (bounded in bytes).
+    return key !== undefined && key.length > 128 ? createHash('sha256').update(key).digest('base64url') : key;
+  }
+
+  /** The unread bytes of one answer to `client` (the Node adapter counts them while it writes). */
+  pendingFor(client: string | undefined): PendingBytes {
+    return this.admission.pending(client);
+  }
+
+  /**
+   * Web-standard face: one HTTP request in, one response out (SSE responses stream). What costs nothing is
+   * checked first (shutdown, Host and Origin, the token, the client's unread answers, calls in progress), then
+   * the body is received within its bounds and parsed once; the parsed body goes on to the transport.
+   */
+  readonly fetch = async (request: Request, options: EndpointRequestOptions = {}): Promise<Response> => {
     if (this.draining) {
       return jsonRpcError(503, -32000, 'Server is shutting down: retry (on another instance).', { connection: 'close', 'retry-after': '1' });
     }
@@ -77,41 +109,103 @@ export class HttpEndpoint {
     const metadata = this.gate?.metadata(request);
     if (metadata) return metadata;
     const refused = this.refuseOrigin(request);
-    if (refused) return refused;
+    if (refused) return unread(refused);
+    let admitted: Admitted | undefined;
     if (this.gate) {
-      const admitted = await this.gate.admit(request, options.parsedBody);
-      if (admitted instanceof Response) return admitted;
-      options = admitted;
+      const verified = await this.gate.authenticate(request);
+      if (verified instanceof Response) return unread(verified);
+      admitted = verified;
     }
-    // Calls count; GET streams (notifications, resumption) do not: sessions bound them.
-    const call = request.method === 'POST';
+    const { client = this.clientOf(request), body, parsedBody } = options;
+    const forwarded: RequestOptions = admitted ? { authInfo: admitted.authInfo } : options.authInfo ? { authInfo: options.authInfo } : {};
+    // GET streams (notifications, resumption) and DELETE carry no body and are no calls: sessions bound them.
+    if (request.method !== 'POST') return this.dispatch(request, forwarded);
+    if (!isJsonContentType(request.headers.get('content-type'))) {
+      return unread(jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json.'));
+    }
+    const slow = this.admission.slowReader(client);
+    if (slow) return unread(jsonRpcError(slow.status, -32000, slow.message, { 'retry-after': '1' }));
     const limit = this.options.maxConcurrentRequests;
-    if (call && limit !== undefined && this.inFlight >= limit) {
-      return jsonRpcError(503, -32000, `Server busy: more than ${limit} requests in progress. Retry shortly.`, { 'retry-after': '1' });
+    if (limit !== undefined && this.inFlight >= limit) {
+      return unread(jsonRpcError(503, -32000, `Server busy: more than ${limit} requests in progress. Retry shortly.`, { 'retry-after': '1' }));
     }
-    if (call) this.inFlight++;
+    this.inFlight++;
+    let release: (() => void) | undefined = this.release;
     let response: Response;
     try {
-      const checked = call ? await this.checkParamHeaders(request, options) : options;
-      if (checked instanceof Response) {
-        this.release();
-        return checked;
+      const json = parsedBody !== undefined ? { json: parsedBody } : await this.receive(request, body, client);
+      if (json instanceof Response) {
+        response = json;
+      } else {
+        const message = json?.json;
+        const sent: RequestOptions = { ...forwarded, ...(json !== undefined ? { parsedBody: message } : {}) };
+        const stepUp = admitted && this.gate!.stepUpFor(admitted, message);
+        const headerRefusal = stepUp ? undefined : this.checkParamHeaders(request, message);
+        const listen = stepUp || headerRefusal ? undefined : this.admitListen(message, client);
+        if (stepUp || headerRefusal || listen instanceof Response) {
+          response = (stepUp ?? headerRefusal ?? listen) as Response;
+        } else if (listen) {
+          // A listen stream is not a call in progress: it holds no call slot, and listen bounds count it instead.
+          this.release();
+          release = undefined;
+          response = watchBody(await this.dispatch(request, sent), listen, this.limits.listenIdleTimeoutMs);
+        } else {
+          response = await this.dispatch(request, sent);
+        }
       }
-      options = checked;
-      const legacy = this.sessions !== undefined && (await isLegacyRequest(request.clone(), options.parsedBody));
-      response = legacy ? await this.sessions!.handle(request, options) : await this.modern.fetch(request, options);
     } catch (error) {
       this.logger.error('HTTP request failed:', error);
       response = jsonRpcError(500, -32603, 'Internal server error.');
     }
-    if (!call) return response;
+    if (!release) return response;
     // A streamed (SSE) answer is in progress until its body ends, not when its headers are ready.
     if (!response.body || !response.headers.get('content-type')?.includes('text/event-stream')) {
-      this.release();
+      release();
       return response;
     }
-    return whenBodyEnds(response, this.release);
+    return watchBody(response, release);
   };
+
+  /** One request, parsed, to the era that serves it: 2025 sessions, or the per-request handler. */
+  private async dispatch(request: Request, options: RequestOptions): Promise<Response> {
+    const legacy = this.sessions !== undefined && (await isLegacyRequest(request, options.parsedBody));
+    return legacy ? this.sessions!.handle(request, options) : this.modern.fetch(request, options);
+  }
+
+  /**
+   * The body, received within the bounds of bodies in flight (a client may send only so many at once, and all
+   * clients together only so many bytes) and parsed once; the answer that refuses it otherwise.
+   */
+  private async receive(request: Request, source: BodySource | undefined, client: string | undefined): Promise<{ json: unknown } | Response | undefined> {
+    const from = source ?? webBody(request);
+    if (!from) return undefined;
+    const limits = this.limits;
+    if (from.declared !== undefined && from.declared > limits.maxRequestBodySize) {
+      return unread(jsonRpcError(413, -32000, `Payload Too Large: the body is over ${limits.maxRequestBodySize} bytes.`));
+    }
+    const ticket = this.admission.enterBody(client, Math.min(from.declared ?? 0, limits.maxRequestBodySize));
+    if (!('add' in ticket)) return unread(jsonRpcError(ticket.status, -32000, ticket.message, { 'retry-after': '1' }));
+    let bytes: Uint8Array | BodyRefusal;
+    try {
+      bytes = await receiveBody(from, limits, ticket);
+    } finally {
+      ticket.release();
+    }
+    if (!(bytes instanceof Uint8Array)) return unread(jsonRpcError(bytes.status, bytes.code, bytes.message));
+    const parsed = parseBody(bytes, limits);
+    if (parsed === undefined || 'json' in parsed) return parsed;
+    return jsonRpcError(parsed.status, parsed.code, parsed.message);
+  }
+
+  /** A 2026-07-28 `subscriptions/listen`: admitted under the per-client and total stream bounds (the release), or refused. */
+  private admitListen(message: unknown, client: string | undefined): (() => void) | Response | undefined {
+    const listen = message as { method?: unknown; id?: unknown } | null;
+    if (typeof listen !== 'object' || listen === null || listen.method !== 'subscriptions/listen') return undefined;
+    const admitted = this.admission.enterListen(client);
+    if (typeof admitted === 'function') return admitted;
+    const id = typeof listen.id === 'string' || typeof listen.id === 'number' ? listen.id : null;
+    return jsonRpcRefusal(admitted.status, id, -32000, admitted.message);
+  }
 
   /**
    * Drains, then closes: new requests are answered 503 (`Connection: close`) at once, calls in progress may
@@ -136,32 +230,20 @@ export class HttpEndpoint {
 
   /**
    * SEP-2243: a 2026-07-28 `tools/call` of a tool with `Mcp-Param-*` headers is refused before dispatch when
-   * they disagree with its arguments (HTTP 400, -32020). Only such calls have their body read here (once:
-   * the parsed body goes on to the transport); a body that is too large or not JSON is left to the transport.
+   * they disagree with its arguments (HTTP 400, -32020), read from the body parsed once.
    */
-  private async checkParamHeaders(request: Request, options: RequestOptions): Promise<RequestOptions | Response> {
-    if (request.headers.get('mcp-method')?.trim() !== 'tools/call') return options;
+  private checkParamHeaders(request: Request, body: unknown): Response | undefined {
+    if (request.headers.get('mcp-method')?.trim() !== 'tools/call') return undefined;
     const headers = this.factory.paramHeaders();
-    if (headers.size === 0) return options;
-    let body = options.parsedBody;
-    if (body === undefined) {
-      const read = await readRequestBody(request.clone(), this.maxRequestBodySize);
-      if (read.tooLarge) return options;
-      try {
-        body = JSON.parse(read.text) as unknown;
-      } catch {
-        return options;
-      }
-      options = { ...options, parsedBody: body };
-    }
+    if (headers.size === 0) return undefined;
     const message = body as { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown; _meta?: Record<string, unknown> } } | null;
-    if (typeof message !== 'object' || message === null || Array.isArray(message) || message.method !== 'tools/call') return options;
+    if (typeof message !== 'object' || message === null || Array.isArray(message) || message.method !== 'tools/call') return undefined;
     const version = message.params?._meta?.[PROTOCOL_VERSION_META_KEY];
     // The per-request envelope of 2026-07-28 (an unsupported claim is the transport's to refuse, -32022).
-    if (version !== '2026-07-28') return options;
+    if (version !== '2026-07-28') return undefined;
     const declarations = typeof message.params?.name === 'string' ? headers.get(message.params.name) : undefined;
     const refused = declarations && checkParamHeaders(declarations, message.params?.arguments, request.headers);
-    if (!refused) return options;
+    if (!refused) return undefined;
     this.logger.warn(`HTTP: refused tools/call ${String(message.params?.name)}: ${refused.data.mismatch.body}`);
     const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
     return jsonRpcRefusal(400, id, HEADER_MISMATCH, refused.message, refused.data);

@@ -1,31 +1,74 @@
-/** The response, with `done` called once its body has ended or been cancelled. */
-export function whenBodyEnds(response: Response, done: () => void): Response {
+/**
+ * The response, with `done` called once its body has ended or been cancelled. With `idleMs`, a stream that
+ * carries no event (keep-alive comments aside) for that long is ended: a held `subscriptions/listen` stream
+ * does not keep its place for ever; its client listens again.
+ */
+export function watchBody(response: Response, done: () => void, idleMs?: number): Response {
   if (!response.body) {
     done();
     return response;
   }
   let finished = false;
+  let idle: ReturnType<typeof setTimeout> | undefined;
   const finish = () => {
+    clearTimeout(idle);
     if (!finished) {
       finished = true;
       done();
     }
   };
   const reader = response.body.getReader();
-  const stream = new ReadableStream({
-    pull: async (controller) => {
-      const { done: ended, value } = await reader.read();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const expire = () => {
+    finish();
+    void reader.cancel(new Error('idle')).catch(() => undefined);
+    try {
+      controller.close();
+    } catch {
+      // already closed
+    }
+  };
+  const arm = () => {
+    if (idleMs === undefined) return;
+    clearTimeout(idle);
+    idle = setTimeout(expire, idleMs);
+    idle.unref?.();
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      controller = c;
+      arm();
+    },
+    pull: async (c) => {
+      const { done: ended, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (finished) return;
       if (ended) {
         finish();
-        controller.close();
-      } else controller.enqueue(value);
+        c.close();
+        return;
+      }
+      if (value.byteLength > 0 && value[0] !== 0x3a) arm(); // an event, not a `: keepalive` comment
+      c.enqueue(value);
     },
     cancel: async (reason) => {
       finish();
-      await reader.cancel(reason);
+      await reader.cancel(reason).catch(() => undefined);
     },
   });
   return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** A refusal sent before the request's body was read: the connection closes after it (the body is in the way). */
+export function unread(response: Response): Response {
+  try {
+    response.headers.set('connection', 'close');
+    return response;
+  } catch {
+    // immutable headers (a fetched response): a copy carries it
+    const headers = new Headers(response.headers);
+    headers.set('connection', 'close');
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
 }
 
 /** A JSON-RPC error body with an HTTP status; never a stack trace. */

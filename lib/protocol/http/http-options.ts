@@ -12,12 +12,16 @@ export interface HttpOptions {
   allowedHosts?: string[];
   /** Accepted `Origin` header hosts; a request without Origin (not from a browser) is always accepted. */
   allowedOrigins?: string[];
-  /** Most sessions at once; one more `initialize` is answered 503. Default 10,000. */
+  /**
+   * Most sessions at once; one more `initialize` is answered 503. Default: what a quarter of the heap holds
+   * (16 KiB a session), between 100 and 10,000 (10,000 from a heap of 640 MiB up; Node's default heap is larger).
+   */
   maxSessions?: number;
-  /** Most sessions one client may hold at once (see `clientKey`); one more is answered 429. Default 1,000. */
+  /** Most sessions one client may hold at once (see `clientKey`); one more is answered 429. Default a tenth of `maxSessions`, at most 1,000. */
   maxSessionsPerClient?: number;
   /**
-   * Who a request comes from, for `maxSessionsPerClient`: by default the remote address of its connection
+   * Who a request comes from, for the per-client bounds (sessions, bodies in flight, unread answers, listen
+   * streams): by default the remote address of its connection
    * (through `listen()` or `createHttpHandler()`). Behind a proxy, derive it from a header the proxy sets
    * (and clients cannot), e.g. `(request) => request.headers.get('x-real-ip') ?? undefined`. Undefined: no
    * per-client limit for that request.
@@ -29,6 +33,40 @@ export interface HttpOptions {
   handshakeTimeoutMs?: number;
   /** Largest request body in bytes; larger is answered 413. Default 4 MiB. */
   maxRequestBodySize?: number;
+  /**
+   * A request's body must arrive within this time after its headers, or it is answered 408 (also behind
+   * `createHttpHandler()`, where the HTTP server is not ours). Default 30 s.
+   */
+  requestTimeoutMs?: number;
+  /** Most request bodies being received at once (all clients); one more is answered 503 before it is read. Default 256. */
+  maxBodiesInFlight?: number;
+  /** Most request bodies one client may be sending at once; one more is answered 429 before it is read. Default 16. */
+  maxBodiesInFlightPerClient?: number;
+  /** Bytes of request bodies being received at once (all clients). Default an eighth of the heap limit, 8 MiB to 256 MiB. */
+  maxBodyBytesInFlight?: number;
+  /** Bytes of request bodies one client may be sending at once. Default a quarter of `maxBodyBytesInFlight`, at least `maxRequestBodySize`. */
+  maxBodyBytesInFlightPerClient?: number;
+  /** Deepest nesting of objects and arrays in a request body; deeper is answered 400 (-32600) before it is parsed. Default 64. */
+  maxJsonDepth?: number;
+  /** Most objects and arrays in one request body; more is answered 400 (-32600) before it is parsed. Default 100,000. */
+  maxJsonContainers?: number;
+  /** Most messages in one JSON-RPC batch (2025-03-26 clients); more is answered 400 (-32600). Default 100. */
+  maxBatchSize?: number;
+  /**
+   * Bytes of answers written to clients that do not read them yet (all clients); while more wait, new calls are
+   * answered 503. Default an eighth of the heap limit, 8 MiB to 256 MiB.
+   */
+  maxPendingResponseBytes?: number;
+  /** Bytes of unread answers one client may leave; past them its new calls are answered 429. Default a quarter of `maxPendingResponseBytes`. */
+  maxPendingResponseBytesPerClient?: number;
+  /** A response write that makes no progress (the client reads nothing) this long ends the connection. Default 30 s. */
+  writeTimeoutMs?: number;
+  /** Most 2026-07-28 `subscriptions/listen` streams open at once. Default 1,024. */
+  maxListenStreams?: number;
+  /** Most `subscriptions/listen` streams one client may hold open; one more is answered 429. Default 16. */
+  maxListenStreamsPerClient?: number;
+  /** A `subscriptions/listen` stream that carried no notification this long is ended (the client listens again). Default 10 minutes. */
+  listenIdleTimeoutMs?: number;
   /**
    * Most calls (POST requests) in progress at once; more are answered 503. A call holds its slot until its
    * answer has been produced, even when its client disconnected (see docs/http.md). Default unlimited.
@@ -62,6 +100,4 @@ export interface HttpListenOptions extends HttpOptions {
   path?: string;
   /** A client must send its request headers within this time, or the connection is closed. Default 10 s. */
   headersTimeoutMs?: number;
-  /** A client must send its whole request (headers and body) within this time, or gets 408. Default 30 s. */
-  requestTimeoutMs?: number;
 }

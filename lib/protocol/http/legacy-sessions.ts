@@ -6,6 +6,7 @@ import { fromAuthInfo } from '../auth-info';
 import type { ServerFactory } from '../server-factory';
 import { SessionEvents, type EventStore } from './event-store';
 import { jsonRpcError } from './http-messages';
+import type { Admission, HttpLimits } from './http-limits';
 import type { HttpOptions } from './http-options';
 import type { SessionStore } from './session-store';
 
@@ -15,10 +16,8 @@ export interface RequestOptions {
   authInfo?: AuthInfo;
 }
 
-/** The defaults of the HTTP limits (docs/http.md lists them). */
+/** The defaults of the HTTP limits not derived from the heap (docs/reliability.md lists them all). */
 export const DEFAULTS = {
-  maxSessions: 10_000,
-  maxSessionsPerClient: 1_000,
   sessionIdleTimeoutMs: 30 * 60_000,
   handshakeTimeoutMs: 30_000,
   maxRequestBodySize: 4 * 1024 * 1024,
@@ -54,15 +53,18 @@ export class LegacySessions {
   private readonly reviving = new Map<string, Promise<LegacySession | undefined>>();
   private readonly sweeper: NodeJS.Timeout;
   private closing = false;
+  private evicting = false;
 
   constructor(
     private readonly factory: ServerFactory,
     private readonly options: HttpOptions,
+    private readonly limits: HttpLimits,
+    private readonly admission: Admission,
     private readonly logger: ServerLogger,
     private readonly eventStore: EventStore,
   ) {
     const ttl = options.sessionIdleTimeoutMs ?? DEFAULTS.sessionIdleTimeoutMs;
-    this.sweeper = setInterval(() => void this.evictIdle(ttl), Math.max(250, Math.min(ttl / 4, 60_000)));
+    this.sweeper = setInterval(() => void this.evictIdle(ttl), Math.max(250, Math.min(ttl / 4, 10_000)));
     this.sweeper.unref();
   }
 
@@ -89,11 +91,16 @@ export class LegacySessions {
     if (request.method !== 'POST' || !(await isInitialize(request, options.parsedBody))) {
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (start a session with initialize).');
     }
-    if (this.sessions.size >= (this.options.maxSessions ?? DEFAULTS.maxSessions)) {
+    if (this.sessions.size >= this.limits.maxSessions) {
       return jsonRpcError(503, -32000, 'Too many sessions: try again later.', { 'retry-after': '5' });
     }
+    // The heap is nearly full: sessions idle the longest make room, and this one waits for it.
+    if (this.admission.underPressure()) {
+      void this.evictUnderPressure();
+      return jsonRpcError(503, -32000, 'Server busy: out of memory for new sessions. Retry shortly.', { 'retry-after': '5' });
+    }
     const client = this.clientOf(request, owner);
-    const most = this.options.maxSessionsPerClient ?? DEFAULTS.maxSessionsPerClient;
+    const most = this.limits.maxSessionsPerClient;
     if (client !== undefined && (this.perClient.get(client) ?? 0) >= most) {
       return jsonRpcError(429, -32000, `Too many sessions from this client (at most ${most}): close one (DELETE with its Mcp-Session-Id) or reuse it.`, {
         'retry-after': '5',
@@ -149,7 +156,7 @@ export class LegacySessions {
       enableJsonResponse: this.options.jsonResponse ?? false,
       // The session's own view of the store: events of other sessions are never found, nor replayed.
       eventStore: new SessionEvents(this.eventStore, id, this.logger),
-      maxRequestBodySize: this.options.maxRequestBodySize ?? DEFAULTS.maxRequestBodySize,
+      maxRequestBodySize: this.limits.maxRequestBodySize,
     });
     await server.connect(transport);
     return { id, transport, server, client, owner, lastSeen: Date.now() };
@@ -241,8 +248,30 @@ export class LegacySessions {
     for (const [id, session] of this.sessions) {
       if (now - session.lastSeen > ttl) await this.drop(id, false);
     }
+    if (this.admission.underPressure()) await this.evictUnderPressure();
+  }
+
+  /**
+   * Under memory pressure, the tenth of the sessions idle the longest (and at least a minute) are ended here (as
+   * idle ones are: with a shared session store another instance may serve them again).
+   */
+  private async evictUnderPressure(): Promise<void> {
+    if (this.evicting) return;
+    this.evicting = true;
+    try {
+      const now = Date.now();
+      const idle = [...this.sessions.values()].filter((session) => now - session.lastSeen >= PRESSURE_IDLE_MS).sort((a, b) => a.lastSeen - b.lastSeen);
+      const count = Math.max(1, Math.ceil(this.sessions.size / 10));
+      if (idle.length > 0) this.logger.warn(`HTTP: memory is short: ending ${Math.min(count, idle.length)} idle sessions.`);
+      for (const session of idle.slice(0, count)) await this.drop(session.id, false);
+    } finally {
+      this.evicting = false;
+    }
   }
 }
+
+/** Sessions used within this long are never ended for memory: they are in use. */
+const PRESSURE_IDLE_MS = 60_000;
 
 const REVIVE_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 

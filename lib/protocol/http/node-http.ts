@@ -1,10 +1,12 @@
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
+import { localhostAllowedHostnames, localhostAllowedOrigins, type AuthInfo } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../server-factory';
-import { HttpEndpoint, PEER_HEADER } from './http-endpoint';
+import { HttpEndpoint, jsonRpcError, PEER_HEADER } from './http-endpoint';
 import type { HttpListenOptions, HttpOptions } from './http-options';
+import { bodyOf, webRequest, writeResponse } from './node-adapter';
+import { requestTarget } from './request-target';
 
 export type NodeHttpHandler = ((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>) & {
   /** Closes the endpoint's sessions and per-request handler. */
@@ -16,34 +18,49 @@ export type NodeHttpHandler = ((req: IncomingMessage, res: ServerResponse, parse
   readonly metadataPaths: readonly string[];
 };
 
-/** A Host header: a name or IPv4 address, or a bracketed IPv6 address, with an optional port (RFC 9110 §7.2). */
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
 /** A `(req, res)` handler for node:http and Express, serving the MCP endpoint at whatever path it is mounted. */
 export function createNodeHandler(factory: ServerFactory, options: HttpOptions, logger: ServerLogger, endpointUrl?: string): NodeHttpHandler {
-  // Loaded on first use: stdio servers never pay for the Node HTTP adapter (a third of a cold start).
-  const { toNodeHandler } = require('@modelcontextprotocol/node') as typeof import('@modelcontextprotocol/node');
   const endpoint = new HttpEndpoint(factory, options, logger, endpointUrl);
-  const handle = toNodeHandler(endpoint, {
-    maxRequestBodySize: options.maxRequestBodySize,
-    onerror: (error) => logger.warn(`HTTP: ${error.message}`),
-  });
+  const { writeTimeoutMs } = endpoint.limits;
   // A body parsed by a framework before us (Express's express.json() sets req.body) is used as is.
   // Express passes `next` as the third argument: only a non-function is a parsed body.
   const serve = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => {
-    // A Host that is not a host name or address (with an optional port) cannot make a request URL: 400.
-    const host = req.headers.host;
-    if (host !== undefined && !HOST.test(host)) {
-      res.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
-      return void res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: invalid Host header.' }, id: null }));
+    // A target or Host that cannot make a request URL (a port past 65535, `http://[`): 400, before anything else.
+    const target = requestTarget(req.url, req.headers.host);
+    if (typeof target === 'string') return badRequest(res, target);
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    let response: Response;
+    let client: string | undefined;
+    try {
+      // The connection's remote address reaches the endpoint (per-client bounds) under a header no client can name.
+      const remote = req.socket.remoteAddress;
+      const request = webRequest(req, target, abort.signal, remote ? { [PEER_HEADER]: remote } : undefined);
+      client = endpoint.clientOf(request);
+      const body = (typeof parsedBody === 'function' ? undefined : parsedBody) ?? (req as IncomingMessage & { body?: unknown }).body;
+      const auth = (req as IncomingMessage & { auth?: AuthInfo }).auth;
+      response = await endpoint.fetch(request, { client, ...(body !== undefined ? { parsedBody: body } : { body: bodyOf(req) }), ...(auth ? { authInfo: auth } : {}) });
+    } catch (error) {
+      logger.warn(`HTTP: ${error instanceof Error ? error.message : String(error)}`);
+      response = jsonRpcError(500, -32603, 'Internal server error.');
     }
-    // The connection's remote address reaches the endpoint (maxSessionsPerClient) under a header no client can name.
-    if (req.socket.remoteAddress) req.headers[PEER_HEADER] = req.socket.remoteAddress;
-    // A standing GET stream's headers go out at once, not with its first event: the client sees it open.
-    if (req.method === 'GET') flushHeadersOnWrite(res);
-    return handle(req, res, (typeof parsedBody === 'function' ? undefined : parsedBody) ?? (req as IncomingMessage & { body?: unknown }).body);
+    await writeResponse(res, response, endpoint.pendingFor(client), writeTimeoutMs, abort.signal, req.method === 'POST');
   };
-  return Object.assign(serve, { close: () => endpoint.close(), metadataPaths: endpoint.metadataPaths });
+  const handler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) =>
+    // Nothing a request does may reject unheard: that would end the process.
+    serve(req, res, parsedBody).catch((error: unknown) => {
+      logger.warn(`HTTP: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) badRequest(res, 'Bad Request.');
+      else res.destroy();
+    });
+  return Object.assign(handler, { close: () => endpoint.close(), metadataPaths: endpoint.metadataPaths });
+}
+
+function badRequest(res: ServerResponse, message: string): void {
+  res.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
 /** A bound HTTP server: its URL, and how to stop it. */
@@ -76,10 +93,11 @@ export async function listenHttp(factory: ServerFactory, options: HttpListenOpti
     connectionsCheckingInterval: 1_000,
   };
   const server: NodeServer = createServer(timeouts, (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const target = requestTarget(req.url, req.headers.host);
+    if (typeof target === 'string') return badRequest(res, target);
     if (!handler) return void res.writeHead(503, { 'retry-after': '1' }).end();
-    if (url.pathname === path || metadataPaths.has(url.pathname)) return void handler(req, res);
-    if (url.pathname === '/healthz' && req.method === 'GET') {
+    if (target.pathname === path || metadataPaths.has(target.pathname)) return void handler(req, res);
+    if (target.pathname === '/healthz' && req.method === 'GET') {
       res.writeHead(closing ? 503 : 200, { 'content-type': 'application/json' });
       return void res.end(JSON.stringify({ status: closing ? 'closing' : 'ok' }));
     }
@@ -127,14 +145,4 @@ export async function listenHttp(factory: ServerFactory, options: HttpListenOpti
       clearTimeout(timer);
     },
   };
-}
-
-/** Sends the status line and headers as soon as they are written (an SSE stream may carry no event for long). */
-function flushHeadersOnWrite(res: ServerResponse): void {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
-    const written = writeHead.apply(this, args);
-    this.flushHeaders();
-    return written;
-  } as ServerResponse['writeHead'];
 }
