@@ -81,8 +81,8 @@ export async function writeResponse(res: ServerResponse, response: Response, pen
   if (response.headers.get('connection') === 'close') res.shouldKeepAlive = false;
   res.writeHead(response.status, headers);
   if (!response.body) return void res.end();
-  const stream = (headers['content-type'] ?? '').includes('text/event-stream');
-  if (stream) res.flushHeaders(); // an SSE stream may carry no event for long: the client sees it open now
+  // A standing GET stream may carry no event for long: the client sees it open now.
+  if (res.req.method === 'GET') res.flushHeaders();
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => undefined);
   if (!call) signal.addEventListener('abort', cancel, { once: true });
