@@ -4,7 +4,7 @@ import type { AuthOptions, McpAuth, TokenVerifier } from '../interfaces';
 import { audiencesOf, sameResource } from './claims';
 import { createIntrospectionVerifier } from './introspection';
 import { createJwtVerifier, DEFAULT_ALGORITHMS } from './jwt-verifier';
-import { ACCESS_TOKEN_TYPE, mediaType } from './token-type';
+import { ACCESS_TOKEN_TYPE, checkAccessTokenClaims, mediaType } from './token-type';
 
 /** The longest `Authorization` header read; a longer one is refused before anything is parsed. */
 export const MAX_AUTHORIZATION_LENGTH = 8_192;
@@ -97,6 +97,7 @@ export class Authenticator {
 
   private async verified(token: string): Promise<McpAuth> {
     const auth = await this.verify(token);
+    // Checked before it is kept: a refused token is never cached as valid.
     if (!this.checked) this.checkClaims(auth);
     const now = Date.now();
     const expires = auth.expiresAt !== undefined ? (auth.expiresAt + this.tolerance) * 1000 : now;
@@ -120,6 +121,8 @@ export class Authenticator {
     if (!audiences.some((aud) => this.audiences.some((mine) => sameResource(aud, mine)))) {
       throw new InvalidTokenError('The access token was not issued for this server (audience).');
     }
+    // An ID token or refresh token that a verifier or an introspection endpoint vouched for is still not an access token.
+    checkAccessTokenClaims(auth.claims);
   }
 }
 

@@ -157,3 +157,16 @@ function isMicrosoft(claims: Readonly<Record<string, unknown>>): boolean {
   // Tokens from a custom domain: the platform's `ver` with a tenant (`tid`) or a B2C policy (`tfp`).
   return (claims.ver === '1.0' || claims.ver === '2.0') && (typeof claims.tid === 'string' || typeof claims.tfp === 'string');
 }
+
+/** RFC 7662 §2.2 `token_type` of an introspection answer: a bearer access token, or refused. */
+export function checkIntrospectedType(tokenType: unknown): void {
+  if (tokenType === undefined) return;
+  const type = typeof tokenType === 'string' ? tokenType.toLowerCase() : '';
+  const kind = type.replace(/^urn:ietf:params:oauth:token-type:/, '');
+  if (kind === 'bearer' || kind === 'access_token') return;
+  if (kind === 'dpop') throw new InvalidTokenError('The access token is bound to a DPoP key (token_type DPoP): this server accepts bearer tokens only.');
+  const what = kind === 'refresh_token' || kind === 'refresh' ? 'a refresh token' : kind === 'id_token' ? 'an ID token' : undefined;
+  const shownType = typeof tokenType === 'string' ? shown(tokenType) : '(not a string)';
+  if (what) refuse(what, `its token_type is ${shownType}`);
+  throw new InvalidTokenError(`The token is not a bearer access token: its token_type is ${shownType}.`);
+}
