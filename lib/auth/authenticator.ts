@@ -4,6 +4,7 @@ import type { AuthOptions, McpAuth, TokenVerifier } from '../interfaces';
 import { audiencesOf, sameResource } from './claims';
 import { createIntrospectionVerifier } from './introspection';
 import { createJwtVerifier, DEFAULT_ALGORITHMS } from './jwt-verifier';
+import { ACCESS_TOKEN_TYPE, checkAccessTokenClaims, mediaType } from './token-type';
 
 /** The longest `Authorization` header read; a longer one is refused before anything is parsed. */
 export const MAX_AUTHORIZATION_LENGTH = 8_192;
@@ -65,6 +66,7 @@ export class Authenticator {
         jwksUri: options.jwksUri,
         algorithms,
         clockToleranceSec: this.tolerance,
+        requireAccessTokenType: options.tokenType !== undefined,
       });
     this.checked = !options.verify && !options.introspection;
     this.cache = new LruMap(options.cacheSize ?? 10_000, (entry) => entry.bytes, CACHE_BYTES);
@@ -95,6 +97,7 @@ export class Authenticator {
 
   private async verified(token: string): Promise<McpAuth> {
     const auth = await this.verify(token);
+    // Checked before it is kept: a refused token is never cached as valid.
     if (!this.checked) this.checkClaims(auth);
     const now = Date.now();
     const expires = auth.expiresAt !== undefined ? (auth.expiresAt + this.tolerance) * 1000 : now;
@@ -118,6 +121,8 @@ export class Authenticator {
     if (!audiences.some((aud) => this.audiences.some((mine) => sameResource(aud, mine)))) {
       throw new InvalidTokenError('The access token was not issued for this server (audience).');
     }
+    // An ID token or refresh token that a verifier or an introspection endpoint vouched for is still not an access token.
+    checkAccessTokenClaims(auth.claims);
   }
 }
 
@@ -132,6 +137,19 @@ function checkOptions(options: AuthOptions, issuers: readonly string[], resource
     fail(`resource must be this server's absolute http(s) URL without a fragment (got ${JSON.stringify(resource)}).`, "auth: { resource: 'https://mcp.example.com/mcp' }");
   }
   if (options.verify && options.introspection) fail('verify and introspection are both given.', 'give one way of verifying tokens.');
+  const tokenType = options.tokenType as unknown;
+  if (tokenType !== undefined && (typeof tokenType !== 'string' || mediaType(tokenType) !== ACCESS_TOKEN_TYPE)) {
+    fail(
+      `tokenType must be '${ACCESS_TOKEN_TYPE}', the type RFC 9068 gives JWT access tokens (got ${JSON.stringify(tokenType)}).`,
+      `auth: { tokenType: '${ACCESS_TOKEN_TYPE}' } for an authorization server that sets typ ${ACCESS_TOKEN_TYPE} on its access tokens, or leave tokenType out (then ID tokens and other types are refused by their claims).`,
+    );
+  }
+  if (tokenType !== undefined && (options.verify || options.introspection)) {
+    fail(
+      `tokenType is given with ${options.verify ? 'verify' : 'introspection'}, which reads no JWT header.`,
+      'leave tokenType out (an introspection answer is checked by its token_type, a verifier checks what it accepts), or verify JWTs with the issuer\'s keys.',
+    );
+  }
   const weak = (options.algorithms ?? []).filter((alg) => alg === 'none' || /^HS/i.test(alg));
   if (weak.length > 0) {
     fail(

@@ -1,10 +1,13 @@
 import { AuthUnavailableError, InvalidTokenError } from '../errors';
 import type { IntrospectionOptions, McpAuth, TokenVerifier } from '../interfaces';
 import { authFromClaims } from './claims';
+import { checkIntrospectedType } from './token-type';
 
 /**
  * Verifies opaque tokens by asking the authorization server (RFC 7662 token introspection): an inactive token
- * is refused; the answer's claims (`scope`, `client_id`, `sub`, `exp`, `aud`, `iss`) become the identity.
+ * is refused, and so is one whose `token_type` is not a bearer access token (an endpoint may ignore the hint and
+ * answer for a refresh token); the answer's claims (`scope`, `client_id`, `sub`, `exp`, `aud`, `iss`) become
+ * the identity.
  */
 export function createIntrospectionVerifier(options: IntrospectionOptions): TokenVerifier {
   const basic = `Basic ${Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`).toString('base64')}`;
@@ -24,6 +27,7 @@ export function createIntrospectionVerifier(options: IntrospectionOptions): Toke
     const claims = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
     if (!claims || typeof claims !== 'object') throw new AuthUnavailableError('the introspection endpoint answered something other than JSON');
     if (claims.active !== true) throw new InvalidTokenError('The access token is not active (unknown, revoked or expired).');
+    checkIntrospectedType(claims.token_type);
     return authFromClaims(token, claims);
   };
 }

@@ -2,6 +2,7 @@ import { AuthUnavailableError, InvalidTokenError } from '../errors';
 import type { McpAuth, TokenVerifier } from '../interfaces';
 import { authFromClaims } from './claims';
 import { discoverMetadata } from './discovery';
+import { checkAccessTokenClaims, checkHeaderType } from './token-type';
 
 type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
 type KeyGetter = ReturnType<Jose['createRemoteJWKSet']>;
@@ -18,12 +19,15 @@ export interface JwtVerifierOptions {
   readonly jwksUri?: string;
   readonly algorithms: readonly string[];
   readonly clockToleranceSec: number;
+  /** Only tokens whose header says `typ: at+jwt` (RFC 9068) are access tokens. */
+  readonly requireAccessTokenType?: boolean;
 }
 
 /**
  * Verifies JWT access tokens with `jose`: the signature against the issuer's published keys (fetched once,
  * refetched when a token names a key not seen yet, at most once a second), the algorithm against the allow-list,
- * `iss`, `aud`, `exp` (required) and `nbf` with the allowed clock skew.
+ * `iss`, `aud`, `exp` (required) and `nbf` with the allowed clock skew; then that it is an access token, not
+ * another token of the same issuer (./token-type.ts).
  */
 export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   // Loaded on first use: servers without auth never load it. jose is ESM-only; Node ≥ 20.19 requires it.
@@ -44,6 +48,13 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     return found;
   };
   const algorithms = [...options.algorithms];
+  const required = options.requireAccessTokenType === true;
+  /** The identity of a verified JWT, once it is known to be an access token (checked only once it is authentic). */
+  const accessToken = (token: string, { payload, protectedHeader }: { payload: Record<string, unknown>; protectedHeader: { typ?: unknown } }): McpAuth => {
+    const typed = checkHeaderType(protectedHeader.typ, required);
+    checkAccessTokenClaims(payload, { typed, selfContained: true });
+    return authFromClaims(token, payload);
+  };
 
   return async (token: string): Promise<McpAuth> => {
     let header: { alg?: string };
@@ -63,18 +74,20 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     const getter = await keysOf(issuer);
     const verify = () =>
       jose.jwtVerify(token, getter, { issuer, audience: [...options.audiences], algorithms, clockTolerance: options.clockToleranceSec, requiredClaims: ['exp'] });
+    let verified: Awaited<ReturnType<typeof verify>>;
     try {
-      return authFromClaims(token, (await verify()).payload as Record<string, unknown>);
+      verified = await verify();
     } catch (error) {
       // A key first seen within a second of the last fetch (a rotation): wait the second out, then look again.
       if ((error as { code?: string }).code !== 'ERR_JWKS_NO_MATCHING_KEY' || !getter.coolingDown) throw rejection(error);
+      await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS));
+      try {
+        verified = await verify();
+      } catch (again) {
+        throw rejection(again);
+      }
     }
-    await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS));
-    try {
-      return authFromClaims(token, (await verify()).payload as Record<string, unknown>);
-    } catch (error) {
-      throw rejection(error);
-    }
+    return accessToken(token, verified);
   };
 }
 

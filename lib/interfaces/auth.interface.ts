@@ -37,6 +37,12 @@ export interface AuthOptions {
   readonly jwksUri?: string;
   /** Accepted JWT signature algorithms. Default: RS256/384/512, PS256/384/512, ES256/384/512, EdDSA. Never `none`, never HMAC. */
   readonly algorithms?: readonly string[];
+  /**
+   * Accept only JWTs whose header says `typ: 'at+jwt'` (RFC 9068 access tokens), for authorization servers that
+   * type their access tokens (oidc-provider, Auth0's RFC 9068 profile, PingOne). Without it, untyped JWTs are
+   * accepted unless their claims show another token type (an ID token's `nonce`, …); other types never are.
+   */
+  readonly tokenType?: 'at+jwt';
   /** Clock skew allowed on `exp`/`nbf`/`iat`, in seconds. Default 30. */
   readonly clockToleranceSec?: number;
   /** Verify opaque tokens by RFC 7662 introspection instead of as JWTs. */
