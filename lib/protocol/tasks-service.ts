@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { InputRequiredSignal, type InputSpec } from '../context';
+import { ownerOf as identityOf } from '../auth';
 import type { McpAuth } from '../interfaces';
 import type { ServerLogger } from '../invocation';
 import { TERMINAL_STATUSES, type ResolvedTasksOptions, type TaskChange, type TaskError, type TaskEvent, type TaskRecord, type TaskStatus } from '../tasks';
@@ -63,10 +64,12 @@ export class TaskService {
     return this.options.store;
   }
 
-  /** Whose tasks a request may see: its verified identity, else its session, else the anonymous pool. */
+  /**
+   * Whose tasks a request may see: its verified identity (the one key sessions use too: the token's issuer and
+   * subject, or its client id without a subject), else its session, else the anonymous pool.
+   */
   ownerOf(auth: McpAuth | undefined, sessionId: string | undefined): string {
-    // Encoded, not joined: client id 'a:b' with subject 'c' is not client id 'a' with subject 'b:c'.
-    if (auth) return `auth:${JSON.stringify([auth.clientId, auth.subject ?? null])}`;
+    if (auth) return `auth:${identityOf(auth)}`;
     return sessionId ? `session:${sessionId}` : 'anonymous';
   }
 
