@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { InputRequiredSignal, type InputSpec } from '../context';
-import { ownerOf as identityOf } from '../auth';
+import { missingScopes, ownerOf as identityOf } from '../auth';
 import type { McpAuth } from '../interfaces';
 import type { ServerLogger } from '../invocation';
 import { TERMINAL_STATUSES, type ResolvedTasksOptions, type TaskChange, type TaskError, type TaskEvent, type TaskRecord, type TaskStatus } from '../tasks';
@@ -73,6 +73,11 @@ export class TaskService {
     return sessionId ? `session:${sessionId}` : 'anonymous';
   }
 
+  /** Whether `auth` grants the scopes the task's tool needs: a caller who may not call the tool may not see its tasks. */
+  mayUse(auth: McpAuth | undefined, record: TaskRecord): boolean {
+    return !record.scopes || missingScopes(auth, record.scopes).length === 0;
+  }
+
   /** The TTL of a new task: the tool's, else the server's default; a 2025 client's `task.ttl` within `maxTtlMs`. */
   ttlOf(tool: ToolDefinition, requested: unknown): number {
     const own = tool.task?.ttlMs ?? this.options.defaultTtlMs;
@@ -87,6 +92,7 @@ export class TaskService {
       taskId,
       owner: start.owner,
       tool: start.tool.name,
+      ...(start.tool.pipeline.requiredScopes ? { scopes: start.tool.pipeline.requiredScopes } : {}),
       ttlMs: start.ttlMs,
       pollIntervalMs: start.pollIntervalMs,
       ...(start.answers ? { answers: start.answers } : {}),

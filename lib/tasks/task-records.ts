@@ -11,6 +11,7 @@ export function newRecord(task: NewTask, now: number): TaskRecord {
     taskId: task.taskId,
     owner: task.owner,
     tool: task.tool,
+    ...(task.scopes && task.scopes.length > 0 ? { scopes: [...task.scopes] } : {}),
     status: 'working',
     createdAt: at,
     lastUpdatedAt: at,

@@ -24,6 +24,8 @@ export interface TaskRecord {
   readonly owner: string;
   /** The tool the task runs. */
   readonly tool: string;
+  /** The scopes its tool needs (`@Scopes()`): a caller whose token lacks one is answered as if the task did not exist. */
+  readonly scopes?: readonly string[];
   readonly status: TaskStatus;
   readonly statusMessage?: string;
   /** ISO 8601. */
@@ -51,6 +53,8 @@ export interface NewTask {
   readonly taskId: string;
   readonly owner: string;
   readonly tool: string;
+  /** The scopes its tool needs, kept with the task (see `TaskRecord.scopes`). */
+  readonly scopes?: readonly string[];
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
   /** Answers the call already carried when it became a task (multi-round-trip input before the task). */

@@ -2,8 +2,10 @@ import 'reflect-metadata';
 import { IsBoolean } from 'class-validator';
 import { Context, Ctx, Injectable, McpFactory, McpModule, Module, Scopes, Tool, ToolError, type McpApplication } from 'mcp-reflect';
 import { startAuthorizationServer, type AuthorizationServer } from '../support/authorization-server';
-import { deferred } from '../support/waiting';
+import { deferred, within } from '../support/waiting';
 import { JSON_AND_SSE, messagesOf } from '../support/http-helpers';
+import { createTestClient } from 'mcp-reflect/testing';
+import { legacyRequest } from './legacy-client';
 import { openLegacySession, requestFrom } from './legacy-wire';
 import { modernClient, pollTask, TASKS_AND_ELICITATION } from './modern-wire';
 
@@ -95,6 +97,30 @@ describe('tasks over HTTP with two issuers: the owner and the scopes of a task',
       expect((await mine.send('tasks/list')).result.tasks.map((t: { taskId: string }) => t.taskId)).toContain(taskId);
     });
 
+    it('answers a task whose tool needs notes:write as unknown to a notes:read token of the same subject, on every method', async () => {
+      const full = await openLegacySession(url, { token: await tokenOf(first) });
+      const readOnly = await openLegacySession(url, { token: await tokenOf(first, 'notes:read') });
+      const done = (await full.send('tools/call', { name: 'secret', arguments: {}, task: {} })).result.task.taskId;
+      expect((await full.send('tasks/result', { taskId: done })).result).toMatchObject({ content: [{ type: 'text', text: 'the secret' }] });
+      held.aborted = deferred<void>();
+      const running = (await full.send('tools/call', { name: 'hold', arguments: {}, task: {} })).result.task.taskId;
+      const open = (await full.send('tools/call', { name: 'open', arguments: {}, task: {} })).result.task.taskId;
+      for (const taskId of [done, running]) {
+        for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
+          expect((await readOnly.send(method, { taskId })).error).toEqual(UNKNOWN(taskId));
+        }
+      }
+      // The task it may see is listed and served; the scoped ones are left out.
+      const listed = (await readOnly.send('tasks/list')).result.tasks.map((t: { taskId: string }) => t.taskId);
+      expect(listed).toContain(open);
+      expect(listed).not.toContain(done);
+      expect(listed).not.toContain(running);
+      expect((await readOnly.send('tasks/get', { taskId: open })).result).toMatchObject({ taskId: open });
+      // Its cancel changed nothing: the run goes on, and its owner still cancels it.
+      expect((await full.send('tasks/get', { taskId: running })).result).toMatchObject({ status: 'working' });
+      expect((await full.send('tasks/cancel', { taskId: running })).result).toMatchObject({ status: 'cancelled' });
+      await within(held.aborted.promise, 'the run to be aborted by its owner');
+    });
   });
 
   describe('2025-11-25 on a stateless endpoint (no session)', () => {
@@ -121,13 +147,14 @@ describe('tasks over HTTP with two issuers: the owner and the scopes of a task',
     const tokenHere = (as: AuthorizationServer, scope?: string) =>
       as.sign({ iss: as.issuer, aud: statelessUrl, sub: 'alice', client_id: 'x', scope: scope ?? 'notes:read notes:write', iat: now(), exp: now() + 600 });
 
-    it('serves a task to its owner only: not to the same client id and subject at the other issuer', async () => {
+    it('serves a task to its owner only: not to the other issuer, not to a token without its scopes', async () => {
       const mine = as(await tokenHere(first));
       const otherIssuer = as(await tokenHere(second));
+      const readOnly = as(await tokenHere(first, 'notes:read'));
       const { result } = await mine('tools/call', { name: 'secret', arguments: {}, task: {} });
       const { taskId } = result.task;
       expect((await mine('tasks/result', { taskId })).result).toMatchObject({ content: [{ type: 'text', text: 'the secret' }] });
-      for (const send of [otherIssuer]) {
+      for (const send of [otherIssuer, readOnly]) {
         for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) expect((await send(method, { taskId })).error).toEqual(UNKNOWN(taskId));
         expect((await send('tasks/list')).result.tasks).toEqual([]);
       }
@@ -146,5 +173,41 @@ describe('tasks over HTTP with two issuers: the owner and the scopes of a task',
         expect((await theirs(method, { taskId: created.taskId, inputResponses: {} })).error).toEqual(UNKNOWN(created.taskId));
       }
     });
+
+    it('answers a scoped task as unknown to a token of the same subject without the scopes: get, update and cancel', async () => {
+      const full = as(await tokenOf(first));
+      const readOnly = as(await tokenOf(first, 'notes:read'));
+      const { result: done } = await full('tools/call', { name: 'secret', arguments: {} });
+      await pollTask(full, done.taskId, (task) => task.status === 'completed');
+      expect((await readOnly('tasks/get', { taskId: done.taskId })).error).toEqual(UNKNOWN(done.taskId));
+      const { result: asking } = await full('tools/call', { name: 'confirm', arguments: {} });
+      await pollTask(full, asking.taskId, (task) => task.status === 'input_required');
+      const answer = { sure: { action: 'accept', content: { confirm: true } } };
+      expect((await readOnly('tasks/update', { taskId: asking.taskId, inputResponses: answer })).error).toEqual(UNKNOWN(asking.taskId));
+      expect((await readOnly('tasks/cancel', { taskId: asking.taskId })).error).toEqual(UNKNOWN(asking.taskId));
+      // Neither reached the task: it still waits for its owner's answer.
+      expect((await full('tasks/get', { taskId: asking.taskId })).result).toMatchObject({ status: 'input_required' });
+      await full('tasks/update', { taskId: asking.taskId, inputResponses: answer });
+      const settled = await pollTask(full, asking.taskId, (task) => task.status === 'completed');
+      expect(settled.result.content).toEqual([{ type: 'text', text: 'confirmed' }]);
+    });
   });
 });
+
+describe('a task call without the scopes of its tool (in memory: no HTTP gate in front)', () => {
+  it('creates no task: the call is refused as an ordinary call would be, and the method never runs', async () => {
+    const app = await McpFactory.create(NotesTasksModule);
+    try {
+      const readOnly = await createTestClient(app, { auth: { subject: 'alice', clientId: 'x', scopes: ['notes:read'] } });
+      const full = await createTestClient(app, { auth: { subject: 'alice', clientId: 'x', scopes: ['notes:read', 'notes:write'] } });
+      const ordinary = await legacyRequest(readOnly, 'tools/call', { name: 'secret', arguments: {} }).catch((error: unknown) => error);
+      const asTask = await legacyRequest(readOnly, 'tools/call', { name: 'secret', arguments: {}, task: {} }).catch((error: unknown) => error);
+      expect(asTask).toEqual(ordinary);
+      expect((asTask as { task?: unknown }).task).toBeUndefined();
+      expect((await legacyRequest(full, 'tasks/list')).tasks).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
