@@ -48,11 +48,11 @@ describe('task options at bootstrap', () => {
   });
 
   it('refuses a task store bound that is not a whole number of at least 1, naming the store, the option and the fix', () => {
-    expect(() => new InMemoryTaskStore({ maxTasksPerOwner: 0 })).toThrow(
+    expect(() => new InMemoryTaskStore({ maxTasksPerClient: 0 })).toThrow(
       expect.objectContaining({
         code: 'INVALID_OPTION',
         message:
-          'Cannot use new InMemoryTaskStore({ maxTasksPerOwner: 0 }): it must be a whole number of at least 1.\n' +
+          'Cannot use new InMemoryTaskStore({ maxTasksPerClient: 0 }): it must be a whole number of at least 1.\n' +
           'Fix: give a number of tasks, e.g. 100, or leave it out.',
       }),
     );

@@ -4,25 +4,59 @@ import type { NewTask, TaskChange, TaskEvent, TaskPage, TaskRecord, TaskStatus, 
 import type { RedisClient, RedisOptions, RedisSubscriber } from './redis-client';
 
 /** Options of {@link RedisTaskStore}. */
-export interface RedisTaskStoreOptions extends RedisOptions, Omit<TaskStoreOptions, 'maxBytes'> {
+export interface RedisTaskStoreOptions extends RedisOptions, Omit<TaskStoreOptions, 'maxBytes' | 'maxBytesPerClient'> {
   /** Bytes one task may take (result, error, input as JSON); a bigger result fails the task. Default 1 MiB. */
   maxTaskBytes?: number;
 }
 
-// Creates a task if its owner and the store have room (expired ids are dropped first). KEYS: owner set, all
-// set, task hash. ARGV: now, expiresAt, maxPerOwner, maxTotal, taskId, json.
-const CREATE = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return -1 end
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return -2 end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[5])
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[5])
-local last = tonumber(redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2])
-redis.call('PEXPIREAT', KEYS[1], last)
-redis.call('HSET', KEYS[3], 'v', '0', 'json', ARGV[6])
-redis.call('PEXPIREAT', KEYS[3], ARGV[2])
+// Removes one task everywhere: its hash and its place in the sets of its owner, its client and the store. Its
+// owner and client are read from its hash (hence one Redis server, not Cluster). ARGV[1] is the key prefix,
+// KEYS[1] the store's set.
+const DROP = `
+local function drop(id)
+  local task = ARGV[1] .. 'task:' .. id
+  local held = redis.call('HMGET', task, 'o', 'c')
+  redis.call('DEL', task)
+  if held[1] then redis.call('ZREM', ARGV[1] .. 'tasks-of:' .. held[1], id) end
+  if held[2] then redis.call('ZREM', ARGV[1] .. 'tasks-by:' .. held[2], id) end
+  redis.call('ZREM', KEYS[1], id)
+end
+`;
+
+// Keeps a sorted set until its last member expires.
+const KEEP = `
+local function keep(key)
+  local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]
+  if last then redis.call('PEXPIREAT', key, last) end
+end
+`;
+
+// Creates a task if its client and the store have room (expired ids are dropped first). KEYS: all set, owner
+// set, client set, task hash. ARGV: prefix, now, expiresAt, maxPerClient, maxTotal, taskId, json, owner, client.
+const CREATE = `${KEEP}
+for i = 1, 3 do redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', ARGV[2]) end
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[4]) then return -1 end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[5]) then return -2 end
+for i = 1, 3 do redis.call('ZADD', KEYS[i], ARGV[3], ARGV[6]) end
+keep(KEYS[2])
+keep(KEYS[3])
+redis.call('HSET', KEYS[4], 'v', '0', 'json', ARGV[7], 'o', ARGV[8], 'c', ARGV[9])
+redis.call('PEXPIREAT', KEYS[4], ARGV[3])
 return 1`;
+
+// Drops up to ARGV[2] live tasks of one owner (the oldest), and returns their ids. KEYS: all set, owner set.
+// ARGV: prefix, batch, now.
+const DROP_OWNER = `${DROP}
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+local ids = redis.call('ZRANGE', KEYS[2], 0, tonumber(ARGV[2]) - 1)
+for _, id in ipairs(ids) do
+  drop(id)
+  redis.call('ZREM', KEYS[2], id)
+end
+return ids`;
+
+/** Tasks one DROP_OWNER script removes at most: a script holds Redis while it runs. */
+const DROP_BATCH = 500;
 
 // Compare-and-set: writes the new JSON only if nobody changed the task since it was read. KEYS: task hash.
 // ARGV: version read, json.
@@ -34,7 +68,7 @@ return 1`;
 /**
  * Tasks in Redis, shared by every instance of a server: a task created on one instance is read, answered and
  * cancelled on any other, and a cancellation or an answer reaches the instance running the task over pub/sub.
- * Bounded per owner and in all (entries), per task (bytes); each task expires with its TTL. One Redis server
+ * Bounded per client and in all (entries), per task (bytes); each task expires with its TTL. One Redis server
  * (or a primary), not Redis Cluster. mcp-reflect never imports a Redis client: pass an ioredis instance.
  *
  * @example
@@ -43,7 +77,7 @@ return 1`;
  */
 export class RedisTaskStore implements TaskStore {
   private readonly prefix: string;
-  private readonly maxTasksPerOwner: number;
+  private readonly maxTasksPerClient: number;
   private readonly maxTasks: number;
   private readonly maxTaskBytes: number;
   private readonly now: () => number;
@@ -58,9 +92,9 @@ export class RedisTaskStore implements TaskStore {
     options: RedisTaskStoreOptions = {},
   ) {
     this.prefix = options.prefix ?? 'mcp-reflect:';
-    const bound = (name: 'maxTasksPerOwner' | 'maxTasks' | 'maxTaskBytes', fallback: number, unit: string) =>
+    const bound = (name: 'maxTasksPerClient' | 'maxTasks' | 'maxTaskBytes', fallback: number, unit: string) =>
       wholeOption((value) => `new RedisTaskStore(redis, { ${name}: ${value} })`, options[name], fallback, unit);
-    this.maxTasksPerOwner = bound('maxTasksPerOwner', 100, 'tasks');
+    this.maxTasksPerClient = bound('maxTasksPerClient', 100, 'tasks');
     this.maxTasks = bound('maxTasks', 10_000, 'tasks');
     this.maxTaskBytes = bound('maxTaskBytes', 1024 * 1024, 'bytes');
     this.now = options.now ?? Date.now;
@@ -70,10 +104,11 @@ export class RedisTaskStore implements TaskStore {
     const record = newRecord(task, this.now());
     const json = serialise(record);
     if (Buffer.byteLength(json) > this.maxTaskBytes) throw TaskLimitError.bytes(this.maxTaskBytes);
-    const keys = [this.ownerKey(task.owner), `${this.prefix}tasks`, this.taskKey(task.taskId)];
-    const args = [this.now(), record.expiresAt, this.maxTasksPerOwner, this.maxTasks, task.taskId, json];
+    const client = task.client ?? task.owner;
+    const keys = [this.allKey, this.ownerKey(task.owner), this.clientKey(client), this.taskKey(task.taskId)];
+    const args = [this.prefix, this.now(), record.expiresAt, this.maxTasksPerClient, this.maxTasks, task.taskId, json, task.owner, client];
     const created = Number(await this.redis.call('EVAL', CREATE, keys.length, ...keys, ...args));
-    if (created === -1) throw TaskLimitError.perOwner(this.maxTasksPerOwner);
+    if (created === -1) throw TaskLimitError.perClient(this.maxTasksPerClient);
     if (created === -2) throw TaskLimitError.total(this.maxTasks);
     return record;
   }
@@ -114,6 +149,17 @@ export class RedisTaskStore implements TaskStore {
   async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage> {
     const ids = (await this.redis.call('ZRANGEBYSCORE', this.ownerKey(owner), `(${this.now()}`, '+inf')) as string[];
     return pageOf(ids, cursor, limit, (id) => this.get(owner, id));
+  }
+
+  async dropOwner(owner: string): Promise<number> {
+    let dropped = 0;
+    // In batches, each one atomic: no script holds Redis for long, however many tasks the owner has.
+    for (;;) {
+      const ids = (await this.redis.call('EVAL', DROP_OWNER, 2, this.allKey, this.ownerKey(owner), this.prefix, DROP_BATCH, this.now())) as string[];
+      for (const taskId of ids) await this.publish({ kind: 'cancelled', taskId });
+      dropped += ids.length;
+      if (ids.length < DROP_BATCH) return dropped;
+    }
   }
 
   watch(listener: (event: TaskEvent) => void): () => void {
@@ -188,5 +234,13 @@ export class RedisTaskStore implements TaskStore {
 
   private ownerKey(owner: string): string {
     return `${this.prefix}tasks-of:${owner}`;
+  }
+
+  private clientKey(client: string): string {
+    return `${this.prefix}tasks-by:${client}`;
+  }
+
+  private get allKey(): string {
+    return `${this.prefix}tasks`;
   }
 }
