@@ -27,14 +27,16 @@ interface Entry {
   readonly client: string;
 }
 
-/** What one client holds: its tasks' ids (oldest first) and their bytes. */
+/** What one client holds: its tasks' ids (oldest first), the cancelled ones among them, and their bytes. */
 interface Holding {
   readonly ids: Set<string>;
+  readonly cancelled: Set<string>;
   bytes: number;
 }
 
 /**
- * Tasks in this process's memory, bounded in entries (per client and in all) and bytes, each gone after its TTL.
+ * Tasks in this process's memory, bounded in entries (per client and in all; a cancelled task gives its place to
+ * a new one) and bytes, each gone after its TTL.
  * The default store: tasks do not survive a restart and are not shared between instances (use
  * `RedisTaskStore` for that).
  *
@@ -47,6 +49,8 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly owners = new Map<string, Set<string>>();
   /** What each client holds (what the per-client bounds count). */
   private readonly clients = new Map<string, Holding>();
+  /** Every cancelled task: where a bound is reached, one of them gives its place. */
+  private readonly cancelled = new Set<string>();
   private readonly listeners = new Set<(event: TaskEvent) => void>();
   private bytes = 0;
   private readonly maxTasksPerClient: number;
@@ -73,16 +77,18 @@ export class InMemoryTaskStore implements TaskStore {
 
   async create(task: NewTask): Promise<TaskRecord> {
     const client = task.client ?? task.owner;
+    // Where a bound is reached, expired tasks go first, then the cancelled one nearest its expiry (docs/tasks.md).
     if ((this.clients.get(client)?.ids.size ?? 0) >= this.maxTasksPerClient) this.sweepIds(this.clients.get(client)!.ids);
-    if ((this.clients.get(client)?.ids.size ?? 0) >= this.maxTasksPerClient) throw TaskLimitError.perClient(this.maxTasksPerClient);
+    const held = this.clients.get(client);
+    if (held && held.ids.size >= this.maxTasksPerClient && !this.evictCancelled(held.cancelled)) throw TaskLimitError.perClient(this.maxTasksPerClient);
     if (this.entries.size >= this.maxTasks) this.sweep();
-    if (this.entries.size >= this.maxTasks) throw TaskLimitError.total(this.maxTasks);
+    if (this.entries.size >= this.maxTasks && !this.evictCancelled(this.cancelled)) throw TaskLimitError.total(this.maxTasks);
     const record = newRecord(task, this.now());
     const bytes = sizeOf(record);
     const full = this.full(client, bytes);
     if (full) throw full;
     let holding = this.clients.get(client);
-    if (!holding) this.clients.set(client, (holding = { ids: new Set(), bytes: 0 }));
+    if (!holding) this.clients.set(client, (holding = { ids: new Set(), cancelled: new Set(), bytes: 0 }));
     holding.ids.add(task.taskId);
     let owned = this.owners.get(task.owner);
     if (!owned) this.owners.set(task.owner, (owned = new Set()));
@@ -170,10 +176,26 @@ export class InMemoryTaskStore implements TaskStore {
   /** Keeps `record` (its entry exists), which takes `bytes` (serialised once, by the caller that checked they fit). */
   private put(record: TaskRecord, bytes: number): void {
     const entry = this.entries.get(record.taskId)!;
+    const holding = this.clients.get(entry.client)!;
     this.bytes += bytes - entry.bytes;
-    this.clients.get(entry.client)!.bytes += bytes - entry.bytes;
+    holding.bytes += bytes - entry.bytes;
     entry.record = record;
     entry.bytes = bytes;
+    if (record.status === 'cancelled') {
+      holding.cancelled.add(record.taskId);
+      this.cancelled.add(record.taskId);
+    }
+  }
+
+  /** Drops the task of `ids` (cancelled ones) nearest its expiry; false when there is none. */
+  private evictCancelled(ids: ReadonlySet<string>): boolean {
+    let first: Entry | undefined;
+    for (const id of ids) {
+      const entry = this.entries.get(id)!;
+      if (!first || entry.record.expiresAt < first.record.expiresAt) first = entry;
+    }
+    if (first) this.remove(first.record.taskId);
+    return first !== undefined;
   }
 
   private remove(taskId: string): void {
@@ -183,6 +205,8 @@ export class InMemoryTaskStore implements TaskStore {
     this.bytes -= entry.bytes;
     const holding = this.clients.get(entry.client)!;
     holding.ids.delete(taskId);
+    holding.cancelled.delete(taskId);
+    this.cancelled.delete(taskId);
     holding.bytes -= entry.bytes;
     if (holding.ids.size === 0) this.clients.delete(entry.client);
     const owned = this.owners.get(entry.record.owner)!;

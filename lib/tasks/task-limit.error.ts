@@ -9,7 +9,7 @@ export class TaskLimitError extends RequestError {
   static perClient(max: number): TaskLimitError {
     return new TaskLimitError(
       `Cannot start another task: this client already holds ${max} live tasks, the most it may. ` +
-        `Wait for some to finish and expire, or cancel them with tasks/cancel.`,
+        `Cancel one with tasks/cancel (a cancelled task gives its place to the next one), or wait for one to expire (a task counts until its TTL ends).`,
       { limit: 'maxTasksPerClient', max },
     );
   }

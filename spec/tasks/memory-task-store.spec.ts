@@ -76,6 +76,30 @@ describe('InMemoryTaskStore', () => {
     expect(await store.dropOwner('session:none')).toBe(0);
   });
 
+  it('gives a cancelled task’s place to a new task where a bound is reached, the one nearest its expiry first', async () => {
+    const store = new InMemoryTaskStore({ now: clock, maxTasksPerClient: 3, maxTasks: 4 });
+    await store.create(task('done', 'alice', 1_000));
+    await store.update('alice', 'done', { status: 'completed', result: { content: [] } }, ['working']);
+    await store.create(task('later', 'alice', 2_000));
+    await store.create(task('sooner', 'alice', 1_500));
+    await expect(store.create(task('refused', 'alice'))).rejects.toMatchObject({ data: { limit: 'maxTasksPerClient' } });
+    for (const id of ['later', 'sooner']) await store.update('alice', id, { status: 'cancelled' }, ['working']);
+    await store.create(task('a4', 'alice'));
+    expect(await store.get('alice', 'sooner')).toBeUndefined();
+    expect(await store.get('alice', 'later')).toMatchObject({ status: 'cancelled' });
+    expect(await store.get('alice', 'done')).toMatchObject({ status: 'completed' });
+    await store.create(task('a5', 'alice'));
+    expect(await store.get('alice', 'later')).toBeUndefined();
+    // No cancelled task is left: the completed and working ones keep their places.
+    await expect(store.create(task('a6', 'alice'))).rejects.toMatchObject({ data: { limit: 'maxTasksPerClient' } });
+    // The store's bound too: bob's cancelled task gives its place to carol's.
+    await store.create(task('b1', 'bob'));
+    await expect(store.create(task('c1', 'carol'))).rejects.toMatchObject({ data: { limit: 'maxTasks' } });
+    await store.update('bob', 'b1', { status: 'cancelled' }, ['working']);
+    await store.create(task('c1', 'carol'));
+    expect(await store.get('bob', 'b1')).toBeUndefined();
+  });
+
   it('bounds bytes: a result that does not fit fails the task instead of being kept', async () => {
     const store = new InMemoryTaskStore({ now: clock, maxBytes: 2_000 });
     await store.create(task('t1'));

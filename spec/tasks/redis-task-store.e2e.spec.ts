@@ -72,7 +72,9 @@ describe('RedisTaskStore: two instances sharing one Redis', () => {
   });
 
   it('bounds a client’s tasks across instances, keeps each task with its TTL, and answers an unknown one -32602', async () => {
-    // The three tasks above hold the three places of the client (127.0.0.1, anonymous), whichever instance created them.
+    // The three tasks above hold the three places of the client (127.0.0.1, anonymous), whichever instance created
+    // them; the cancelled one gives its place to the next task, and then the client is full.
+    expect((await a.send('tools/call', { name: 'toolFails', arguments: {} })).result).toMatchObject({ resultType: 'task' });
     expect((await b.send('tools/call', { name: 'toolFails', arguments: {} })).error).toMatchObject({
       code: -32600,
       data: { limit: 'maxTasksPerClient', max: 3 },
@@ -138,6 +140,32 @@ describe('RedisTaskStore: bounds per client, and the tasks of an owner dropped (
     await waitFor(() => heard.length === 2 || undefined, { what: 'the other instance to hear both' });
     expect(heard.sort()).toEqual(['one', 'two']);
     expect(await store.dropOwner('session:none')).toBe(0);
+  });
+
+  it('gives a cancelled task’s place to a new task where a bound is reached, the one nearest its expiry first', async () => {
+    const { store, client } = open('cancelled:', { maxTasksPerClient: 3, maxTasks: 4 });
+    const at = (taskId: string, owner: string, ttlMs: number) => ({ ...task(taskId, owner, owner), ttlMs });
+    await store.create(at('done', 'alice', 60_000));
+    await store.update('alice', 'done', { status: 'completed', result: { content: [] } }, ['working']);
+    await store.create(at('later', 'alice', 120_000));
+    await store.create(at('sooner', 'alice', 90_000));
+    await expect(store.create(at('refused', 'alice', 60_000))).rejects.toMatchObject({ data: { limit: 'maxTasksPerClient' } });
+    for (const id of ['later', 'sooner']) await store.update('alice', id, { status: 'cancelled' }, ['working']);
+    await store.create(at('a4', 'alice', 60_000));
+    expect(await store.get('alice', 'sooner')).toBeUndefined();
+    expect(await store.get('alice', 'later')).toMatchObject({ status: 'cancelled' });
+    expect(await store.get('alice', 'done')).toMatchObject({ status: 'completed' });
+    await store.create(at('a5', 'alice', 60_000));
+    expect(await store.get('alice', 'later')).toBeUndefined();
+    await expect(store.create(at('a6', 'alice', 60_000))).rejects.toMatchObject({ data: { limit: 'maxTasksPerClient' } });
+    await store.create(at('b1', 'bob', 60_000));
+    await expect(store.create(at('c1', 'carol', 60_000))).rejects.toMatchObject({ data: { limit: 'maxTasks' } });
+    await store.update('bob', 'b1', { status: 'cancelled' }, ['working']);
+    await store.create(at('c1', 'carol', 60_000));
+    expect(await store.get('bob', 'b1')).toBeUndefined();
+    // Nothing of the dropped tasks is left in Redis.
+    expect(((await client.call('KEYS', 'cancelled:task:*')) as string[]).sort()).toEqual(['a4', 'a5', 'c1', 'done'].map((id) => `cancelled:task:${id}`));
+    expect(Number(await client.call('ZCARD', 'cancelled:cancelled'))).toBe(0);
   });
 });
 

@@ -123,6 +123,49 @@ describe('tasks of anonymous clients: one bound per remote address', () => {
 });
 
 /**
+ * A cancelled task no longer holds a place: where a bound is reached, the cancelled task nearest its expiry gives
+ * its place to the new one (docs/tasks.md), as the refusal text promises. Real sockets, both eras.
+ */
+describe('cancelling frees a task place', () => {
+  let served: { app: McpApplication; url: string } | undefined;
+  afterEach(async () => {
+    await served?.app.close();
+    served = undefined;
+  });
+
+  it('2026-07-28: cancelled anonymous tasks give their places to new ones; a full client is told so', async () => {
+    served = await serve({ maxTasksPerClient: 3 });
+    const send = modernClient(served.url, TASKS, {}, FROM_A);
+    const first: string[] = [];
+    for (let i = 0; i < 3; i++) first.push((await send('tools/call', { name: 'hold', arguments: {} })).result.taskId);
+    const refused = (await send('tools/call', { name: 'hold', arguments: {} })).error;
+    expect(refused).toMatchObject({ code: -32600, data: { limit: 'maxTasksPerClient', max: 3 } });
+    expect(refused!.message).toContain('Cancel one with tasks/cancel (a cancelled task gives its place to the next one)');
+    for (const taskId of first) expect((await send('tasks/cancel', { taskId })).result).toMatchObject({ resultType: 'complete' });
+    expect((await send('tasks/get', { taskId: first[0] })).result).toMatchObject({ status: 'cancelled' });
+    for (let i = 0; i < 3; i++) expect((await send('tools/call', { name: 'hold', arguments: {} })).result).toMatchObject({ resultType: 'task', status: 'working' });
+    // The cancelled tasks gave their places: they are gone; the working ones are kept, and the client is full again.
+    for (const taskId of first) expect((await send('tasks/get', { taskId })).error).toMatchObject({ code: -32602 });
+    expect((await send('tools/call', { name: 'hold', arguments: {} })).error).toMatchObject({ data: { limit: 'maxTasksPerClient' } });
+  });
+
+  it('2025-11-25: a task cancelled in one session makes room for the next, in any session of the client', async () => {
+    served = await serve({ maxTasksPerClient: 2 });
+    const one = await openLegacySession(served.url, FROM_A);
+    const two = await openLegacySession(served.url, FROM_A);
+    const completed = (await startIn(one, 'big')).task!.taskId;
+    expect((await one.send('tasks/result', { taskId: completed })).result).toBeDefined();
+    const cancelled = (await startIn(one)).task!.taskId;
+    expect((await startIn(two)).error).toMatchObject({ data: { limit: 'maxTasksPerClient' } });
+    expect((await one.send('tasks/cancel', { taskId: cancelled })).result).toMatchObject({ status: 'cancelled' });
+    expect((await startIn(two)).task).toBeDefined();
+    // A completed task keeps its place (its result may still be read): only cancelled ones give theirs.
+    expect((await one.send('tasks/get', { taskId: completed })).result).toMatchObject({ status: 'completed' });
+    expect((await startIn(two)).error).toMatchObject({ data: { limit: 'maxTasksPerClient' } });
+  });
+});
+
+/**
  * What the HTTP layer does when a 2025-11-25 session ends for good (DELETE, handshake timeout, an eviction no
  * other instance can take up): it calls the server factory's `sessionEnded`. Called here by hand until
  * LegacySessions calls it on DELETE; then this line goes.
