@@ -1,5 +1,5 @@
 import { TaskLimitError } from './task-limit.error';
-import { wholeOption } from './task-support';
+import { refuseRenamedOptions, wholeOption } from './task-support';
 import { answeredRecord, changedRecord, eventOf, newRecord, overBudget, pageOf, serialise } from './task-records';
 import type { NewTask, TaskChange, TaskEvent, TaskPage, TaskRecord, TaskStatus, TaskStore } from './task-store';
 
@@ -60,6 +60,7 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly now: () => number;
 
   constructor(options: TaskStoreOptions = {}) {
+    refuseRenamedOptions((option) => `new InMemoryTaskStore({ ${option} })`, options);
     const bound = (name: keyof TaskStoreOptions, fallback: number, unit: string) =>
       wholeOption((value) => `new InMemoryTaskStore({ ${name}: ${value} })`, options[name], fallback, unit);
     this.maxTasksPerClient = bound('maxTasksPerClient', 100, 'tasks');

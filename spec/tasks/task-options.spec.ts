@@ -59,4 +59,17 @@ describe('task options at bootstrap', () => {
     expect(() => new InMemoryTaskStore({ maxBytes: Number.NaN })).toThrow(/InMemoryTaskStore\(\{ maxBytes: null \}\)/);
     expect(() => new RedisTaskStore({} as never, { maxTaskBytes: -1 })).toThrow(/new RedisTaskStore\(redis, \{ maxTaskBytes: -1 \}\).*\n.*bytes, e\.g\. 1048576/);
   });
+
+  it('refuses the per-owner bounds by their old names, naming the per-client ones that replaced them', () => {
+    expect(() => new InMemoryTaskStore({ maxTasksPerOwner: 20 } as never)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message:
+          'Cannot use new InMemoryTaskStore({ maxTasksPerOwner }): the option is now maxTasksPerClient (the bound counts the tasks of one client: its verified identity, else its remote address).\n' +
+          'Fix: write maxTasksPerClient instead.',
+      }),
+    );
+    expect(() => new InMemoryTaskStore({ maxBytesPerOwner: 1 } as never)).toThrow(/\{ maxBytesPerOwner \}\): the option is now maxBytesPerClient/);
+    expect(() => new RedisTaskStore({} as never, { maxTasksPerOwner: 5 } as never)).toThrow(/^Cannot use new RedisTaskStore\(redis, \{ maxTasksPerOwner \}\): the option is now maxTasksPerClient/);
+  });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { answeredRecord, changedRecord, eventOf, newRecord, overBudget, pageOf, serialise, TaskLimitError, wholeOption } from '../../tasks';
+import { answeredRecord, changedRecord, eventOf, newRecord, overBudget, pageOf, refuseRenamedOptions, serialise, TaskLimitError, wholeOption } from '../../tasks';
 import type { NewTask, TaskChange, TaskEvent, TaskPage, TaskRecord, TaskStatus, TaskStore, TaskStoreOptions } from '../../tasks';
 import type { RedisClient, RedisOptions, RedisSubscriber } from './redis-client';
 
@@ -114,6 +114,7 @@ export class RedisTaskStore implements TaskStore {
     private readonly redis: RedisClient,
     options: RedisTaskStoreOptions = {},
   ) {
+    refuseRenamedOptions((option) => `new RedisTaskStore(redis, { ${option} })`, options);
     this.prefix = options.prefix ?? 'mcp-reflect:';
     const bound = (name: 'maxTasksPerClient' | 'maxTasks' | 'maxTaskBytes', fallback: number, unit: string) =>
       wholeOption((value) => `new RedisTaskStore(redis, { ${name}: ${value} })`, options[name], fallback, unit);
