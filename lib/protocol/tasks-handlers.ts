@@ -198,10 +198,11 @@ export function answerTasks(scope: SessionScope, tasks: TaskService): void {
     return { modern, auth: channel.auth, owner: tasks.ownerOf(channel.auth, channel.sessionId) };
   };
   const find = async (who: Caller, taskId: string): Promise<TaskRecord> => {
-    const record = await tasks.store.get(who.owner, taskId);
+    // No task id of ours is that long (they are UUIDs): the store is not asked.
+    const record = taskId.length <= MAX_TASK_ID ? await tasks.store.get(who.owner, taskId) : undefined;
     // Unknown, expired and another owner's tasks, and tasks whose tool needs scopes the caller's token lacks, are
     // answered alike: every task method finds them through here.
-    if (!record || !tasks.mayUse(who.auth, record)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
+    if (!record || !tasks.mayUse(who.auth, record)) throw unknownTask(taskId);
     return record;
   };
   const on = <T>(method: string, schema: StandardSchemaV1<T>, handler: (params: T, ctx: ServerContext) => Promise<unknown>) =>
@@ -228,7 +229,7 @@ export function answerTasks(scope: SessionScope, tasks: TaskService): void {
     }
     await find(who, taskId);
     // Keys the task is not waiting for (unknown, already answered, a terminal task) are ignored.
-    if (!(await tasks.store.answer(owner, taskId, inputResponses as Record<string, unknown>))) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
+    if (!(await tasks.store.answer(owner, taskId, inputResponses as Record<string, unknown>))) throw unknownTask(taskId);
     return { resultType: 'complete' };
   });
 
@@ -250,7 +251,7 @@ export function answerTasks(scope: SessionScope, tasks: TaskService): void {
     const who = caller(ctx);
     await find(who, taskId);
     const record = await tasks.settled(who.owner, taskId, ctx.mcpReq.signal);
-    if (!record) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
+    if (!record) throw unknownTask(taskId);
     if (record.status === 'failed' && record.error) throw new ProtocolError(record.error.code, record.error.message, record.error.data);
     if (record.status !== 'completed' || !record.result) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Task ${taskId} was cancelled: it has no result.`);
     return { ...record.result, _meta: relatedTo(taskId, record.result._meta) };
@@ -265,6 +266,14 @@ export function answerTasks(scope: SessionScope, tasks: TaskService): void {
     const shown = page.tasks.filter((record) => tasks.mayUse(who.auth, record));
     return { tasks: shown.map(legacyTask), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
+}
+
+/** The longest task id looked up: ours are UUIDs (36 characters). */
+const MAX_TASK_ID = 128;
+
+/** -32602 for a task the caller cannot reach; the id it sent is clipped, as the catalogues clip a cursor. */
+function unknownTask(taskId: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId.slice(0, 64)}`);
 }
 
 /** Who sent a task method: the era, the identity (for scopes) and the owner key. */

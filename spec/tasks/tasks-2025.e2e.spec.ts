@@ -154,6 +154,14 @@ describe.each(['in memory', 'over stateful HTTP'] as const)('tasks on 2025-11-25
     );
   });
 
+  it('clips a task id it does not know in its refusal, on every task method', async () => {
+    const client = await connect();
+    const taskId = 'y'.repeat(3_000);
+    for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
+      await expect(legacyRequest(client, method, { taskId })).rejects.toMatchObject({ code: -32602, message: `Unknown task: ${'y'.repeat(64)}` });
+    }
+  });
+
   it('answers tasks/update, a method of 2026-07-28 only, -32601', async () => {
     const client = await connect();
     const { task } = await legacyRequest(client, 'tools/call', { name: 'toolFails', arguments: {}, task: {} });
