@@ -46,7 +46,7 @@ const ALLOWED: Record<string, string[]> = {
   apps: ['metadata', 'interfaces', 'errors', 'constants'],
   auth: ['catalogue', 'context', 'interfaces', 'errors', 'constants'],
   builtins: ['pipeline', 'catalogue', 'decorators', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
-  tasks: ['interfaces', 'errors'],
+  tasks: ['catalogue', 'interfaces', 'errors'],
   tools: ['apps', 'tasks', 'content', 'pipeline', 'catalogue', 'invocation', 'context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
   resources: ['apps', 'pipeline', 'catalogue', 'invocation', 'context', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
   prompts: ['content', 'pipeline', 'catalogue', 'invocation', 'context', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],

@@ -192,7 +192,8 @@ function decodeCursor(cursor: string, length: number): number {
   return offset;
 }
 
-function invalidCursor(cursor: string): RequestError {
+/** -32602 for a cursor this server did not give (clipped: a client may send any length). Every paged list answers it. */
+export function invalidCursor(cursor: string): RequestError {
   return new RequestError(
     RpcCode.InvalidParams,
     `Invalid cursor '${cursor.slice(0, 64)}': pass back a nextCursor this server returned, or omit the cursor to start from the first page.`,

@@ -1,4 +1,4 @@
-export { Catalogue, paginate } from './catalogue';
+export { Catalogue, invalidCursor, paginate } from './catalogue';
 export type { CatalogueItem, Page } from './catalogue';
 export { passesTags } from './tags';
 export type { TagFilter } from './tags';

@@ -33,6 +33,11 @@ export type ServerFactory = ((connection?: Connection) => Server) & {
   readonly paramHeaders: () => ReadonlyMap<string, readonly ParamHeader[]>;
   /** Aborts the task runs of this process and stops watching the task store (the application closes). */
   readonly close: () => void;
+  /**
+   * A 2025-11-25 session ended for good (DELETE, handshake timeout, an eviction no other instance can take
+   * up): the tasks it owns are dropped and their runs aborted. Never rejects (a failing store is logged).
+   */
+  readonly sessionEnded: (sessionId: string) => Promise<void>;
 };
 
 /** What a connection brings: the identity it was opened with (stdio, in memory). */
@@ -192,6 +197,11 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     scoped: () => scoped(app),
     paramHeaders: () => paramHeaderMap(app, app.logger),
     close: () => taskService?.close(),
+    sessionEnded: async (sessionId: string) => {
+      await taskService?.sessionEnded(sessionId).catch((error: unknown) => {
+        app.logger.error(`Could not drop the tasks of ended session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    },
   });
 }
 

@@ -1,10 +1,13 @@
 import { ProtocolError, ProtocolErrorCode, type ServerContext, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { ForwardingChannel, type RequestChannel } from '../context';
 import { RequestError, RpcCode } from '../errors';
+import { missingScopes } from '../auth';
+import type { McpAuth } from '../interfaces';
 import { toRequestError } from '../invocation';
 import { TASKS_EXTENSION, TERMINAL_STATUSES, type TaskRecord } from '../tasks';
 import type { ToolDefinition } from '../tools';
 import { toWireError } from './error-mapping';
+import { PEER_HEADER } from './http/legacy-sessions';
 import { SdkRequestChannel } from './request-channel';
 import type { SessionScope } from './session-scope';
 import { originOf, taskProgressToken } from './tasks-channel';
@@ -44,6 +47,9 @@ export function taskCall(
   if (!tasks || !settings) return undefined;
   const target = `tool:${tool.name}`;
   const channel = new SdkRequestChannel(ctx, scope.server, params._meta?.progressToken as string | number | undefined, scope.services, target, scope.auth);
+  // A caller without the tool's scopes gets no task: the ordinary call refuses it, and the method never runs.
+  const needed = tool.pipeline.requiredScopes;
+  if (needed && missingScopes(channel.auth, needed).length > 0) return undefined;
   const modern = isModern(channel);
   const asked = modern ? declaresTasks(channel.client) : typeof params.task === 'object' && params.task !== null;
   if (!asked) {
@@ -54,6 +60,8 @@ export function taskCall(
   const answer = (record: TaskRecord) => taskResult(modern ? { resultType: 'task', ...modernTask(record) } : { task: legacyTask(record) });
   const base = {
     owner: tasks.ownerOf(channel.auth, channel.sessionId),
+    // The node adapter hands the endpoint the connection's remote address under PEER_HEADER (no client can name it).
+    client: tasks.clientOf(channel.auth, channel.sessionId, ctx.http?.req?.headers.get(PEER_HEADER) ?? undefined),
     tool,
     args: params.arguments,
     legacy: !modern,
@@ -187,12 +195,14 @@ export function answerTasks(scope: SessionScope, tasks: TaskService): void {
     const channel = new SdkRequestChannel(ctx, server, undefined, scope.services, '', scope.auth);
     const modern = isModern(channel);
     if (modern && !declaresTasks(channel.client)) throw extensionRequired(`Task methods need the '${TASKS_EXTENSION}' extension, which the client did not declare.`);
-    return { modern, owner: tasks.ownerOf(channel.auth, channel.sessionId) };
+    return { modern, auth: channel.auth, owner: tasks.ownerOf(channel.auth, channel.sessionId) };
   };
-  const find = async (owner: string, taskId: string): Promise<TaskRecord> => {
-    const record = await tasks.store.get(owner, taskId);
-    // Unknown, expired and another owner's tasks are answered alike.
-    if (!record) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
+  const find = async (who: Caller, taskId: string): Promise<TaskRecord> => {
+    // No task id of ours is that long (they are UUIDs): the store is not asked.
+    const record = taskId.length <= MAX_TASK_ID ? await tasks.store.get(who.owner, taskId) : undefined;
+    // Unknown, expired and another owner's tasks, and tasks whose tool needs scopes the caller's token lacks, are
+    // answered alike: every task method finds them through here.
+    if (!record || !tasks.mayUse(who.auth, record)) throw unknownTask(taskId);
     return record;
   };
   const on = <T>(method: string, schema: StandardSchemaV1<T>, handler: (params: T, ctx: ServerContext) => Promise<unknown>) =>
@@ -202,55 +212,75 @@ export function answerTasks(scope: SessionScope, tasks: TaskService): void {
     })) as never);
 
   on('tasks/get', TASK_ID, async ({ taskId }, ctx) => {
-    const { modern, owner } = caller(ctx);
-    const record = await find(owner, taskId);
+    const who = caller(ctx);
+    const record = await find(who, taskId);
+    const { modern } = who;
     return modern ? detailedTask(record) : legacyTask(record);
   });
 
   on('tasks/update', TASK_ID, async ({ taskId, inputResponses: inParams }, ctx) => {
-    const { modern, owner } = caller(ctx);
+    const who = caller(ctx);
+    const { modern, owner } = who;
     // 2025-11-25 has no tasks/update: its tasks ask the client directly.
     if (!modern) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found: tasks/update (protocol revision 2026-07-28 only)');
     const inputResponses = ctx.mcpReq.inputResponses ?? inParams;
     if (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses)) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params for tasks/update: inputResponses must be an object of answers by key.');
     }
-    await find(owner, taskId);
+    await find(who, taskId);
     // Keys the task is not waiting for (unknown, already answered, a terminal task) are ignored.
-    if (!(await tasks.store.answer(owner, taskId, inputResponses as Record<string, unknown>))) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
+    if (!(await tasks.store.answer(owner, taskId, inputResponses as Record<string, unknown>))) throw unknownTask(taskId);
     return { resultType: 'complete' };
   });
 
   on('tasks/cancel', TASK_ID, async ({ taskId }, ctx) => {
-    const { modern, owner } = caller(ctx);
-    const record = await find(owner, taskId);
+    const who = caller(ctx);
+    const { modern, owner } = who;
+    const record = await find(who, taskId);
     const cancelled = TERMINAL_STATUSES.includes(record.status)
       ? undefined
       : await tasks.store.update(owner, taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client.' }, ['working', 'input_required']);
     // 2026-07-28: an empty ack, also for a terminal task; 2025-11-25: the cancelled task, or -32602 once terminal.
     if (modern) return { resultType: 'complete' };
-    if (!cancelled) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${taskId} is already ${(await find(owner, taskId)).status} and cannot be cancelled.`);
+    if (!cancelled) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${taskId} is already ${(await find(who, taskId)).status} and cannot be cancelled.`);
     return legacyTask(cancelled);
   });
 
   // 2025-11-25 only: on 2026-07-28 the SDK answers these -32601 (the result is inlined in tasks/get).
   on('tasks/result', TASK_ID, async ({ taskId }, ctx) => {
-    const { owner } = caller(ctx);
-    await find(owner, taskId);
-    const record = await tasks.settled(owner, taskId, ctx.mcpReq.signal);
-    if (!record) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
+    const who = caller(ctx);
+    await find(who, taskId);
+    const record = await tasks.settled(who.owner, taskId, ctx.mcpReq.signal);
+    if (!record) throw unknownTask(taskId);
     if (record.status === 'failed' && record.error) throw new ProtocolError(record.error.code, record.error.message, record.error.data);
     if (record.status !== 'completed' || !record.result) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Task ${taskId} was cancelled: it has no result.`);
     return { ...record.result, _meta: relatedTo(taskId, record.result._meta) };
   });
 
   on('tasks/list', PAGE, async ({ cursor }, ctx) => {
-    const { owner } = caller(ctx);
+    const who = caller(ctx);
     // Unauthenticated HTTP clients without a session share one pool: none of them may list the others' tasks.
-    if (owner === 'anonymous' && ctx.http) return { tasks: [] };
-    const page = await tasks.store.list(owner, cursor, tasks.options.pageSize);
-    return { tasks: page.tasks.map(legacyTask), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    if (who.owner === 'anonymous' && ctx.http) return { tasks: [] };
+    const page = await tasks.store.list(who.owner, cursor, tasks.options.pageSize);
+    // A task the caller's scopes do not reach is left out, as if it did not exist (the page may come out shorter).
+    const shown = page.tasks.filter((record) => tasks.mayUse(who.auth, record));
+    return { tasks: shown.map(legacyTask), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
+}
+
+/** The longest task id looked up: ours are UUIDs (36 characters). */
+const MAX_TASK_ID = 128;
+
+/** -32602 for a task the caller cannot reach; the id it sent is clipped, as the catalogues clip a cursor. */
+function unknownTask(taskId: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId.slice(0, 64)}`);
+}
+
+/** Who sent a task method: the era, the identity (for scopes) and the owner key. */
+interface Caller {
+  readonly modern: boolean;
+  readonly auth: McpAuth | undefined;
+  readonly owner: string;
 }
 
 function isModern(channel: RequestChannel): boolean {

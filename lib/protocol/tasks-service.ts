@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { InputRequiredSignal, type InputSpec } from '../context';
+import { missingScopes, ownerOf as identityOf } from '../auth';
 import type { McpAuth } from '../interfaces';
 import type { ServerLogger } from '../invocation';
 import { TERMINAL_STATUSES, type ResolvedTasksOptions, type TaskChange, type TaskError, type TaskEvent, type TaskRecord, type TaskStatus } from '../tasks';
@@ -14,6 +15,8 @@ import { legacyTask, relatedTo } from './tasks-wire';
 export interface LiveTask {
   readonly taskId: string;
   readonly owner: string;
+  /** Whose bounds it counts against (see `TaskService.clientOf`). */
+  readonly client: string;
   readonly tool: ToolDefinition;
   readonly args: Record<string, unknown> | undefined;
   readonly origin: TaskOrigin;
@@ -41,6 +44,7 @@ const WORKING: readonly TaskStatus[] = ['working'];
 const MAX_DELAY = 2 ** 31 - 1;
 const CANCELLED = 'The task was cancelled.';
 const EXPIRED = 'The task expired: its TTL has passed.';
+const SESSION_ENDED = 'The task ended with its session.';
 
 /**
  * Runs tools as tasks for one application: creates each task in the store, runs the method through the tool's
@@ -63,11 +67,30 @@ export class TaskService {
     return this.options.store;
   }
 
-  /** Whose tasks a request may see: its verified identity, else its session, else the anonymous pool. */
+  /**
+   * Whose tasks a request may see: its verified identity (the one key sessions use too: the token's issuer and
+   * subject, or its client id without a subject), else its session, else the anonymous pool.
+   */
   ownerOf(auth: McpAuth | undefined, sessionId: string | undefined): string {
-    // Encoded, not joined: client id 'a:b' with subject 'c' is not client id 'a' with subject 'b:c'.
-    if (auth) return `auth:${JSON.stringify([auth.clientId, auth.subject ?? null])}`;
+    if (auth) return `auth:${identityOf(auth)}`;
     return sessionId ? `session:${sessionId}` : 'anonymous';
+  }
+
+  /**
+   * Whose bounds a new task counts against (docs/tasks.md, "Owners and limits"): a verified identity is its own
+   * client; without one, the remote address of the connection (so that the sessions of one address share one
+   * bound, and the anonymous pool is not one bound for all), else the session, else the anonymous pool.
+   */
+  clientOf(auth: McpAuth | undefined, sessionId: string | undefined, remoteAddress: string | undefined): string {
+    if (auth) return this.ownerOf(auth, undefined);
+    // An address is short; anything longer (a key derived from a header) is kept as its digest.
+    if (remoteAddress) return `peer:${remoteAddress.length > 128 ? createHash('sha256').update(remoteAddress).digest('base64url') : remoteAddress}`;
+    return this.ownerOf(undefined, sessionId);
+  }
+
+  /** Whether `auth` grants the scopes the task's tool needs: a caller who may not call the tool may not see its tasks. */
+  mayUse(auth: McpAuth | undefined, record: TaskRecord): boolean {
+    return !record.scopes || missingScopes(auth, record.scopes).length === 0;
   }
 
   /** The TTL of a new task: the tool's, else the server's default; a 2025 client's `task.ttl` within `maxTtlMs`. */
@@ -83,7 +106,9 @@ export class TaskService {
     const record = await this.store.create({
       taskId,
       owner: start.owner,
+      client: start.client,
       tool: start.tool.name,
+      ...(start.tool.pipeline.requiredScopes ? { scopes: start.tool.pipeline.requiredScopes } : {}),
       ttlMs: start.ttlMs,
       pollIntervalMs: start.pollIntervalMs,
       ...(start.answers ? { answers: start.answers } : {}),
@@ -133,6 +158,18 @@ export class TaskService {
   /** A progress message of a run: the task's `statusMessage`, while it works (a failed write is not the run's failure). */
   progress(owner: string, taskId: string, message: string): void {
     void this.store.update(owner, taskId, { status: 'working', statusMessage: message }, WORKING).catch(() => undefined);
+  }
+
+  /**
+   * A 2025-11-25 session ended for good (deleted by its client, its handshake never completed, evicted where no
+   * other instance can take it up): its tasks go with it, freeing their places and bytes, and their runs are
+   * aborted wherever they run (the store publishes each as cancelled).
+   */
+  async sessionEnded(sessionId: string): Promise<void> {
+    const owner = this.ownerOf(undefined, sessionId);
+    // A custom store may not publish: the runs of this process stop either way.
+    for (const live of [...this.live.values()]) if (live.owner === owner) this.forget(live.taskId, SESSION_ENDED);
+    await this.store.dropOwner(owner);
   }
 
   /** Stops listening to the store and aborts every run of this process. */

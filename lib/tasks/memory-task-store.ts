@@ -1,18 +1,21 @@
 import { TaskLimitError } from './task-limit.error';
-import { wholeOption } from './task-support';
+import { refuseRenamedOptions, wholeOption } from './task-support';
 import { answeredRecord, changedRecord, eventOf, newRecord, overBudget, pageOf, serialise } from './task-records';
 import type { NewTask, TaskChange, TaskEvent, TaskPage, TaskRecord, TaskStatus, TaskStore } from './task-store';
 
 /** Bounds and clock of a task store. */
 export interface TaskStoreOptions {
-  /** Most live tasks one owner may hold; one more is refused. Default 100. */
-  maxTasksPerOwner?: number;
-  /** Most live tasks in the store (every owner). Default 10,000. */
+  /**
+   * Most live tasks one client may hold (its verified identity; without one, its remote address, else its
+   * session: see docs/tasks.md); one more is refused. Default 100.
+   */
+  maxTasksPerClient?: number;
+  /** Most live tasks in the store (every client). Default 10,000. */
   maxTasks?: number;
   /** Bytes of results, errors and input kept in all (JSON). Default 64 MiB. */
   maxBytes?: number;
-  /** Bytes the tasks of one owner may hold, so that one client cannot fill `maxBytes` for all. Default 16 MiB. */
-  maxBytesPerOwner?: number;
+  /** Bytes the tasks of one client may hold, so that one client cannot fill `maxBytes` for all. Default 16 MiB. */
+  maxBytesPerClient?: number;
   /** The clock (epoch milliseconds); a spec passes a fake one. Default `Date.now`. */
   now?: () => number;
 }
@@ -20,40 +23,50 @@ export interface TaskStoreOptions {
 interface Entry {
   record: TaskRecord;
   bytes: number;
+  /** Whose bounds it counts against (`NewTask.client`). */
+  readonly client: string;
 }
 
-/** What one owner holds: its tasks' ids (oldest first) and their bytes. */
+/** What one client holds: its tasks' ids (oldest first), the cancelled ones among them, and their bytes. */
 interface Holding {
   readonly ids: Set<string>;
+  readonly cancelled: Set<string>;
   bytes: number;
 }
 
 /**
- * Tasks in this process's memory, bounded in entries (per owner and in all) and bytes, each gone after its TTL.
+ * Tasks in this process's memory, bounded in entries (per client and in all; a cancelled task gives its place to
+ * a new one) and bytes, each gone after its TTL.
  * The default store: tasks do not survive a restart and are not shared between instances (use
  * `RedisTaskStore` for that).
  *
  * @example
- * const store = new InMemoryTaskStore({ maxTasksPerOwner: 20, maxBytes: 16 * 1024 * 1024 });
+ * const store = new InMemoryTaskStore({ maxTasksPerClient: 20, maxBytes: 16 * 1024 * 1024 });
  */
 export class InMemoryTaskStore implements TaskStore {
   private readonly entries = new Map<string, Entry>();
-  private readonly owners = new Map<string, Holding>();
+  /** Each owner's task ids, oldest first (what `list` pages and `dropOwner` drops). */
+  private readonly owners = new Map<string, Set<string>>();
+  /** What each client holds (what the per-client bounds count). */
+  private readonly clients = new Map<string, Holding>();
+  /** Every cancelled task: where a bound is reached, one of them gives its place. */
+  private readonly cancelled = new Set<string>();
   private readonly listeners = new Set<(event: TaskEvent) => void>();
   private bytes = 0;
-  private readonly maxTasksPerOwner: number;
+  private readonly maxTasksPerClient: number;
   private readonly maxTasks: number;
   private readonly maxBytes: number;
-  private readonly maxBytesPerOwner: number;
+  private readonly maxBytesPerClient: number;
   private readonly now: () => number;
 
   constructor(options: TaskStoreOptions = {}) {
+    refuseRenamedOptions((option) => `new InMemoryTaskStore({ ${option} })`, options);
     const bound = (name: keyof TaskStoreOptions, fallback: number, unit: string) =>
       wholeOption((value) => `new InMemoryTaskStore({ ${name}: ${value} })`, options[name], fallback, unit);
-    this.maxTasksPerOwner = bound('maxTasksPerOwner', 100, 'tasks');
+    this.maxTasksPerClient = bound('maxTasksPerClient', 100, 'tasks');
     this.maxTasks = bound('maxTasks', 10_000, 'tasks');
     this.maxBytes = bound('maxBytes', 64 * 1024 * 1024, 'bytes');
-    this.maxBytesPerOwner = Math.min(bound('maxBytesPerOwner', 16 * 1024 * 1024, 'bytes'), this.maxBytes);
+    this.maxBytesPerClient = Math.min(bound('maxBytesPerClient', 16 * 1024 * 1024, 'bytes'), this.maxBytes);
     this.now = options.now ?? Date.now;
   }
 
@@ -64,18 +77,24 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async create(task: NewTask): Promise<TaskRecord> {
-    const held = this.owners.get(task.owner);
-    if (held && held.ids.size >= this.maxTasksPerOwner) this.sweepOwner(held);
-    if (held && held.ids.size >= this.maxTasksPerOwner) throw TaskLimitError.perOwner(this.maxTasksPerOwner);
+    const client = task.client ?? task.owner;
+    // Where a bound is reached, expired tasks go first, then the cancelled one nearest its expiry (docs/tasks.md).
+    if ((this.clients.get(client)?.ids.size ?? 0) >= this.maxTasksPerClient) this.sweepIds(this.clients.get(client)!.ids);
+    const held = this.clients.get(client);
+    if (held && held.ids.size >= this.maxTasksPerClient && !this.evictCancelled(held.cancelled)) throw TaskLimitError.perClient(this.maxTasksPerClient);
     if (this.entries.size >= this.maxTasks) this.sweep();
-    if (this.entries.size >= this.maxTasks) throw TaskLimitError.total(this.maxTasks);
+    if (this.entries.size >= this.maxTasks && !this.evictCancelled(this.cancelled)) throw TaskLimitError.total(this.maxTasks);
     const record = newRecord(task, this.now());
     const bytes = sizeOf(record);
-    const full = this.full(task.owner, bytes);
+    const full = this.full(client, bytes);
     if (full) throw full;
-    let holding = this.owners.get(task.owner);
-    if (!holding) this.owners.set(task.owner, (holding = { ids: new Set(), bytes: 0 }));
+    let holding = this.clients.get(client);
+    if (!holding) this.clients.set(client, (holding = { ids: new Set(), cancelled: new Set(), bytes: 0 }));
     holding.ids.add(task.taskId);
+    let owned = this.owners.get(task.owner);
+    if (!owned) this.owners.set(task.owner, (owned = new Set()));
+    owned.add(task.taskId);
+    this.entries.set(task.taskId, { record, bytes: 0, client });
     this.put(record, bytes);
     return record;
   }
@@ -90,7 +109,7 @@ export class InMemoryTaskStore implements TaskStore {
     if (!entry || !record) return undefined;
     // Too big to keep: the task fails instead (its result is lost, the store stays within its bounds).
     const bytes = sizeOf(record);
-    const full = this.full(owner, bytes - entry.bytes);
+    const full = this.full(entry.client, bytes - entry.bytes);
     const stored = full ? overBudget(record, full) : record;
     this.put(stored, full ? sizeOf(stored) : bytes);
     const event = eventOf(stored);
@@ -104,7 +123,7 @@ export class InMemoryTaskStore implements TaskStore {
     const answered = answeredRecord(entry.record, responses, this.now());
     if (!answered) return entry.record;
     const bytes = sizeOf(answered.record);
-    const full = this.full(owner, bytes - entry.bytes);
+    const full = this.full(entry.client, bytes - entry.bytes);
     if (full) throw full;
     this.put(answered.record, bytes);
     if (answered.done) this.emit({ kind: 'answered', taskId });
@@ -112,9 +131,16 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage> {
-    const holding = this.owners.get(owner);
-    if (holding) this.sweepOwner(holding);
-    return pageOf([...(holding?.ids ?? [])], cursor, limit, (id) => this.entries.get(id)?.record);
+    const owned = this.owners.get(owner);
+    if (owned) this.sweepIds(owned);
+    return pageOf([...(this.owners.get(owner) ?? [])], cursor, limit, (id) => this.entries.get(id)?.record);
+  }
+
+  async dropOwner(owner: string): Promise<number> {
+    const owned = [...(this.owners.get(owner) ?? [])];
+    for (const taskId of owned) this.remove(taskId);
+    for (const taskId of owned) this.emit({ kind: 'cancelled', taskId });
+    return owned.length;
   }
 
   watch(listener: (event: TaskEvent) => void): () => void {
@@ -140,20 +166,37 @@ export class InMemoryTaskStore implements TaskStore {
     return entry;
   }
 
-  /** The bound `more` bytes of `owner` would cross (expired tasks dropped first), or undefined when they fit. */
-  private full(owner: string, more: number): TaskLimitError | undefined {
-    const over = () => (this.owners.get(owner)?.bytes ?? 0) + more > this.maxBytesPerOwner || this.bytes + more > this.maxBytes;
+  /** The bound `more` bytes of `client` would cross (expired tasks dropped first), or undefined when they fit. */
+  private full(client: string, more: number): TaskLimitError | undefined {
+    const over = () => (this.clients.get(client)?.bytes ?? 0) + more > this.maxBytesPerClient || this.bytes + more > this.maxBytes;
     if (over()) this.sweep();
     if (this.bytes + more > this.maxBytes) return TaskLimitError.bytes(this.maxBytes);
-    return (this.owners.get(owner)?.bytes ?? 0) + more > this.maxBytesPerOwner ? TaskLimitError.bytesPerOwner(this.maxBytesPerOwner) : undefined;
+    return (this.clients.get(client)?.bytes ?? 0) + more > this.maxBytesPerClient ? TaskLimitError.bytesPerClient(this.maxBytesPerClient) : undefined;
   }
 
-  /** Keeps `record`, which takes `bytes` (serialised once, by the caller that checked they fit). */
+  /** Keeps `record` (its entry exists), which takes `bytes` (serialised once, by the caller that checked they fit). */
   private put(record: TaskRecord, bytes: number): void {
-    const previous = this.entries.get(record.taskId);
-    this.bytes += bytes - (previous?.bytes ?? 0);
-    this.owners.get(record.owner)!.bytes += bytes - (previous?.bytes ?? 0);
-    this.entries.set(record.taskId, { record, bytes });
+    const entry = this.entries.get(record.taskId)!;
+    const holding = this.clients.get(entry.client)!;
+    this.bytes += bytes - entry.bytes;
+    holding.bytes += bytes - entry.bytes;
+    entry.record = record;
+    entry.bytes = bytes;
+    if (record.status === 'cancelled') {
+      holding.cancelled.add(record.taskId);
+      this.cancelled.add(record.taskId);
+    }
+  }
+
+  /** Drops the task of `ids` (cancelled ones) nearest its expiry; false when there is none. */
+  private evictCancelled(ids: ReadonlySet<string>): boolean {
+    let first: Entry | undefined;
+    for (const id of ids) {
+      const entry = this.entries.get(id)!;
+      if (!first || entry.record.expiresAt < first.record.expiresAt) first = entry;
+    }
+    if (first) this.remove(first.record.taskId);
+    return first !== undefined;
   }
 
   private remove(taskId: string): void {
@@ -161,15 +204,21 @@ export class InMemoryTaskStore implements TaskStore {
     if (!entry) return;
     this.entries.delete(taskId);
     this.bytes -= entry.bytes;
-    const holding = this.owners.get(entry.record.owner)!;
+    const holding = this.clients.get(entry.client)!;
     holding.ids.delete(taskId);
+    holding.cancelled.delete(taskId);
+    this.cancelled.delete(taskId);
     holding.bytes -= entry.bytes;
-    if (holding.ids.size === 0) this.owners.delete(entry.record.owner);
+    if (holding.ids.size === 0) this.clients.delete(entry.client);
+    const owned = this.owners.get(entry.record.owner)!;
+    owned.delete(taskId);
+    if (owned.size === 0) this.owners.delete(entry.record.owner);
   }
 
-  private sweepOwner(holding: Holding): void {
+  /** Drops the expired tasks among `ids`. */
+  private sweepIds(ids: ReadonlySet<string>): void {
     const now = this.now();
-    for (const id of [...holding.ids]) if (this.entries.get(id)!.record.expiresAt <= now) this.remove(id);
+    for (const id of [...ids]) if (this.entries.get(id)!.record.expiresAt <= now) this.remove(id);
   }
 
   private sweep(): void {

@@ -2,15 +2,15 @@ import { RequestError, RpcCode } from '../errors';
 import type { TaskError } from './task-store';
 
 /**
- * A task store is full: the owner holds as many live tasks as it may, the store holds as many as it may, or
+ * A task store is full: the client holds as many live tasks as it may, the store holds as many as it may, or
  * a result would not fit its byte budget. Answered with a JSON-RPC error (-32600) that says what to do.
  */
 export class TaskLimitError extends RequestError {
-  static perOwner(max: number): TaskLimitError {
+  static perClient(max: number): TaskLimitError {
     return new TaskLimitError(
       `Cannot start another task: this client already holds ${max} live tasks, the most it may. ` +
-        `Wait for some to finish and expire, or cancel them with tasks/cancel.`,
-      { limit: 'maxTasksPerOwner', max },
+        `Cancel one with tasks/cancel (a cancelled task gives its place to the next one), or wait for one to expire (a task counts until its TTL ends).`,
+      { limit: 'maxTasksPerClient', max },
     );
   }
 
@@ -25,11 +25,11 @@ export class TaskLimitError extends RequestError {
     return new TaskLimitError(`The task store is full (${max} bytes): the task's result or input could not be kept.`, { limit: 'maxBytes', max });
   }
 
-  static bytesPerOwner(max: number): TaskLimitError {
+  static bytesPerClient(max: number): TaskLimitError {
     return new TaskLimitError(
       `This client's tasks already hold ${max} bytes, the most they may: the task's result or input could not be kept. ` +
         `Let some tasks expire, or ask for smaller results.`,
-      { limit: 'maxBytesPerOwner', max },
+      { limit: 'maxBytesPerClient', max },
     );
   }
 

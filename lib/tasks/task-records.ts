@@ -1,4 +1,4 @@
-import { RequestError, RpcCode } from '../errors';
+import { invalidCursor } from '../catalogue';
 import type { TaskLimitError } from './task-limit.error';
 import { TERMINAL_STATUSES, type NewTask, type TaskChange, type TaskEvent, type TaskPage, type TaskRecord, type TaskStatus } from './task-store';
 
@@ -11,6 +11,7 @@ export function newRecord(task: NewTask, now: number): TaskRecord {
     taskId: task.taskId,
     owner: task.owner,
     tool: task.tool,
+    ...(task.scopes && task.scopes.length > 0 ? { scopes: [...task.scopes] } : {}),
     status: 'working',
     createdAt: at,
     lastUpdatedAt: at,
@@ -85,8 +86,9 @@ export async function pageOf(
   read: (taskId: string) => TaskRecord | undefined | Promise<TaskRecord | undefined>,
 ): Promise<TaskPage> {
   const start = cursor === undefined ? 0 : ids.indexOf(cursor) + 1;
-  // Spec 2025-11-25 server/utilities/pagination: an invalid cursor is -32602. A task that expired meanwhile is one.
-  if (start === 0 && cursor !== undefined) throw new RequestError(RpcCode.InvalidParams, `Invalid cursor for tasks/list: ${JSON.stringify(cursor)}. List again without one.`);
+  // Spec 2025-11-25 server/utilities/pagination: an invalid cursor is -32602 (clipped, as the catalogues answer it).
+  // A task that expired meanwhile is one.
+  if (start === 0 && cursor !== undefined) throw invalidCursor(cursor);
   const page = ids.slice(start, start + limit);
   const tasks = (await Promise.all(page.map(read))).filter((task): task is TaskRecord => task !== undefined);
   return start + limit < ids.length ? { tasks, nextCursor: page[page.length - 1] } : { tasks };

@@ -24,6 +24,8 @@ export interface TaskRecord {
   readonly owner: string;
   /** The tool the task runs. */
   readonly tool: string;
+  /** The scopes its tool needs (`@Scopes()`): a caller whose token lacks one is answered as if the task did not exist. */
+  readonly scopes?: readonly string[];
   readonly status: TaskStatus;
   readonly statusMessage?: string;
   /** ISO 8601. */
@@ -50,7 +52,14 @@ export interface TaskRecord {
 export interface NewTask {
   readonly taskId: string;
   readonly owner: string;
+  /**
+   * Whose bounds the task counts against (`maxTasksPerClient`, `maxBytesPerClient`): the owner when the caller
+   * has a verified identity, else the remote address of its connection, else its session. Default: `owner`.
+   */
+  readonly client?: string;
   readonly tool: string;
+  /** The scopes its tool needs, kept with the task (see `TaskRecord.scopes`). */
+  readonly scopes?: readonly string[];
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
   /** Answers the call already carried when it became a task (multi-round-trip input before the task). */
@@ -81,13 +90,14 @@ export interface TaskPage {
 /**
  * Where tasks live between the call that creates them and the `tasks/get` that reads them. The in-memory store
  * serves one process; `RedisTaskStore` lets several instances share tasks. Every method is scoped by `owner`:
- * a task of another owner is answered as unknown. A store bounds what a client can fill (entries and bytes).
+ * a task of another owner is answered as unknown. A store bounds what one client can fill (entries and bytes,
+ * counted per `NewTask.client`) and what all of them hold.
  *
  * @example
- * McpModule.forRoot({ name: 'jobs', version: '1.0.0', tasks: { store: new InMemoryTaskStore({ maxTasksPerOwner: 20 }) } })
+ * McpModule.forRoot({ name: 'jobs', version: '1.0.0', tasks: { store: new InMemoryTaskStore({ maxTasksPerClient: 20 }) } })
  */
 export interface TaskStore {
-  /** Keeps a new task (status `working`); throws a `TaskLimitError` when the owner or the store is full. */
+  /** Keeps a new task (status `working`); throws a `TaskLimitError` when its client or the store is full. */
   create(task: NewTask): Promise<TaskRecord>;
   /** The owner's task, or undefined: unknown, expired, or another owner's. */
   get(owner: string, taskId: string): Promise<TaskRecord | undefined>;
@@ -103,6 +113,12 @@ export interface TaskStore {
   answer(owner: string, taskId: string, responses: Record<string, unknown>): Promise<TaskRecord | undefined>;
   /** The owner's live tasks, newest last, `limit` per page. */
   list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage>;
+  /**
+   * Drops every task of `owner` (its session ended for good): they are gone from then on, and their places
+   * and bytes are free. Each is published as `cancelled`, so the instance running it aborts the run.
+   * Resolves to how many were dropped.
+   */
+  dropOwner(owner: string): Promise<number>;
   /** Listens to the events of every instance sharing the store; returns the way to stop listening. */
   watch(listener: (event: TaskEvent) => void): () => void;
   /** Releases connections and timers. */

@@ -64,3 +64,21 @@ export function wholeOption(where: (value: string) => string, value: unknown, fa
       `Fix: give a number of ${unit}, e.g. ${fallback}, or leave it out.`,
   );
 }
+
+/** Options of the task stores that were renamed: the bounds count per client (docs/tasks.md), not per owner. */
+const RENAMED: Readonly<Record<string, string>> = { maxTasksPerOwner: 'maxTasksPerClient', maxBytesPerOwner: 'maxBytesPerClient' };
+
+/**
+ * Fails the bootstrap on an option of a store that was renamed, naming where it was given (`where(option)`, e.g.
+ * `new InMemoryTaskStore({ maxTasksPerOwner })`) and the new name.
+ */
+export function refuseRenamedOptions(where: (option: string) => string, options: object): void {
+  const old = Object.keys(options).find((name) => Object.hasOwn(RENAMED, name));
+  if (old === undefined) return;
+  throw new BootstrapError(
+    BootstrapErrorCode.InvalidOption,
+    `Cannot use ${where(old)}: the option is now ${RENAMED[old]} (the bound counts the tasks of one client: its verified identity, else its remote address).\n` +
+      `Fix: write ${RENAMED[old]} instead.`,
+  );
+}
+

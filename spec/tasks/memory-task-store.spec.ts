@@ -1,6 +1,6 @@
 import { InMemoryTaskStore, TaskLimitError, type TaskEvent } from 'mcp-reflect';
 
-const task = (taskId: string, owner = 'alice', ttlMs = 1_000) => ({ taskId, owner, tool: 'job', ttlMs, pollIntervalMs: 100 });
+const task = (taskId: string, owner = 'alice', ttlMs = 1_000, client?: string) => ({ taskId, owner, tool: 'job', ttlMs, pollIntervalMs: 100, ...(client ? { client } : {}) });
 
 describe('InMemoryTaskStore', () => {
   let now = 1_000_000;
@@ -28,16 +28,76 @@ describe('InMemoryTaskStore', () => {
     expect(await store.get('alice', 't1')).toMatchObject({ status: 'working' });
   });
 
-  it('bounds the tasks of one owner and of the whole store, expired ones making room', async () => {
-    const store = new InMemoryTaskStore({ now: clock, maxTasksPerOwner: 2, maxTasks: 3 });
+  it('bounds the tasks of one client (its owner by default) and of the whole store, expired ones making room', async () => {
+    const store = new InMemoryTaskStore({ now: clock, maxTasksPerClient: 2, maxTasks: 3 });
     await store.create(task('a1', 'alice', 100));
     await store.create(task('a2', 'alice'));
     await expect(store.create(task('a3', 'alice'))).rejects.toThrow(TaskLimitError);
-    await expect(store.create(task('a3', 'alice'))).rejects.toMatchObject({ rpcCode: -32600, data: { limit: 'maxTasksPerOwner', max: 2 } });
+    await expect(store.create(task('a3', 'alice'))).rejects.toMatchObject({ rpcCode: -32600, data: { limit: 'maxTasksPerClient', max: 2 } });
     await store.create(task('b1', 'bob')); // another owner still has room
     await expect(store.create(task('c1', 'carol'))).rejects.toMatchObject({ data: { limit: 'maxTasks', max: 3 } });
     now += 100; // a1 expires
     await store.create(task('a3', 'alice'));
+  });
+
+  it('counts the tasks and bytes of every owner of one client against its bounds; another client still has room', async () => {
+    const store = new InMemoryTaskStore({ now: clock, maxTasksPerClient: 2, maxBytesPerClient: 4_000 });
+    await store.create(task('s1', 'session:1', 1_000, 'peer:10.0.0.1'));
+    await store.create(task('s2', 'session:2', 1_000, 'peer:10.0.0.1'));
+    await expect(store.create(task('s3', 'session:3', 1_000, 'peer:10.0.0.1'))).rejects.toMatchObject({ data: { limit: 'maxTasksPerClient', max: 2 } });
+    const big = { content: [{ type: 'text', text: 'x'.repeat(3_000) }] };
+    expect(await store.update('session:1', 's1', { status: 'completed', result: big }, ['working'])).toMatchObject({ status: 'completed' });
+    expect(await store.update('session:2', 's2', { status: 'completed', result: big }, ['working'])).toMatchObject({
+      status: 'failed',
+      error: { data: { limit: 'maxBytesPerClient' } },
+    });
+    await store.create(task('o1', 'session:4', 1_000, 'peer:10.0.0.2'));
+  });
+
+  it('drops every task of an owner: gone, their places and bytes free, the others kept, each published as cancelled', async () => {
+    const store = new InMemoryTaskStore({ now: clock, maxTasksPerClient: 3, maxBytesPerClient: 4_000 });
+    const events: TaskEvent[] = [];
+    store.watch((event) => events.push(event));
+    const big = { content: [{ type: 'text', text: 'x'.repeat(3_000) }] };
+    await store.create(task('one', 'session:1', 1_000, 'peer:10.0.0.1'));
+    await store.update('session:1', 'one', { status: 'completed', result: big }, ['working']);
+    await store.create(task('two', 'session:1', 1_000, 'peer:10.0.0.1'));
+    await store.create(task('kept', 'session:2', 1_000, 'peer:10.0.0.1'));
+    events.length = 0;
+    expect(await store.dropOwner('session:1')).toBe(2);
+    expect(events).toEqual([{ kind: 'cancelled', taskId: 'one' }, { kind: 'cancelled', taskId: 'two' }]);
+    expect(await store.get('session:1', 'one')).toBeUndefined();
+    expect((await store.list('session:1', undefined, 10)).tasks).toEqual([]);
+    expect(await store.get('session:2', 'kept')).toMatchObject({ status: 'working' });
+    expect(store.size).toBe(1);
+    await store.create(task('three', 'session:3', 1_000, 'peer:10.0.0.1'));
+    await store.create(task('four', 'session:3', 1_000, 'peer:10.0.0.1'));
+    expect(await store.update('session:3', 'three', { status: 'completed', result: big }, ['working'])).toMatchObject({ status: 'completed' });
+    expect(await store.dropOwner('session:none')).toBe(0);
+  });
+
+  it('gives a cancelled task’s place to a new task where a bound is reached, the one nearest its expiry first', async () => {
+    const store = new InMemoryTaskStore({ now: clock, maxTasksPerClient: 3, maxTasks: 4 });
+    await store.create(task('done', 'alice', 1_000));
+    await store.update('alice', 'done', { status: 'completed', result: { content: [] } }, ['working']);
+    await store.create(task('later', 'alice', 2_000));
+    await store.create(task('sooner', 'alice', 1_500));
+    await expect(store.create(task('refused', 'alice'))).rejects.toMatchObject({ data: { limit: 'maxTasksPerClient' } });
+    for (const id of ['later', 'sooner']) await store.update('alice', id, { status: 'cancelled' }, ['working']);
+    await store.create(task('a4', 'alice'));
+    expect(await store.get('alice', 'sooner')).toBeUndefined();
+    expect(await store.get('alice', 'later')).toMatchObject({ status: 'cancelled' });
+    expect(await store.get('alice', 'done')).toMatchObject({ status: 'completed' });
+    await store.create(task('a5', 'alice'));
+    expect(await store.get('alice', 'later')).toBeUndefined();
+    // No cancelled task is left: the completed and working ones keep their places.
+    await expect(store.create(task('a6', 'alice'))).rejects.toMatchObject({ data: { limit: 'maxTasksPerClient' } });
+    // The store's bound too: bob's cancelled task gives its place to carol's.
+    await store.create(task('b1', 'bob'));
+    await expect(store.create(task('c1', 'carol'))).rejects.toMatchObject({ data: { limit: 'maxTasks' } });
+    await store.update('bob', 'b1', { status: 'cancelled' }, ['working']);
+    await store.create(task('c1', 'carol'));
+    expect(await store.get('bob', 'b1')).toBeUndefined();
   });
 
   it('bounds bytes: a result that does not fit fails the task instead of being kept', async () => {
@@ -49,13 +109,13 @@ describe('InMemoryTaskStore', () => {
     expect(settled?.result).toBeUndefined();
   });
 
-  it('bounds the bytes of one owner, so that one client cannot fill the store for all', async () => {
-    const store = new InMemoryTaskStore({ now: clock, maxBytes: 10_000, maxBytesPerOwner: 4_000 });
+  it('bounds the bytes of one client, so that one client cannot fill the store for all', async () => {
+    const store = new InMemoryTaskStore({ now: clock, maxBytes: 10_000, maxBytesPerClient: 4_000 });
     const big = { content: [{ type: 'text', text: 'x'.repeat(3_000) }] };
     for (const id of ['a1', 'a2']) await store.create(task(id, 'alice'));
     expect(await store.update('alice', 'a1', { status: 'completed', result: big }, ['working'])).toMatchObject({ status: 'completed' });
     const second = await store.update('alice', 'a2', { status: 'completed', result: big }, ['working']);
-    expect(second).toMatchObject({ status: 'failed', error: { code: -32600, data: { limit: 'maxBytesPerOwner', max: 4_000 } } });
+    expect(second).toMatchObject({ status: 'failed', error: { code: -32600, data: { limit: 'maxBytesPerClient', max: 4_000 } } });
     await store.create(task('b1', 'bob'));
     expect(await store.update('bob', 'b1', { status: 'completed', result: big }, ['working'])).toMatchObject({ status: 'completed' });
   });

@@ -1,4 +1,5 @@
 import { JSON_AND_SSE, messagesOf, rawRequest } from '../support/http-helpers';
+import { requestFrom, type Peer } from './legacy-wire';
 import { waitFor } from '../support/waiting';
 
 /** The tasks extension as a 2026-07-28 client declares it. */
@@ -17,9 +18,10 @@ export interface Answer {
  * A 2026-07-28 client over raw HTTP, as the conformance harness speaks it: every request carries the envelope
  * (protocol version, client info, capabilities) and the Mcp-Method / Mcp-Name headers. The SDK v2 client
  * cannot read a `resultType: "task"` answer to tools/call (it refuses unknown result types), so the task
- * specs of this revision talk to the real server over its real wire.
+ * specs of this revision talk to the real server over its real wire. With `peer`, its connections come from
+ * `peer.localAddress` (a loopback address of its own) and carry `peer.token`.
  */
-export function modernClient(url: string, capabilities: Record<string, unknown> = TASKS_AND_ELICITATION, headers: Record<string, string> = {}) {
+export function modernClient(url: string, capabilities: Record<string, unknown> = TASKS_AND_ELICITATION, headers: Record<string, string> = {}, peer?: Peer) {
   let id = 0;
   return async (method: string, params: Record<string, any> = {}, extraHeaders: Record<string, string> = {}): Promise<Answer> => {
     const name = params.taskId ?? params.name ?? params.uri;
@@ -37,7 +39,8 @@ export function modernClient(url: string, capabilities: Record<string, unknown> 
         },
       },
     };
-    const response = await rawRequest(url, {
+    const send = peer ? (options: Parameters<typeof rawRequest>[1]) => requestFrom(url, peer, options) : (options: Parameters<typeof rawRequest>[1]) => rawRequest(url, options);
+    const response = await send({
       headers: {
         ...JSON_AND_SSE,
         'mcp-protocol-version': '2026-07-28',

@@ -48,15 +48,28 @@ describe('task options at bootstrap', () => {
   });
 
   it('refuses a task store bound that is not a whole number of at least 1, naming the store, the option and the fix', () => {
-    expect(() => new InMemoryTaskStore({ maxTasksPerOwner: 0 })).toThrow(
+    expect(() => new InMemoryTaskStore({ maxTasksPerClient: 0 })).toThrow(
       expect.objectContaining({
         code: 'INVALID_OPTION',
         message:
-          'Cannot use new InMemoryTaskStore({ maxTasksPerOwner: 0 }): it must be a whole number of at least 1.\n' +
+          'Cannot use new InMemoryTaskStore({ maxTasksPerClient: 0 }): it must be a whole number of at least 1.\n' +
           'Fix: give a number of tasks, e.g. 100, or leave it out.',
       }),
     );
     expect(() => new InMemoryTaskStore({ maxBytes: Number.NaN })).toThrow(/InMemoryTaskStore\(\{ maxBytes: null \}\)/);
     expect(() => new RedisTaskStore({} as never, { maxTaskBytes: -1 })).toThrow(/new RedisTaskStore\(redis, \{ maxTaskBytes: -1 \}\).*\n.*bytes, e\.g\. 1048576/);
+  });
+
+  it('refuses the per-owner bounds by their old names, naming the per-client ones that replaced them', () => {
+    expect(() => new InMemoryTaskStore({ maxTasksPerOwner: 20 } as never)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message:
+          'Cannot use new InMemoryTaskStore({ maxTasksPerOwner }): the option is now maxTasksPerClient (the bound counts the tasks of one client: its verified identity, else its remote address).\n' +
+          'Fix: write maxTasksPerClient instead.',
+      }),
+    );
+    expect(() => new InMemoryTaskStore({ maxBytesPerOwner: 1 } as never)).toThrow(/\{ maxBytesPerOwner \}\): the option is now maxBytesPerClient/);
+    expect(() => new RedisTaskStore({} as never, { maxTasksPerOwner: 5 } as never)).toThrow(/^Cannot use new RedisTaskStore\(redis, \{ maxTasksPerOwner \}\): the option is now maxTasksPerClient/);
   });
 });

@@ -31,6 +31,9 @@ class FlakyStore implements TaskStore {
   list(owner: string, cursor: string | undefined, limit: number) {
     return this.inner.list(owner, cursor, limit);
   }
+  dropOwner(owner: string) {
+    return this.inner.dropOwner(owner);
+  }
   watch(listener: (event: TaskEvent) => void) {
     return this.inner.watch(listener);
   }

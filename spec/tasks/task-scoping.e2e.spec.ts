@@ -17,7 +17,7 @@ describe('tasks: owners, bounds and TTL', () => {
   };
 
   beforeAll(async () => {
-    const store = new InMemoryTaskStore({ now: () => now, maxTasksPerOwner: 2 });
+    const store = new InMemoryTaskStore({ now: () => now, maxTasksPerClient: 2 });
     app = await McpFactory.create(tasksModule({ store, defaultTtlMs: 1_000 }));
   });
   afterEach(async () => {

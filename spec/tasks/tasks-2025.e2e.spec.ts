@@ -144,6 +144,24 @@ describe.each(['in memory', 'over stateful HTTP'] as const)('tasks on 2025-11-25
     await expect(legacyRequest(client, 'tasks/list', { cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('cursor') });
   });
 
+  it('clips an invalid tasks/list cursor in its refusal, as the catalogues do (a client may send any length)', async () => {
+    const client = await connect();
+    const cursor = 'x'.repeat(3_000);
+    const refusal = await legacyRequest(client, 'tasks/list', { cursor }).catch((error: { code: number; message: string }) => error);
+    expect(refusal).toMatchObject({ code: -32602 });
+    expect(refusal.message).toBe(
+      `Invalid cursor '${'x'.repeat(64)}': pass back a nextCursor this server returned, or omit the cursor to start from the first page.`,
+    );
+  });
+
+  it('clips a task id it does not know in its refusal, on every task method', async () => {
+    const client = await connect();
+    const taskId = 'y'.repeat(3_000);
+    for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
+      await expect(legacyRequest(client, method, { taskId })).rejects.toMatchObject({ code: -32602, message: `Unknown task: ${'y'.repeat(64)}` });
+    }
+  });
+
   it('answers tasks/update, a method of 2026-07-28 only, -32601', async () => {
     const client = await connect();
     const { task } = await legacyRequest(client, 'tools/call', { name: 'toolFails', arguments: {}, task: {} });

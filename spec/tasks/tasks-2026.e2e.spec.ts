@@ -69,6 +69,10 @@ describe('tasks on 2026-07-28 (extension io.modelcontextprotocol/tasks, over HTT
       expect(status).toBe(400);
     }
     expect((await send('tasks/get', { taskId: 'no-such-task' })).error).toMatchObject({ code: -32602, message: 'Unknown task: no-such-task' });
+    // An id it never gave is clipped in the refusal (a client may send any length).
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      expect((await send(method, { taskId: 'y'.repeat(3_000), inputResponses: {} })).error).toEqual({ code: -32602, message: `Unknown task: ${'y'.repeat(64)}` });
+    }
     expect((await send('tasks/result', { taskId: 'no-such-task' })).error).toMatchObject({ code: -32601 });
     expect((await send('tasks/list', {})).error).toMatchObject({ code: -32601 });
   });
