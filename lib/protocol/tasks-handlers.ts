@@ -7,7 +7,7 @@ import { toRequestError } from '../invocation';
 import { TASKS_EXTENSION, TERMINAL_STATUSES, type TaskRecord } from '../tasks';
 import type { ToolDefinition } from '../tools';
 import { toWireError } from './error-mapping';
-import { PEER_HEADER } from './http/legacy-sessions';
+import { CLIENT_HEADER } from './http/legacy-sessions';
 import { SdkRequestChannel } from './request-channel';
 import type { SessionScope } from './session-scope';
 import { originOf, taskProgressToken } from './tasks-channel';
@@ -60,8 +60,8 @@ export function taskCall(
   const answer = (record: TaskRecord) => taskResult(modern ? { resultType: 'task', ...modernTask(record) } : { task: legacyTask(record) });
   const base = {
     owner: tasks.ownerOf(channel.auth, channel.sessionId),
-    // The node adapter hands the endpoint the connection's remote address under PEER_HEADER (no client can name it).
-    client: tasks.clientOf(channel.auth, channel.sessionId, ctx.http?.req?.headers.get(PEER_HEADER) ?? undefined),
+    // The HTTP endpoint names the client as its own bounds count it (`clientKey`, else the remote address).
+    client: tasks.clientOf(channel.auth, channel.sessionId, ctx.http?.req?.headers.get(CLIENT_HEADER) ?? undefined),
     tool,
     args: params.arguments,
     legacy: !modern,

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Context, Ctx, Injectable, InMemoryTaskStore, McpFactory, McpModule, Module, Tool, ToolError, type McpApplication, type TaskStoreOptions } from 'mcp-reflect';
 import { openLegacySession, type LegacySession, type Peer } from './legacy-wire';
 import { modernClient, pollTask, TASKS } from './modern-wire';
+import { waitFor } from '../support/waiting';
 
 /** What the specs observe of the runs. */
 const runs = { started: 0, aborted: 0 };
@@ -25,7 +26,7 @@ class ClientTasks {
 }
 
 /** An application on 127.0.0.1 with a small task store; clients connect from 127.0.0.x addresses of their own. */
-async function serve(store: TaskStoreOptions, http: { stateless?: boolean } = {}): Promise<{ app: McpApplication; url: string }> {
+async function serve(store: TaskStoreOptions, http: { stateless?: boolean; clientKey?: (request: Request) => string | undefined } = {}): Promise<{ app: McpApplication; url: string }> {
   @Module({
     imports: [
       McpModule.forRoot({ name: 'task-clients', version: '1.0.0', logger: { error() {}, warn() {} }, tasks: { store: new InMemoryTaskStore(store), defaultTtlMs: 600_000 } }),
@@ -88,6 +89,15 @@ describe('tasks of anonymous clients: one bound per remote address', () => {
     expect((await other.send('tasks/result', { taskId: task!.taskId })).result?.content[0].text).toHaveLength(30_000);
   });
 
+  it('counts by clientKey when one is given (behind a proxy every client has its address): two tenants of one address', async () => {
+    served = await serve({ maxTasksPerClient: 2, maxTasks: 50 }, { stateless: true, clientKey: (request) => request.headers.get('x-tenant') ?? undefined });
+    const tenant = (name: string) => modernClient(served!.url, TASKS, { 'x-tenant': name }, FROM_A);
+    const [one, two] = [tenant('one'), tenant('two')];
+    for (let i = 0; i < 2; i++) expect((await one('tools/call', { name: 'hold', arguments: {} })).result).toMatchObject({ resultType: 'task' });
+    expect((await one('tools/call', { name: 'hold', arguments: {} })).error).toMatchObject({ data: { limit: 'maxTasksPerClient', max: 2 } });
+    expect((await two('tools/call', { name: 'hold', arguments: {} })).result).toMatchObject({ resultType: 'task' });
+  });
+
   it('bounds the stateless anonymous pool (2026-07-28) per address, not for all at once', async () => {
     served = await serve({ maxTasksPerClient: 3, maxTasks: 50 }, { stateless: true });
     const a = modernClient(served.url, TASKS, {}, FROM_A);
@@ -112,11 +122,9 @@ describe('tasks of anonymous clients: one bound per remote address', () => {
     expect(started).toHaveLength(5);
     const refused = await startIn(await openLegacySession(served.url, FROM_A));
     expect(refused.error).toMatchObject({ data: { limit: 'maxTasksPerClient' } });
-    for (const session of sessions) {
-      expect(await session.end()).toBe(200);
-      await endedForGood(served.app, session.id);
-    }
-    expect(runs.aborted).toBe(5);
+    for (const session of sessions) expect(await session.end()).toBe(200);
+    // DELETE alone ends them: the session's tasks go with it, their runs aborted.
+    await waitFor(() => runs.aborted === 5 || undefined, { what: 'the runs of the ended sessions to be aborted' });
     const next = await openLegacySession(served.url, FROM_A);
     for (let i = 0; i < 5; i++) expect((await startIn(next)).task).toBeDefined();
   });
@@ -165,11 +173,3 @@ describe('cancelling frees a task place', () => {
   });
 });
 
-/**
- * What the HTTP layer does when a 2025-11-25 session ends for good (DELETE, handshake timeout, an eviction no
- * other instance can take up): it calls the server factory's `sessionEnded`. Called here by hand until
- * LegacySessions calls it on DELETE; then this line goes.
- */
-async function endedForGood(app: McpApplication, sessionId: string): Promise<void> {
-  await (app as unknown as { factory: { sessionEnded(id: string): Promise<void> } }).factory.sessionEnded(sessionId);
-}

@@ -17,7 +17,7 @@ import { InMemoryEventStore } from './event-store';
 import { Admission, resolveLimits, type HttpLimits, type PendingBytes } from './http-limits';
 import { jsonRpcError, jsonRpcRefusal, unread, watchBody } from './http-messages';
 import type { HttpOptions } from './http-options';
-import { DEFAULTS, LegacySessions, PEER_HEADER, type RequestOptions } from './legacy-sessions';
+import { CLIENT_HEADER, DEFAULTS, LegacySessions, PEER_HEADER, type RequestOptions } from './legacy-sessions';
 import { checkParamHeaders, HEADER_MISMATCH } from './param-headers';
 import { parseBody, receiveBody, webBody, type BodyRefusal, type BodySource } from './request-body';
 
@@ -117,6 +117,7 @@ export class HttpEndpoint {
       admitted = verified;
     }
     const { client = this.clientOf(request), body, parsedBody } = options;
+    if (client !== undefined) request.headers.set(CLIENT_HEADER, client);
     const forwarded: RequestOptions = admitted ? { authInfo: admitted.authInfo } : options.authInfo ? { authInfo: options.authInfo } : {};
     // GET streams (notifications, resumption) and DELETE carry no body and are no calls: sessions bound them.
     if (request.method !== 'POST') return this.dispatch(request, forwarded);

@@ -30,6 +30,12 @@ export const DEFAULTS = {
  */
 export const PEER_HEADER = `x-mcp-reflect-peer-${randomUUID()}`;
 
+/**
+ * The header through which the endpoint tells the handlers who the client is, as the per-client bounds count it
+ * (`clientKey`'s answer, else the remote address): the task bounds count by the same key. Random per process.
+ */
+export const CLIENT_HEADER = `x-mcp-reflect-client-${randomUUID()}`;
+
 interface LegacySession {
   readonly id: string;
   readonly transport: WebStandardStreamableHTTPServerTransport;
@@ -241,6 +247,8 @@ export class LegacySessions {
     const store = this.options.sessionStore;
     if (forget && store) await store.delete(session.id).catch((error: unknown) => this.warn('forget a session', error));
     if (forget || !store) await this.eventStore.dropSession(session.id).catch((error: unknown) => this.warn('drop the events of a session', error));
+    // Its tasks go with it (and their runs stop), so that they hold no place of the client's for their TTL.
+    if (forget || !store) await this.factory.sessionEnded(session.id);
   }
 
   private async evictIdle(ttl: number): Promise<void> {

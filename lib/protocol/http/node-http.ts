@@ -28,6 +28,11 @@ export function createNodeHandler(factory: ServerFactory, options: HttpOptions, 
     // A target or Host that cannot make a request URL (a port past 65535, `http://[`): 400, before anything else.
     const target = requestTarget(req.url, req.headers.host);
     if (typeof target === 'string') return badRequest(res, target);
+    // Methods a web Request cannot carry (fetch forbids them): no MCP request uses them.
+    if (FORBIDDEN_METHODS.has(req.method ?? '')) {
+      res.writeHead(405, { allow: 'GET, POST, DELETE', 'content-type': 'application/json', connection: 'close' });
+      return void res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method Not Allowed.' }, id: null }));
+    }
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
@@ -57,6 +62,8 @@ export function createNodeHandler(factory: ServerFactory, options: HttpOptions, 
     });
   return Object.assign(handler, { close: () => endpoint.close(), metadataPaths: endpoint.metadataPaths });
 }
+
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 function badRequest(res: ServerResponse, message: string): void {
   res.writeHead(400, { 'content-type': 'application/json', connection: 'close' });

@@ -324,6 +324,7 @@ describe('request lines and bodies shaped to hurt (issue 22, 11 and 12)', () => 
     expect(await post('/mcp', `127.0.0.1:99999`)).toBe(400);
     expect(await post('http://[/mcp', host)).toBe(400);
     expect(await post('*', host)).toBe(400);
+    expect(await rawLine(`TRACE /mcp HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).toBe(405);
     // Alive and serving.
     expect(await post('/mcp', `127.0.0.1:${port}`)).toBe(200);
   });
