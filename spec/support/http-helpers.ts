@@ -6,15 +6,24 @@ export interface RawResponse {
   body: string;
 }
 
-/** One raw HTTP request (node:http, so Host and other headers are sent exactly as given). */
+/** One raw HTTP request (node:http, so Host and other headers are sent exactly as given), from `localAddress` when given. */
 export function rawRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string },
+  options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string },
 ): Promise<RawResponse> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: options.method ?? 'POST', headers: options.headers, agent: false },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: options.method ?? 'POST',
+        headers: options.headers,
+        agent: false,
+        // Another loopback address (127.0.0.x) is another client.
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');

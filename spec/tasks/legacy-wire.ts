@@ -1,5 +1,4 @@
-import { request as httpRequest } from 'node:http';
-import { JSON_AND_SSE, messagesOf, type RawResponse } from '../support/http-helpers';
+import { JSON_AND_SSE, messagesOf, rawRequest, type RawResponse } from '../support/http-helpers';
 import type { Answer } from './modern-wire';
 
 /** Who a raw client is: its bearer token, and the loopback address its connections come from (127.0.0.x). */
@@ -10,29 +9,8 @@ export interface Peer {
 
 /** One raw HTTP request from `peer.localAddress` (node:http, a fresh connection each time). */
 export function requestFrom(url: string, peer: Peer, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
-  const target = new URL(url);
   const headers = { ...options.headers, ...(peer.token ? { authorization: `Bearer ${peer.token}` } : {}) };
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: options.method ?? 'POST',
-        headers,
-        agent: false,
-        ...(peer.localAddress ? { localAddress: peer.localAddress } : {}),
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
+  return rawRequest(url, { ...options, headers, ...(peer.localAddress ? { localAddress: peer.localAddress } : {}) });
 }
 
 /** A 2025-11-25 session over raw HTTP: its id, a way to send requests in it, and DELETE. */

@@ -49,20 +49,8 @@ async function health(url: string): Promise<{ status: number; ms: number }> {
   return { status: answer.status, ms: Date.now() - started };
 }
 
-/** One raw request from `from` (a loopback address). */
-function requestFrom(url: string, from: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers, localAddress: from, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+/** One raw POST from `from` (a loopback address). */
+const requestFrom = (url: string, from: string, headers: Record<string, string>, body: string) => rawRequest(url, { headers, body, localAddress: from });
 
 const addCall = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } });
 const STATELESS = JSON.stringify({ stateless: true });

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
-import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import path from 'node:path';
 import { Context, Ctx, InMemoryEventStore, Injectable, McpFactory, McpModule, Module, Param, Tool, type McpApplication } from 'mcp-reflect';
 import { JSON_AND_SSE, initializeBody, messagesOf, openSession, rawRequest, readStream } from '../../support/http-helpers';
+import { startServerProcess } from '../../support/server-process';
 import { deferred, waitFor, within } from '../../support/waiting';
 
 let aborted = 0;
@@ -141,43 +140,20 @@ describe('the event store', () => {
 
 describe('the attack of 3 MB results from sessions deleted right after', () => {
   it('keeps the heap of a server with a 160 MB heap limit under 64 MB after 100 of them', async () => {
-    const root = path.resolve(__dirname, '..', '..', '..');
-    const child = spawn(
-      process.execPath,
-      ['--expose-gc', '--max-old-space-size=160', '-r', path.join(root, 'spec', 'support', 'register.js'), path.join(root, 'spec', 'fixtures', 'big-results-app.ts')],
-      { stdio: ['pipe', 'pipe', 'inherit'] },
-    );
-    const lines: string[] = [];
-    const waiting: ((line: string) => void)[] = [];
-    let buffered = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      buffered += chunk;
-      for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
-        const line = buffered.slice(0, end);
-        buffered = buffered.slice(end + 1);
-        const waiter = waiting.shift();
-        if (waiter) waiter(line);
-        else lines.push(line);
-      }
-    });
-    const next = () => new Promise<string>((resolve) => (lines.length > 0 ? resolve(lines.shift()!) : waiting.push(resolve)));
+    const server = await startServerProcess('big-results-app.ts', 160);
     try {
-      const url = (await next()).replace(/^URL=/, '');
       const city = 'x'.repeat(3 * 1024 * 1024);
       for (let i = 0; i < 100; i++) {
-        const session = await openSession(url);
-        const call = await rawRequest(url, { headers: headersOf(session), body: callBody(2, 'lookup', { city }) });
+        const session = await openSession(server.url);
+        const call = await rawRequest(server.url, { headers: headersOf(session), body: callBody(2, 'lookup', { city }) });
         expect(call.status).toBe(200);
-        await rawRequest(url, { method: 'DELETE', headers: headersOf(session) });
+        await rawRequest(server.url, { method: 'DELETE', headers: headersOf(session) });
       }
-      child.stdin.write('heap\n');
-      const heap = Number((await next()).replace(/^HEAP=/, ''));
-      expect(child.exitCode).toBeNull(); // alive: before the bounds, this server ran out of heap at the 43rd such call
+      const { heap } = await server.memory();
+      expect(server.alive()).toBe(true); // before the bounds, this server ran out of heap at the 43rd such call
       expect(heap).toBeLessThan(64 * 1024 * 1024);
     } finally {
-      child.stdin.end();
-      await new Promise((resolve) => child.once('exit', resolve));
+      await server.stop();
     }
   }, 120_000);
 });
