@@ -17,4 +17,6 @@ module.exports = {
     '^mcp-reflect/testing$': '<rootDir>/lib/testing/index.ts',
   },
   testTimeout: 30000,
+  // redis-server, chromium, the MCP Inspector and dist/ are provided before the specs run (or the run stops, naming them).
+  globalSetup: '<rootDir>/spec/support/global-setup.js',
 };

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestClient } from 'mcp-reflect/testing';
@@ -17,8 +17,9 @@ interface Run {
 
 /** The CLI as a process: its TypeScript source through spec/support/register.js, or the build in dist/. */
 const runners = [
-  { name: 'the source (lib/cli/main.ts)', argv: ['-r', './spec/support/register.js', 'lib/cli/main.ts'], available: true },
-  { name: 'the build (dist/cli/main.js)', argv: [built], available: existsSync(built) },
+  { name: 'the source (lib/cli/main.ts)', argv: ['-r', './spec/support/register.js', 'lib/cli/main.ts'] },
+  // spec/support/global-setup.js builds dist/ before the specs run.
+  { name: 'the build (dist/cli/main.js)', argv: [built] },
 ];
 
 function cli(argv: readonly string[], args: readonly string[]): Promise<Run> {
@@ -53,8 +54,8 @@ Prompts (1)
     argument name (required): Who to greet
 `;
 
-describe.each(runners)('the mcp-reflect CLI, run from $name', ({ argv, available }) => {
-  const test = available ? it : it.skip;
+describe.each(runners)('the mcp-reflect CLI, run from $name', ({ argv }) => {
+  const test = it;
   const run = (...args: string[]) => cli(argv, args);
   let scratch: string;
   beforeAll(() => (scratch = mkdtempSync(path.join(tmpdir(), 'mcp-reflect-cli-'))));
@@ -196,7 +197,7 @@ describe.each(runners)('the mcp-reflect CLI, run from $name', ({ argv, available
 });
 
 describe('the built mcp-reflect CLI on a TypeScript entry outside any project', () => {
-  (existsSync(built) ? it : it.skip)('says to compile first when @swc/core cannot be required', async () => {
+  it('says to compile first when @swc/core cannot be required', async () => {
     const scratch = mkdtempSync(path.join(tmpdir(), 'mcp-reflect-cli-ts-'));
     try {
       const entry = path.join(scratch, 'app.module.ts');

@@ -13,7 +13,10 @@ const node22 = path.join(tools, '.bin', 'node');
 const inspector = path.join(tools, '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
 const installed = existsSync(node22) && existsSync(inspector);
 
-(installed ? describe : describe.skip)('samples/everything over stdio, driven by the MCP Inspector CLI', () => {
+// spec/support/global-setup.js installs the tools when missing (or stops the run): the spec never skips.
+if (!installed) throw new Error('The MCP Inspector of tools/conformance is not installed: npm install --prefix tools/conformance (npm test does it).');
+
+describe('samples/everything over stdio, driven by the MCP Inspector CLI', () => {
   const catalog = mkdtempSync(path.join(tmpdir(), 'inspector-'));
   afterAll(() => rmSync(catalog, { recursive: true, force: true }));
 

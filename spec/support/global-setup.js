@@ -1,0 +1,63 @@
+// Provides what the specs need before any runs, so that `npm test` passes on a fresh machine (docs/testing.md):
+// Debian's redis-server and chromium (installed with apt-get when missing, as .ci/run does), the pinned MCP
+// Inspector of tools/conformance (npm), and the build in dist/ (the CLI and package specs run it). What cannot be
+// provided (no root, no sudo, no network) stops the run here, naming what to install: no spec skips for it.
+const { spawnSync } = require('node:child_process');
+const { existsSync, readdirSync, statSync } = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..', '..');
+
+function has(command) {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).status === 0;
+}
+
+function run(command, args, what) {
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  if (result.status !== 0) return `${what} failed: ${(result.stderr || result.error?.message || '').trim().split('\n').slice(-3).join(' ')}`;
+  process.stderr.write(`  ${what}: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return undefined;
+}
+
+/** Installs Debian packages for `command` when it is missing; an error text when it cannot. */
+function debian(command, packages) {
+  if (has(command)) return undefined;
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  const sudo = root ? [] : has('sudo') && spawnSync('sudo', ['-n', 'true']).status === 0 ? ['sudo', '-n'] : undefined;
+  const fix = `install it: ${root ? '' : 'sudo '}apt-get install -y ${packages.join(' ')}`;
+  if (!sudo || !has('apt-get')) return `${command} is missing and cannot be installed here (no apt-get${root ? '' : ', or no root and no password-less sudo'}): ${fix}`;
+  process.stderr.write(`\n  ${command} is missing: installing Debian's ${packages.join(', ')}\n`);
+  const apt = (...args) => (sudo.length ? run(sudo[0], [...sudo.slice(1), 'apt-get', ...args], `apt-get ${args[0]}`) : run('apt-get', args, `apt-get ${args[0]}`));
+  const failed = apt('update', '-qq') ?? apt('install', '-y', '-qq', ...packages);
+  if (failed || !has(command)) return `${command} could not be installed (${failed ?? 'not found after the install'}): ${fix}`;
+  // redis-server's package starts a system service; the specs start their own on free ports.
+  if (command === 'redis-server') spawnSync('sh', ['-c', `${sudo.join(' ')} service redis-server stop || ${sudo.join(' ')} systemctl stop redis-server`], { stdio: 'ignore' });
+  return undefined;
+}
+
+/** Whether dist/ is missing or older than a file of lib/. */
+function stale() {
+  const built = path.join(root, 'dist', 'cli', 'main.js');
+  if (!existsSync(built)) return true;
+  const since = statSync(built).mtimeMs;
+  const newer = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).some((entry) => {
+      const file = path.join(dir, entry.name);
+      return entry.isDirectory() ? newer(file) : statSync(file).mtimeMs > since;
+    });
+  return newer(path.join(root, 'lib'));
+}
+
+module.exports = async function globalSetup() {
+  const problems = [
+    debian('redis-server', ['redis-server']),
+    debian('chromium', ['chromium', 'fonts-dejavu-core']),
+    existsSync(path.join(root, 'tools', 'conformance', 'node_modules', '@modelcontextprotocol', 'inspector'))
+      ? undefined
+      : run('npm', ['install', '--prefix', 'tools/conformance', '--no-audit', '--no-fund', '--no-save'], 'npm install --prefix tools/conformance (the MCP Inspector)'),
+    // The CLI specs run the build too: it is made again when a source is newer than it.
+    stale() ? run('npm', ['run', 'build', '--silent'], 'npm run build (dist/, for the CLI specs)') : undefined,
+  ].filter(Boolean);
+  if (problems.length > 0) throw new Error(`npm test cannot run every spec on this machine:\n- ${problems.join('\n- ')}`);
+};
