@@ -6,9 +6,9 @@ import type { CacheHint, McpMethod, MiddlewareContext } from '../interfaces';
 import { toRequestError, toolErrorText } from '../invocation';
 import { missingScopes } from '../auth';
 import { isGuarded, pageFor, runMiddleware } from '../pipeline';
-import { subscriptionLimitMessage } from '../resources';
+import { resourceNotFound, subscriptionLimitMessage } from '../resources';
 import { unknownToolMessage } from '../tools';
-import { scoped, scopesFor } from './component-scopes';
+import { resourceVisible, scoped, scopesFor } from './component-scopes';
 import { toWireError } from './error-mapping';
 import { SdkRequestChannel } from './request-channel';
 import { isModern } from './session-hub';
@@ -199,7 +199,7 @@ export function answerResources(scope: SessionScope): void {
     ),
   );
 
-  handle(server, 'resources/subscribe', async (request) => {
+  handle(server, 'resources/subscribe', async (request, ctx) => {
     if (!server.getNegotiatedProtocolVersion()) {
       // Stateless HTTP, 2025 era: no session to remember the subscription nor a stream to send updates on.
       throw new ProtocolError(
@@ -211,6 +211,9 @@ export function answerResources(scope: SessionScope): void {
     const { uri } = request.params;
     const refusal = app.resources.refuseSubscription(uri);
     if (refusal) throw toWireError(refusal);
+    // A resource the caller may not see (its scopes, its guards) is answered as one that does not exist, and
+    // no update of it is ever sent to this session.
+    if (!(await resourceVisible(app, uri, () => openChannel(scope, ctx)))) throw toWireError(resourceNotFound(uri));
     const held = (session.subscriptions ??= new Set());
     // Re-subscribing to a URI already held takes no new place.
     if (!held.has(uri) && held.size >= app.maxSubscriptionsPerSession) {

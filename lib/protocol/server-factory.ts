@@ -4,7 +4,8 @@ import { BootstrapError, BootstrapErrorCode, RequestError, ToolError } from '../
 import { withReadableParams } from './error-mapping';
 import { InputRounds } from './input-required';
 import type { CacheHint, McpAuth } from '../interfaces';
-import { scoped, scopesFor } from './component-scopes';
+import { CallerChannel, mayHearOf, scoped, scopesFor } from './component-scopes';
+import { isModern } from './session-hub';
 import type { ProtocolApplication } from './protocol-application';
 import { answerCompletions, answerPrompts, answerResources, answerTools } from './request-handlers';
 import type { SessionScope } from './session-scope';
@@ -72,6 +73,19 @@ type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<R
 class ReflectServer extends Server {
   /** The hub that knows this server (set by the factory). */
   hub?: SessionHub;
+
+  /** Whether this connection's caller may hear that a resource changed (set by the factory). */
+  hears?: (uri: string) => boolean | Promise<boolean>;
+
+  /**
+   * 2026-07-28 over stdio and in memory: the SDK's listen router sends `resources/updated` to every stream whose
+   * filter names the URI, and a filter's URIs are not checked, so a resource the caller may not see is dropped
+   * here. (2025 eras: `resources/subscribe` refuses such a resource, and only subscribed sessions are sent it.)
+   */
+  override async sendResourceUpdated(params: Parameters<Server['sendResourceUpdated']>[0]): Promise<void> {
+    if (this.hears && isModern(this) && !(await this.hears(params.uri))) return;
+    return super.sendResourceUpdated(params);
+  }
 
   protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
     return withTaskWire(method, handler, (inner) => withReadableParams(method, super._wrapHandler(method, inner)));
@@ -169,6 +183,8 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     const declared = kinds();
     const server = new ReflectServer(info, options(declared));
     server.hub = app.hub;
+    server.hears = (uri) =>
+      mayHearOf(app, uri, () => new CallerChannel({ ...(connection?.auth ? { auth: connection.auth } : {}), protocolVersion: server.getNegotiatedProtocolVersion() }));
     const scope: SessionScope = {
       app,
       server,

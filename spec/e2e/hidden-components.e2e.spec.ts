@@ -1,0 +1,200 @@
+import 'reflect-metadata';
+import {
+  Complete,
+  Injectable,
+  McpFactory,
+  McpModule,
+  Module,
+  Param,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Scopes,
+  Tool,
+  UseGuards,
+  userMessage,
+  type CanActivate,
+  type ExecutionContext,
+  type McpApplication,
+  type McpAuth,
+} from 'mcp-reflect';
+import { createTestClient, type TestClient } from 'mcp-reflect/testing';
+import { Arrivals, roundTrip } from '../support/waiting';
+
+/**
+ * "A hidden component must be indistinguishable from a missing one on every path": each component below is
+ * hidden from a visitor by a guard (`AdminOnly`) or by `@Scopes()`, and each method that names a component is
+ * asked about it and about one that does not exist. The answers must be the same, the name aside.
+ */
+class AdminOnly implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    return (context.auth?.claims.roles as string[] | undefined)?.includes('admin') === true;
+  }
+}
+
+let runs = 0;
+
+@Injectable()
+class Vault {
+  @Tool() @UseGuards(AdminOnly) purge(): string {
+    runs++;
+    return 'purged';
+  }
+
+  @Tool({ task: 'optional' }) @UseGuards(AdminOnly) backup(): string {
+    runs++;
+    return 'backed up';
+  }
+
+  @Tool({ task: 'required' }) @UseGuards(AdminOnly) restore(): string {
+    runs++;
+    return 'restored';
+  }
+
+  @Tool({ task: 'optional' }) @Scopes('vault:admin') reindex(): string {
+    runs++;
+    return 'reindexed';
+  }
+
+  @Resource('vault://plans') @UseGuards(AdminOnly) plans(): string {
+    return 'the plans';
+  }
+
+  @Resource('vault://keys') @Scopes('vault:admin') keys(): string {
+    return 'the keys';
+  }
+
+  @ResourceTemplate('vault://safe/{id}') @UseGuards(AdminOnly) safe(@Param() id: string): string {
+    return `safe ${id}`;
+  }
+
+  @ResourceTemplate('vault://box/{id}') @Scopes('vault:admin') box(@Param() id: string): string {
+    return `box ${id}`;
+  }
+
+  @Resource('vault://lobby') lobby(): string {
+    return 'the lobby';
+  }
+
+  @Prompt() @UseGuards(AdminOnly) confess(@Param() topic: string) {
+    return [userMessage(`Confess ${topic}`)];
+  }
+
+  @Prompt() @Scopes('vault:admin') audit(@Param() topic: string) {
+    return [userMessage(`Audit ${topic}`)];
+  }
+
+  @Prompt() greet(@Param() topic: string) {
+    return [userMessage(`Hello ${topic}`)];
+  }
+}
+
+/** Completers with no guard of their own: whether they answer is the prompt's or template's visibility. */
+@Injectable()
+class VaultCompleters {
+  @Complete({ prompt: 'confess', argument: 'topic' }) confessTopics(): string[] {
+    return ['the heist'];
+  }
+
+  @Complete({ prompt: 'audit', argument: 'topic' }) auditTopics(): string[] {
+    return ['the ledger'];
+  }
+
+  @Complete({ resourceTemplate: 'vault://safe/{id}', argument: 'id' }) safeIds(): string[] {
+    return ['s-1'];
+  }
+
+  @Complete({ resourceTemplate: 'vault://box/{id}', argument: 'id' }) boxIds(): string[] {
+    return ['b-1'];
+  }
+
+  @Complete({ prompt: 'greet', argument: 'topic' }) greetTopics(): string[] {
+    return ['the world'];
+  }
+}
+
+@Module({ imports: [McpModule.forRoot({ name: 'vault', version: '1.0.0', tasks: {} })], providers: [Vault, VaultCompleters] })
+class VaultModule {}
+
+const VISITOR: Partial<McpAuth> = { subject: 'eve', scopes: [] };
+const ADMIN: Partial<McpAuth> = { subject: 'ada', scopes: ['vault:admin'], claims: { sub: 'ada', roles: ['admin'] } };
+
+/** What a request was answered with, as comparable data: the result, or the JSON-RPC error's code, message and data. */
+async function outcome(request: Promise<unknown>): Promise<unknown> {
+  try {
+    return { result: await request };
+  } catch (error) {
+    const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
+    return { error: { code, message, data } };
+  }
+}
+
+/** The answer about `hidden`, with its name written as `missing`'s: equal to the answer about `missing` when nothing leaks. */
+async function asIfMissing(ask: (name: string) => Promise<unknown>, hidden: string, missing: string): Promise<unknown> {
+  return JSON.parse(JSON.stringify(await outcome(ask(hidden))).split(hidden).join(missing));
+}
+
+const updatesOf = (client: TestClient): Arrivals<string> => {
+  const uris = new Arrivals<string>();
+  client.setNotificationHandler('notifications/resources/updated', (n) => uris.push(n.params.uri));
+  return uris;
+};
+
+describe('a component the caller may not see answers as a missing one', () => {
+  let app: McpApplication;
+  const clients: TestClient[] = [];
+  const connect = async (auth: Partial<McpAuth>, protocolVersion?: '2026-07-28') => {
+    const client = await createTestClient(app, { auth, protocolVersion });
+    Object.assign(client, { close: () => Object.getPrototypeOf(client).close.call(client) }); // the app outlives each client
+    clients.push(client);
+    return client;
+  };
+  beforeAll(async () => {
+    app = await McpFactory.create(VaultModule);
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+  });
+  afterAll(() => app.close());
+
+  it('on resources/subscribe and resources/unsubscribe (2025-11-25), and sends no update of what it refused', async () => {
+    const visitor = await connect(VISITOR);
+    const admin = await connect(ADMIN);
+    const toVisitor = updatesOf(visitor);
+    const toAdmin = updatesOf(admin);
+    const subscribe = (uri: string) => visitor.subscribeResource({ uri });
+    for (const uri of ['vault://plans', 'vault://keys', 'vault://safe/1', 'vault://box/1']) {
+      expect(await asIfMissing(subscribe, uri, 'vault://nothing')).toEqual(await outcome(subscribe('vault://nothing')));
+      expect(await outcome(subscribe(uri))).toEqual({ error: { code: -32602, message: `Resource not found: ${uri}`, data: { uri } } });
+      expect(await asIfMissing((u) => visitor.unsubscribeResource({ uri: u }), uri, 'vault://nothing')).toEqual(await outcome(visitor.unsubscribeResource({ uri: 'vault://nothing' })));
+      await admin.subscribeResource({ uri });
+    }
+    await visitor.subscribeResource({ uri: 'vault://lobby' });
+    for (const uri of ['vault://plans', 'vault://keys', 'vault://safe/1', 'vault://box/1', 'vault://lobby']) await app.notifyResourceUpdated(uri);
+    await toAdmin.until(4);
+    await toVisitor.until(1);
+    await roundTrip(visitor);
+    expect(toVisitor.items).toEqual(['vault://lobby']);
+    expect(toAdmin.items).toEqual(['vault://plans', 'vault://keys', 'vault://safe/1', 'vault://box/1']);
+  });
+
+  it('sends a 2026-07-28 listen stream no update of a resource its caller may not see', async () => {
+    const visitor = await connect(VISITOR, '2026-07-28');
+    const admin = await connect(ADMIN, '2026-07-28');
+    const toVisitor = updatesOf(visitor);
+    const toAdmin = updatesOf(admin);
+    const uris = ['vault://plans', 'vault://keys', 'vault://safe/1', 'vault://box/1', 'vault://lobby', 'vault://nothing'];
+    const visitorStream = await visitor.listen({ resourceSubscriptions: uris });
+    const adminStream = await admin.listen({ resourceSubscriptions: uris });
+    // The filter is acknowledged as asked, hidden URIs included, as it is for URIs nothing serves.
+    expect(visitorStream.honoredFilter).toEqual({ resourceSubscriptions: uris });
+    for (const uri of uris) await app.notifyResourceUpdated(uri);
+    await toAdmin.until(6);
+    await toVisitor.until(2);
+    await roundTrip(visitor);
+    expect(toVisitor.items).toEqual(['vault://lobby', 'vault://nothing']);
+    expect(toAdmin.items).toEqual(uris);
+    await visitorStream.close();
+    await adminStream.close();
+  });
+});
