@@ -49,6 +49,20 @@ export function resourceVisible(app: ProtocolApplication, uri: string, open: () 
   return serving !== undefined && visibleTo(serving.pipeline, open, serving.listMethod, app.scopes);
 }
 
+/** Whether the prompt or template a `completion/complete` names is one this caller may see. */
+export function completionTargetVisible(
+  app: ProtocolApplication,
+  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+  open: () => RequestChannel,
+): boolean | Promise<boolean> {
+  if (ref.type === 'ref/prompt') {
+    const prompt = app.prompts.get(ref.name);
+    return prompt !== undefined && visibleTo(prompt.pipeline, open, 'prompts/list', app.scopes);
+  }
+  const template = app.resources.templates.values().find((t) => t.uriTemplate === ref.uri);
+  return template !== undefined && visibleTo(template.pipeline, open, 'resources/templates/list', app.scopes);
+}
+
 /**
  * Whether a caller may hear that `uri` changed (`notifications/resources/updated` on a 2026-07-28 listen
  * stream, whose filter names URIs unchecked): not when a resource or template serves it, disabled or not, that

@@ -4,11 +4,10 @@ import { Context, InputRequiredSignal, type RequestChannel } from '../context';
 import { RequestError } from '../errors';
 import type { CacheHint, McpMethod, MiddlewareContext } from '../interfaces';
 import { toRequestError, toolErrorText } from '../invocation';
-import { missingScopes } from '../auth';
 import { isGuarded, pageFor, runMiddleware } from '../pipeline';
 import { resourceNotFound, subscriptionLimitMessage } from '../resources';
 import { unknownToolMessage } from '../tools';
-import { resourceVisible, scoped, scopesFor } from './component-scopes';
+import { completionTargetVisible, resourceVisible } from './component-scopes';
 import { toWireError } from './error-mapping';
 import { SdkRequestChannel } from './request-channel';
 import { isModern } from './session-hub';
@@ -256,9 +255,9 @@ export function answerCompletions(scope: SessionScope): void {
       through(scope, 'completion/complete', request.params, ctx, async (params) => {
         const { ref, argument, context } = params;
         const target: CompletionRef = ref.type === 'ref/prompt' ? { type: 'ref/prompt', name: ref.name } : { type: 'ref/resource', uri: ref.uri };
-        // A caller who may not use the prompt or template gets nothing to complete (as for an unknown one).
-        const needed = scoped(app) ? scopesFor(app, { method: 'completion/complete', params }) : undefined;
-        if (needed && missingScopes(openChannel(scope, ctx).auth, needed).length > 0) return { completion: { values: [] } };
+        // A prompt or template the caller may not see (disabled, its scopes, its guards) has nothing to complete,
+        // as an unknown one has not.
+        if (!(await completionTargetVisible(app, target, () => openChannel(scope, ctx)))) return { completion: { values: [] } };
         const completion = await app.completions.complete(target, argument.name, argument.value, { arguments: context?.arguments ?? {} }, () =>
           openChannel(scope, ctx),
         );

@@ -157,6 +157,48 @@ describe('a component the caller may not see answers as a missing one', () => {
   });
   afterAll(() => app.close());
 
+  it.each(['2025-11-25', '2026-07-28'] as const)('on tools/call, resources/read, prompts/get and completion/complete (%s)', async (era) => {
+    const visitor = await connect(VISITOR, era === '2026-07-28' ? era : undefined);
+    const same = async (ask: (name: string) => Promise<unknown>, hidden: string, missing: string) =>
+      expect(await asIfMissing(ask, hidden, missing)).toEqual(await outcome(ask(missing)));
+
+    await same((name) => visitor.callTool({ name, arguments: {} }), 'purge', 'nothing');
+    await same((uri) => visitor.readResource({ uri }), 'vault://plans', 'vault://nothing');
+    await same((uri) => visitor.readResource({ uri }), 'vault://safe/1', 'vault://nothing/1');
+    // The unknown-prompt message names the prompts the caller's list shows, and no other.
+    await same((name) => visitor.getPrompt({ name, arguments: { topic: 'x' } }), 'confess', 'nothing');
+    expect(await outcome(visitor.getPrompt({ name: 'nothing', arguments: { topic: 'x' } }))).toEqual({
+      error: { code: -32602, message: 'Unknown prompt: nothing. Available prompts: greet', data: undefined },
+    });
+    // A prompt or template hidden by a guard or by its scopes has nothing to complete, like a missing one.
+    const completePrompt = (name: string) => visitor.complete({ ref: { type: 'ref/prompt', name }, argument: { name: 'topic', value: '' } });
+    const completeTemplate = (uri: string) => visitor.complete({ ref: { type: 'ref/resource', uri }, argument: { name: 'id', value: '' } });
+    await same(completePrompt, 'confess', 'nothing');
+    await same(completePrompt, 'audit', 'nothing');
+    await same(completeTemplate, 'vault://safe/{id}', 'vault://nothing/{id}');
+    await same(completeTemplate, 'vault://box/{id}', 'vault://nothing/{id}');
+    expect((await completePrompt('nothing')).completion.values).toEqual([]);
+    expect((await completePrompt('greet')).completion.values).toEqual(['the world']);
+
+    // What the visitor may not see, the admin uses.
+    const admin = await connect(ADMIN, era === '2026-07-28' ? era : undefined);
+    expect((await admin.complete({ ref: { type: 'ref/prompt', name: 'confess' }, argument: { name: 'topic', value: '' } })).completion.values).toEqual(['the heist']);
+    expect((await admin.complete({ ref: { type: 'ref/resource', uri: 'vault://box/{id}' }, argument: { name: 'id', value: '' } })).completion.values).toEqual(['b-1']);
+    expect((await outcome(admin.getPrompt({ name: 'nothing', arguments: { topic: 'x' } }))) as object).toMatchObject({
+      error: { message: 'Unknown prompt: nothing. Available prompts: confess, audit, greet' },
+    });
+  });
+
+  it('has nothing to complete for a disabled prompt', async () => {
+    const admin = await connect(ADMIN);
+    app.prompts.disable('greet');
+    try {
+      expect((await admin.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'topic', value: '' } })).completion).toEqual({ values: [] });
+    } finally {
+      app.prompts.enable('greet');
+    }
+  });
+
   it('on resources/subscribe and resources/unsubscribe (2025-11-25), and sends no update of what it refused', async () => {
     const visitor = await connect(VISITOR);
     const admin = await connect(ADMIN);

@@ -137,12 +137,15 @@ describe('hidden components over HTTP', () => {
       ['resources/subscribe', (uri) => ({ uri }), 'ops://plans', 'ops://nothing'],
       ['resources/subscribe', (uri) => ({ uri }), 'ops://secrets', 'ops://nothing'],
       ['resources/unsubscribe', (uri) => ({ uri }), 'ops://secrets', 'ops://nothing'],
+      ['prompts/get', (name) => ({ name, arguments: { topic: 'x' } }), 'brief', 'nothing'],
+      ['completion/complete', (name) => ({ ref: { type: 'ref/prompt', name }, argument: { name: 'topic', value: '' } }), 'brief', 'nothing'],
     ];
     for (const [method, params, hidden, missing] of pairs) {
       const asked = await eve.send(method, params(hidden));
       const unknown = await eve.send(method, params(missing));
       expect({ method, status: asked.status, text: asked.text.split(hidden).join(missing) }).toEqual({ method, status: unknown.status, text: unknown.text });
     }
+    expect(JSON.parse((await eve.send('prompts/get', { name: 'nothing', arguments: { topic: 'x' } })).text).error.message).toBe('Unknown prompt: nothing. Available prompts: hello');
   });
 
   it('with step-up (the default), answers a subscription to a resource whose scopes the token lacks 403 insufficient_scope, as a read', async () => {
