@@ -6,7 +6,7 @@ import type { CacheHint, McpMethod, MiddlewareContext } from '../interfaces';
 import { toRequestError, toolErrorText } from '../invocation';
 import { isGuarded, pageFor, runMiddleware } from '../pipeline';
 import { resourceNotFound, subscriptionLimitMessage } from '../resources';
-import { unknownToolMessage } from '../tools';
+import { unknownToolMessage, type ToolDefinition } from '../tools';
 import { completionTargetVisible, resourceVisible } from './component-scopes';
 import { toWireError } from './error-mapping';
 import { SdkRequestChannel } from './request-channel';
@@ -119,15 +119,31 @@ export function answerTools(scope: SessionScope): void {
 type ToolCall = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: unknown } };
 
 function callTool(scope: SessionScope, ctx: ServerContext, params: ToolCall): unknown {
-  const { app, server, rounds } = scope;
-  const { name, arguments: args, _meta } = params;
-  const tool = app.tools.get(name);
+  const tool = scope.app.tools.get(params.name);
   // Spec 2025-11-25 server/tools#error-handling: unknown tools are a protocol error (-32602).
-  if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(name));
+  if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(params.name));
+  if (!tool.task) return plainCall(scope, ctx, tool, params);
+  if (!tool.pipeline.guarded) return taskOrCall(scope, ctx, tool, params);
+  // A task exists before its run asks the guards: a caller they turn away would learn of the tool from the task
+  // (or from "runs only as a task"). So they are asked first, once, and the call goes on without them.
+  const { pipeline } = tool;
+  return pipeline
+    .admit(params.arguments, () => openChannel(scope, ctx, params._meta?.progressToken, `tool:${tool.name}`), undefined)
+    .then((refused) => (refused ? convert(scope.server, tool.descriptor.outputSchema, refused.answer) : taskOrCall(scope, ctx, { ...tool, pipeline: pipeline.admitted() }, params)))
+    .catch(rethrowWire);
+}
+
+/** A task tool's call: as a task when the call asks for one (or the tool requires it), else an ordinary call. */
+function taskOrCall(scope: SessionScope, ctx: ServerContext, tool: ToolDefinition, params: ToolCall): unknown {
+  const asTask = taskCall(scope, ctx, tool, params, (outcome) => convert(scope.server, tool.descriptor.outputSchema, outcome));
+  return asTask ? asTask.catch(rethrowWire) : plainCall(scope, ctx, tool, params);
+}
+
+function plainCall(scope: SessionScope, ctx: ServerContext, tool: ToolDefinition, params: ToolCall): unknown {
+  const { server, rounds } = scope;
+  const { name, arguments: args, _meta } = params;
   const { pipeline } = tool;
   const schema = tool.descriptor.outputSchema;
-  const asTask = tool.task && taskCall(scope, ctx, tool, params, (outcome) => convert(server, schema, outcome));
-  if (asTask) return asTask.catch(rethrowWire);
   // Only a tool that receives a Context can ask the client for input (and be re-entered); without one, no
   // guard can deny it either (a guard reads the Context), so its failures are all results.
   if (!pipeline.takesContext) {

@@ -19,6 +19,7 @@ import {
   type McpAuth,
 } from 'mcp-reflect';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
+import { legacyRequest } from '../tasks/legacy-client';
 import { Arrivals, roundTrip } from '../support/waiting';
 
 /**
@@ -238,5 +239,26 @@ describe('a component the caller may not see answers as a missing one', () => {
     expect(toAdmin.items).toEqual(uris);
     await visitorStream.close();
     await adminStream.close();
+  });
+
+  it('asks a task tool’s guards and scopes before a task exists, so a hidden task tool answers as a missing tool', async () => {
+    const visitor = await connect(VISITOR);
+    runs = 0;
+    const call = (name: string, task?: object) => legacyRequest(visitor, 'tools/call', { name, arguments: {}, ...(task ? { task } : {}) });
+    expect(await asIfMissing((name) => call(name, {}), 'backup', 'nothing')).toEqual(await outcome(call('nothing', {})));
+    // A tool that runs only as a task: not "runs only as a task", which would name it.
+    expect(await asIfMissing((name) => call(name), 'restore', 'nothing')).toEqual(await outcome(call('nothing')));
+    // Missing scopes: the refusal an ordinary call gets (docs/auth.md), not a task that fails later.
+    expect(await call('reindex', {})).toEqual({
+      content: [{ type: 'text', text: "Insufficient scope: the tool 'reindex' needs the scope vault:admin, which the access token does not grant. Ask the authorization server for it." }],
+      isError: true,
+    });
+    expect((await legacyRequest(visitor, 'tasks/list')).tasks).toEqual([]);
+    expect(runs).toBe(0);
+
+    const admin = await connect(ADMIN);
+    const created = await legacyRequest(admin, 'tools/call', { name: 'backup', arguments: {}, task: {} });
+    expect(created.task).toMatchObject({ status: expect.any(String) });
+    expect(await legacyRequest(admin, 'tasks/result', { taskId: created.task.taskId })).toMatchObject({ content: [{ type: 'text', text: 'backed up' }] });
   });
 });
