@@ -183,7 +183,7 @@ export function answerResources(scope: SessionScope): void {
       through(scope, 'resources/list', request.params ?? {}, ctx, async (params) => {
         const page = await app.resources.list(params.cursor, () => openChannel(scope, ctx));
         const items = { resources: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-        return withCacheHint(scope, 'resources/list', items, undefined, isGuarded(app.resources.resources));
+        return withCacheHint(scope, 'resources/list', items, undefined, app.resources.listGuarded);
       }),
     ),
   );

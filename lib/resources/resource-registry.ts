@@ -240,6 +240,11 @@ export class ResourceRegistry {
     return undefined;
   }
 
+  /** True when `resources/list` depends on the caller: a guarded resource, or a guarded `@ResourceList()` method. */
+  get listGuarded(): boolean {
+    return isGuarded(this.resources) || this.lists.some((list) => list.pipeline.guarded);
+  }
+
   /**
    * Why `resources/subscribe` must refuse `uri`, or undefined: a URI longer than MAX_SUBSCRIPTION_URI_LENGTH,
    * then one that no enabled resource or template matches (the answer `resources/read` gives). Only matches:

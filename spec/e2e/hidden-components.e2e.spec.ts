@@ -8,6 +8,7 @@ import {
   Param,
   Prompt,
   Resource,
+  ResourceList,
   ResourceTemplate,
   Scopes,
   Tool,
@@ -260,5 +261,43 @@ describe('a component the caller may not see answers as a missing one', () => {
     const created = await legacyRequest(admin, 'tools/call', { name: 'backup', arguments: {}, task: {} });
     expect(created.task).toMatchObject({ status: expect.any(String) });
     expect(await legacyRequest(admin, 'tasks/result', { taskId: created.task.taskId })).toMatchObject({ content: [{ type: 'text', text: 'backed up' }] });
+  });
+});
+
+/** Only callers whose token carries `audit:read` see the audit trail that a `@ResourceList()` method lists. */
+class AuditorsOnly implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    return context.auth?.scopes.includes('audit:read') === true;
+  }
+}
+
+@Injectable()
+class Trails {
+  @Resource('trail://public') open(): string {
+    return 'open';
+  }
+
+  @ResourceList() @UseGuards(AuditorsOnly) trails() {
+    return [{ uri: 'trail://2026', name: 'trail 2026' }];
+  }
+}
+
+@Module({ imports: [McpModule.forRoot({ name: 'trails', version: '1.0.0', cacheHints: { 'resources/list': { ttlMs: 60_000, cacheScope: 'public' } } })], providers: [Trails] })
+class TrailsModule {}
+
+describe('cache hints of a list that depends on the caller', () => {
+  it('sends resources/list out private when a guarded @ResourceList() method shapes it, not public', async () => {
+    const app = await McpFactory.create(TrailsModule);
+    const auditor = await createTestClient(app, { auth: { subject: 'ada', scopes: ['audit:read'] }, protocolVersion: '2026-07-28' });
+    const visitor = await createTestClient(app, { auth: { subject: 'eve', scopes: [] }, protocolVersion: '2026-07-28' });
+    try {
+      const seen = await auditor.listResources();
+      expect(seen.resources.map((r) => r.uri)).toEqual(['trail://public', 'trail://2026']);
+      expect(seen).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
+      expect(await visitor.listResources()).toMatchObject({ resources: [{ uri: 'trail://public' }], cacheScope: 'private' });
+    } finally {
+      await Object.getPrototypeOf(visitor).close.call(visitor);
+      await auditor.close();
+    }
   });
 });
