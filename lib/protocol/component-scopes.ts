@@ -43,6 +43,12 @@ export function scoped(app: ProtocolApplication): boolean {
 // guard with phase 'list'), so a component is visible exactly when the caller's list shows it. Every path that
 // names a component answers one the caller may not see as it answers one that does not exist.
 
+/** Whether `name` is a tool this caller may see (enabled, its scopes granted, its guards allowing it in `tools/list`). */
+export function toolVisible(app: ProtocolApplication, name: string, open: () => RequestChannel): boolean | Promise<boolean> {
+  const tool = app.tools.get(name);
+  return tool !== undefined && visibleTo(tool.pipeline, open, 'tools/list', app.scopes);
+}
+
 /** Whether the resource or template that serves `uri` is one this caller may see (its `resources/list` or `resources/templates/list`). */
 export function resourceVisible(app: ProtocolApplication, uri: string, open: () => RequestChannel): boolean | Promise<boolean> {
   const serving = app.resources.servingOf(uri);

@@ -7,7 +7,8 @@ import { toRequestError, toolErrorText } from '../invocation';
 import { isGuarded, pageFor, runMiddleware } from '../pipeline';
 import { resourceNotFound, subscriptionLimitMessage } from '../resources';
 import { unknownToolMessage, type ToolDefinition } from '../tools';
-import { completionTargetVisible, resourceVisible } from './component-scopes';
+import { completionTargetVisible, resourceVisible, toolVisible } from './component-scopes';
+import { checkParamHeaders, HEADER_MISMATCH, paramHeaderMap, type ParamHeaderRejection } from './http/param-headers';
 import { toWireError } from './error-mapping';
 import { SdkRequestChannel } from './request-channel';
 import { isModern } from './session-hub';
@@ -122,6 +123,8 @@ function callTool(scope: SessionScope, ctx: ServerContext, params: ToolCall): un
   const tool = scope.app.tools.get(params.name);
   // Spec 2025-11-25 server/tools#error-handling: unknown tools are a protocol error (-32602).
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(params.name));
+  const mismatch = ctx.http?.req && isModern(scope.server) ? headerMismatch(scope, tool.name, params.arguments, ctx.http.req.headers) : undefined;
+  if (mismatch) return refuseMismatch(scope, ctx, tool, mismatch);
   if (!tool.task) return plainCall(scope, ctx, tool, params);
   if (!tool.pipeline.guarded) return taskOrCall(scope, ctx, tool, params);
   // A task exists before its run asks the guards: a caller they turn away would learn of the tool from the task
@@ -130,6 +133,28 @@ function callTool(scope: SessionScope, ctx: ServerContext, params: ToolCall): un
   return pipeline
     .admit(params.arguments, () => openChannel(scope, ctx, params._meta?.progressToken, `tool:${tool.name}`), undefined)
     .then((refused) => (refused ? convert(scope.server, tool.descriptor.outputSchema, refused.answer) : taskOrCall(scope, ctx, { ...tool, pipeline: pipeline.admitted() }, params)))
+    .catch(rethrowWire);
+}
+
+function headerMismatch(scope: SessionScope, name: string, args: unknown, headers: Headers): ParamHeaderRejection | undefined {
+  const declarations = paramHeaderMap(scope.app, scope.app.logger).get(name);
+  return declarations && checkParamHeaders(declarations, args, headers);
+}
+
+/**
+ * SEP-2243: a 2026-07-28 call whose `Mcp-Param-*` headers disagree with its arguments never runs. The HTTP
+ * endpoint refuses it before dispatch (400, -32020) only when the caller may see the tool, since naming the
+ * header would reveal a hidden one; such a call reaches this handler, which answers it as this caller's
+ * call of the tool is answered without running it: unknown tool (a guard's no), or the scope refusal. A tool
+ * the caller may see gets -32020 here too, in the response.
+ */
+function refuseMismatch(scope: SessionScope, ctx: ServerContext, tool: ToolDefinition, mismatch: ParamHeaderRejection): Promise<unknown> {
+  const open = () => openChannel(scope, ctx);
+  return Promise.resolve(toolVisible(scope.app, tool.name, open))
+    .then((visible) => {
+      if (visible) throw new ProtocolError(HEADER_MISMATCH, mismatch.message, mismatch.data);
+      return convert(scope.server, tool.descriptor.outputSchema, tool.pipeline.turnedAway(open().auth, undefined));
+    })
     .catch(rethrowWire);
 }
 

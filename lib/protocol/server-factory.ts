@@ -1,10 +1,12 @@
-import { Server, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
+import { Server, type AuthInfo, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
 import { isUiResource, UI_EXTENSIONS } from '../apps';
 import { BootstrapError, BootstrapErrorCode, RequestError, ToolError } from '../errors';
 import { withReadableParams } from './error-mapping';
 import { InputRounds } from './input-required';
 import type { CacheHint, McpAuth } from '../interfaces';
-import { CallerChannel, mayHearOf, scoped, scopesFor } from './component-scopes';
+import { fromAuthInfo } from './auth-info';
+import { CallerChannel, mayHearOf, scoped, scopesFor, toolVisible, type Caller } from './component-scopes';
+import { CallerBus } from './listen-bus';
 import { isModern } from './session-hub';
 import type { ProtocolApplication } from './protocol-application';
 import { answerCompletions, answerPrompts, answerResources, answerTools } from './request-handlers';
@@ -18,7 +20,8 @@ import { TaskService } from './tasks-service';
 import { withTaskWire } from './tasks-wire';
 import { paramHeaderMap, type ParamHeader } from './http/param-headers';
 
-export type { ProtocolApplication };
+export type { Caller, ProtocolApplication };
+export type { CallerBus };
 
 /** Builds one SDK server per connection; `hub` reaches every live session. */
 export type ServerFactory = ((connection?: Connection) => Server) & {
@@ -30,6 +33,25 @@ export type ServerFactory = ((connection?: Connection) => Server) & {
   readonly scopesFor: (message: unknown) => readonly string[] | undefined;
   /** Whether some component has `@Scopes()` (computed once per change of the catalogues). */
   readonly scoped: () => boolean;
+  /**
+   * Whether `name` is a tool `caller` may see: enabled, its `@Scopes()` granted, and every guard allowing it as
+   * `tools/list` asks them (`phase: 'list'`, so exactly when the caller's list shows it). Nothing of the tool
+   * runs. False for a tool that does not exist too. A check made before dispatch (the `Mcp-Param-*` header
+   * check) lets the call of a tool that is not visible go on: the tools/call handler answers it as it answers
+   * that caller (unknown tool, the scope refusal), and never runs it with headers that disagree.
+   */
+  readonly toolVisible: (name: string, caller?: Caller) => Promise<boolean>;
+  /**
+   * The `Caller` of an HTTP request: the identity of `authInfo`, the headers and signal of `request`, and the
+   * `id` and `_meta` of `body` when it is one JSON-RPC message.
+   */
+  readonly callerOf: (request: Request, authInfo?: AuthInfo, body?: unknown) => Caller;
+  /**
+   * A change bus for the SDK's `subscriptions/listen` streams (`createMcpHandler({ bus })`) that delivers
+   * `resources/updated` only to streams whose caller may see the resource; serve each request inside
+   * `bus.as(caller, …)`. One per handler.
+   */
+  readonly listenBus: (onerror?: (error: Error) => void) => CallerBus;
   /** Tool name → its arguments mirrored into `Mcp-Param-*` headers (SEP-2243), computed once per change of the tools. */
   readonly paramHeaders: () => ReadonlyMap<string, readonly ParamHeader[]>;
   /** Aborts the task runs of this process and stops watching the task store (the application closes). */
@@ -73,7 +95,6 @@ type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<R
 class ReflectServer extends Server {
   /** The hub that knows this server (set by the factory). */
   hub?: SessionHub;
-
   /** Whether this connection's caller may hear that a resource changed (set by the factory). */
   hears?: (uri: string) => boolean | Promise<boolean>;
 
@@ -206,9 +227,25 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     hub: app.hub,
     scopesFor: (message: unknown) => scopesFor(app, message),
     scoped: () => scoped(app),
+    toolVisible: async (name: string, caller: Caller = {}) => toolVisible(app, name, () => new CallerChannel(caller)),
+    callerOf,
+    listenBus: (onerror?: (error: Error) => void) => new CallerBus((uri, caller) => mayHearOf(app, uri, () => new CallerChannel(caller)), onerror),
     paramHeaders: () => paramHeaderMap(app, app.logger),
     close: () => taskService?.close(),
   });
+}
+
+function callerOf(request: Request, authInfo?: AuthInfo, body?: unknown): Caller {
+  const message = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { id?: unknown; params?: { _meta?: unknown } }) : undefined;
+  const meta = message?.params?._meta;
+  const id = message?.id;
+  return {
+    ...(authInfo ? { auth: fromAuthInfo(authInfo) } : {}),
+    headers: request.headers,
+    signal: request.signal,
+    ...(typeof meta === 'object' && meta !== null ? { meta: meta as Record<string, unknown> } : {}),
+    ...(typeof id === 'string' || typeof id === 'number' ? { requestId: id } : {}),
+  };
 }
 
 const CACHEABLE = ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'];
