@@ -7,6 +7,6 @@ export type { ComponentInfo } from './execution-context';
 export { middlewareHooks, runMiddleware } from './middleware';
 export { Reflector } from './reflector';
 export type { ReflectableDecorator } from './reflector';
-export { allowedItems, isGuarded, pageFor } from './list-guard';
+export { allowedItems, isGuarded, pageFor, visibleTo } from './list-guard';
 export type { PipelinedItem } from './list-guard';
 export type { ComponentRecord, ExploredComponents, PipelineServices } from './component-record';

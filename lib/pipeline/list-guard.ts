@@ -32,6 +32,18 @@ export async function allowedItems<T>(
   return allowed;
 }
 
+/**
+ * Whether one caller may see one component: the question its list asks (`allowedItems` for one item). True
+ * at once, without a Context, for a component with no guard and no `@Scopes()`.
+ */
+export function visibleTo(pipeline: Pipeline<unknown, any>, open: () => RequestChannel, listMethod: McpMethod, scopes: RequestScopes): boolean | Promise<boolean> {
+  if (!pipeline.guarded) return true;
+  const context = new Context(open());
+  const request = pipeline.scopedPerRequest ? scopes(context) : undefined;
+  const check = () => pipeline.allows(context, request, listMethod);
+  return request ? request.run(check) : check();
+}
+
 /** An item whose calls run through a pipeline. */
 export interface PipelinedItem extends CatalogueItem {
   readonly pipeline: Pipeline<any, any>;

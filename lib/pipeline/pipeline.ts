@@ -1,7 +1,7 @@
 import { Context, InputRequiredSignal, type RequestChannel } from '../context';
 import { missingScopes } from '../auth';
 import { InsufficientScopeError, InvalidArgumentsError, TimeoutError, ToolError } from '../errors';
-import type { ArgumentMetadata, McpComponentKind, McpMethod, PipeTransform } from '../interfaces';
+import type { ArgumentMetadata, McpAuth, McpComponentKind, McpMethod, PipeTransform } from '../interfaces';
 import { capitalize, type CompiledMethod, type RequestHandle, type RequestScopes } from '../invocation';
 import { classValidatorIssues } from '../validation';
 import { hasRequestScoped, instanceOf, NO_ENHANCERS, type MethodEnhancers, type Resolved } from './enhancers';
@@ -59,6 +59,7 @@ export class Pipeline<R, X = undefined> {
   /** The deadline of a call: the method's own (`@Tool({ timeout })`), else the server-wide `callTimeout`. */
   private readonly timeout: number | undefined;
   private warnedSwallowed = false;
+  private unguarded?: Pipeline<R, X>;
   private readonly slotPipes: readonly (readonly [number, readonly Resolved<PipeTransform>[], ArgumentMetadata])[];
 
   constructor(private readonly spec: PipelineSpec<R, X>) {
@@ -142,6 +143,47 @@ export class Pipeline<R, X = undefined> {
     }
   }
 
+  /**
+   * The answer to a caller this component is not for, given without running anything: one lacking the
+   * `@Scopes()` is refused naming them (the step-up design, docs/auth.md); one a guard turned away (`denied`)
+   * gets the kind's "unknown" answer, or access denied with `guardDenial: 'refuse'`.
+   */
+  turnedAway(auth: McpAuth | undefined, extra: X): R {
+    if (this.requiredScopes && missingScopes(auth, this.requiredScopes).length > 0) {
+      return this.spec.fail(new InsufficientScopeError(`${kindLabel(this.info.kind)} '${this.info.name}'`, this.requiredScopes, auth !== undefined), extra);
+    }
+    return this.spec.guardDenial === 'refuse' ? this.spec.fail(this.refusal(), extra) : this.spec.denied(extra);
+  }
+
+  /**
+   * Asks what a call with `args` asks before anything else runs (the scopes, then every guard with
+   * `phase: 'call'`), for a call that must not begin unless they let it through (a task is created before its
+   * run): undefined when they do, else `{ answer }`, the answer the call would give (what a guard threw goes
+   * through the filters, as in a call). Go on with `admitted()`, so the guards are asked once.
+   */
+  async admit(args: unknown, open: () => RequestChannel, extra: X): Promise<{ answer: R } | undefined> {
+    if (!this.guarded) return undefined;
+    const context = new Context(open());
+    if (this.requiredScopes && missingScopes(context.auth, this.requiredScopes).length > 0) return { answer: this.turnedAway(context.auth, extra) };
+    const request = this.requestScoped ? this.spec.scopes(context) : undefined;
+    const execution = new ExecutionContextHost(this.info, 'call', (args ?? {}) as Record<string, unknown>, context);
+    const screen = async (): Promise<{ answer: R } | undefined> => {
+      try {
+        if (await this.guardsAllow(execution, request)) return undefined;
+      } catch (error) {
+        return { answer: await this.recover(error, execution, request, extra) };
+      }
+      return { answer: this.turnedAway(context.auth, extra) };
+    };
+    return request ? request.run(screen) : screen();
+  }
+
+  /** This pipeline without its guards, for a call that `admit()` let through (built once). */
+  admitted(): Pipeline<R, X> {
+    if (this.spec.enhancers.guards.length === 0) return this;
+    return (this.unguarded ??= new Pipeline({ ...this.spec, enhancers: { ...this.spec.enhancers, guards: [] } }));
+  }
+
   /** A Context is built per call (so the call may ask the client for input, and be re-entered). */
   get takesContext(): boolean {
     return this.needsContext;
@@ -194,9 +236,7 @@ export class Pipeline<R, X = undefined> {
     const data = (args ?? {}) as Record<string, unknown>;
     const execution = context ? new ExecutionContextHost(this.info, 'call', data, context) : undefined;
     // Outside the filters, like a guard's denial: the caller is told which scopes to ask for.
-    if (this.requiredScopes && missingScopes(context!.auth, this.requiredScopes).length > 0) {
-      return this.spec.fail(new InsufficientScopeError(`${kindLabel(this.info.kind)} '${this.info.name}'`, this.requiredScopes, context!.auth !== undefined), extra);
-    }
+    if (this.requiredScopes && missingScopes(context!.auth, this.requiredScopes).length > 0) return this.turnedAway(context!.auth, extra);
     let value: unknown;
     let allowed = true;
     try {
@@ -207,7 +247,7 @@ export class Pipeline<R, X = undefined> {
       return this.recover(error, execution, request, extra);
     }
     // Outside the filters: a denial is never turned into another answer.
-    if (!allowed) return this.spec.guardDenial === 'refuse' ? this.spec.fail(this.refusal(), extra) : this.spec.denied(extra);
+    if (!allowed) return this.turnedAway(context!.auth, extra); // the scopes passed: the guards' answer
     return this.converted(value, extra);
   }
 

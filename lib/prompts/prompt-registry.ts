@@ -4,7 +4,7 @@ import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../er
 import { getGeneratedMethod } from '../metadata';
 import type { JsonSchema, PromptOptions, ToolIcon } from '../interfaces';
 import { compileMethod, toRequestError, type CallPolicy, type CompiledMethod, pruneUndefined } from '../invocation';
-import { Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
+import { allowedItems, isGuarded, Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
 import type { SchemaCompiler } from '../validation';
 import { toPromptResult, type PromptResult } from './prompt-result';
 
@@ -85,8 +85,10 @@ export class PromptRegistry extends Catalogue<PromptDefinition, PromptDescriptor
   /** `prompts/get`. */
   render(name: string, args: Record<string, string> | undefined, open: () => RequestChannel): PromptResult | Promise<PromptResult> {
     const prompt = this.get(name);
-    if (!prompt) throw this.unknown(name);
-    return prompt.pipeline.call(args ?? {}, open, undefined);
+    if (!prompt) return this.unknown(name, open);
+    const result = prompt.pipeline.call(args ?? {}, open, undefined);
+    // A guard's no is answered as an unknown prompt (a guarded pipeline always answers with a promise).
+    return result instanceof Promise ? result.catch((error: unknown) => (error instanceof HiddenPrompt ? this.unknown(name, open) : Promise.reject(error))) : result;
   }
 
   private pipeline(record: ComponentRecord<PromptOptions>, compiled: CompiledMethod, name: string, descriptor: PromptDescriptor): Pipeline<PromptResult, undefined> {
@@ -109,15 +111,23 @@ export class PromptRegistry extends Catalogue<PromptDefinition, PromptDescriptor
         throw toRequestError(error, `getting prompt '${name}'`, where, this.policy);
       },
       denied: () => {
-        throw this.unknown(name);
+        throw new HiddenPrompt();
       },
     });
   }
 
-  private unknown(name: string): RequestError {
-    return new RequestError(RpcCode.InvalidParams, `Unknown prompt: ${name}. Available prompts: ${this.values().map((p) => p.name).join(', ') || '(none)'}`);
+  /**
+   * `Unknown prompt: <name>. Available prompts: …`, naming the prompts this caller's `prompts/list` shows: a
+   * prompt hidden by its scopes or guards is no more named here than there.
+   */
+  private async unknown(name: string, open: () => RequestChannel): Promise<never> {
+    const visible = isGuarded(this) ? await allowedItems(this.values(), (p) => p.pipeline, open, 'prompts/list', this.services.scopes) : this.values();
+    throw new RequestError(RpcCode.InvalidParams, `Unknown prompt: ${name}. Available prompts: ${visible.map((p) => p.name).join(', ') || '(none)'}`);
   }
 }
+
+/** What a prompt's guard denial throws, for `render` to answer as an unknown prompt. */
+class HiddenPrompt extends Error {}
 
 function promptArguments(schema: JsonSchema): PromptDescriptor['arguments'] {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;

@@ -4,11 +4,11 @@ import { Context, InputRequiredSignal, type RequestChannel } from '../context';
 import { RequestError } from '../errors';
 import type { CacheHint, McpMethod, MiddlewareContext } from '../interfaces';
 import { toRequestError, toolErrorText } from '../invocation';
-import { missingScopes } from '../auth';
 import { isGuarded, pageFor, runMiddleware } from '../pipeline';
-import { subscriptionLimitMessage } from '../resources';
-import { unknownToolMessage } from '../tools';
-import { scoped, scopesFor } from './component-scopes';
+import { resourceNotFound, subscriptionLimitMessage } from '../resources';
+import { unknownToolMessage, type ToolDefinition } from '../tools';
+import { completionTargetVisible, resourceVisible, toolVisible } from './component-scopes';
+import { checkParamHeaders, HEADER_MISMATCH, paramHeaderMap, type ParamHeaderRejection } from './http/param-headers';
 import { toWireError } from './error-mapping';
 import { SdkRequestChannel } from './request-channel';
 import { isModern } from './session-hub';
@@ -120,15 +120,55 @@ export function answerTools(scope: SessionScope): void {
 type ToolCall = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: unknown } };
 
 function callTool(scope: SessionScope, ctx: ServerContext, params: ToolCall): unknown {
-  const { app, server, rounds } = scope;
-  const { name, arguments: args, _meta } = params;
-  const tool = app.tools.get(name);
+  const tool = scope.app.tools.get(params.name);
   // Spec 2025-11-25 server/tools#error-handling: unknown tools are a protocol error (-32602).
-  if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(name));
+  if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(params.name));
+  const mismatch = ctx.http?.req && isModern(scope.server) ? headerMismatch(scope, tool.name, params.arguments, ctx.http.req.headers) : undefined;
+  if (mismatch) return refuseMismatch(scope, ctx, tool, mismatch);
+  if (!tool.task) return plainCall(scope, ctx, tool, params);
+  if (!tool.pipeline.guarded) return taskOrCall(scope, ctx, tool, params);
+  // A task exists before its run asks the guards: a caller they turn away would learn of the tool from the task
+  // (or from "runs only as a task"). So they are asked first, once, and the call goes on without them.
+  const { pipeline } = tool;
+  return pipeline
+    .admit(params.arguments, () => openChannel(scope, ctx, params._meta?.progressToken, `tool:${tool.name}`), undefined)
+    .then((refused) => (refused ? convert(scope.server, tool.descriptor.outputSchema, refused.answer) : taskOrCall(scope, ctx, { ...tool, pipeline: pipeline.admitted() }, params)))
+    .catch(rethrowWire);
+}
+
+function headerMismatch(scope: SessionScope, name: string, args: unknown, headers: Headers): ParamHeaderRejection | undefined {
+  const declarations = paramHeaderMap(scope.app, scope.app.logger).get(name);
+  return declarations && checkParamHeaders(declarations, args, headers);
+}
+
+/**
+ * SEP-2243: a 2026-07-28 call whose `Mcp-Param-*` headers disagree with its arguments never runs. The HTTP
+ * endpoint refuses it before dispatch (400, -32020); for a tool the caller may not see, naming the header would
+ * reveal the tool, so an endpoint that lets such a call through (`ServerFactory.toolVisible`) leaves it to this
+ * handler, which answers it as this caller's call of the tool is answered without running it: unknown tool (a
+ * guard's no), or the scope refusal. A tool the caller may see gets -32020 here too, in the response.
+ */
+function refuseMismatch(scope: SessionScope, ctx: ServerContext, tool: ToolDefinition, mismatch: ParamHeaderRejection): Promise<unknown> {
+  const open = () => openChannel(scope, ctx);
+  return Promise.resolve(toolVisible(scope.app, tool.name, open))
+    .then((visible) => {
+      if (visible) throw new ProtocolError(HEADER_MISMATCH, mismatch.message, mismatch.data);
+      return convert(scope.server, tool.descriptor.outputSchema, tool.pipeline.turnedAway(open().auth, undefined));
+    })
+    .catch(rethrowWire);
+}
+
+/** A task tool's call: as a task when the call asks for one (or the tool requires it), else an ordinary call. */
+function taskOrCall(scope: SessionScope, ctx: ServerContext, tool: ToolDefinition, params: ToolCall): unknown {
+  const asTask = taskCall(scope, ctx, tool, params, (outcome) => convert(scope.server, tool.descriptor.outputSchema, outcome));
+  return asTask ? asTask.catch(rethrowWire) : plainCall(scope, ctx, tool, params);
+}
+
+function plainCall(scope: SessionScope, ctx: ServerContext, tool: ToolDefinition, params: ToolCall): unknown {
+  const { server, rounds } = scope;
+  const { name, arguments: args, _meta } = params;
   const { pipeline } = tool;
   const schema = tool.descriptor.outputSchema;
-  const asTask = tool.task && taskCall(scope, ctx, tool, params, (outcome) => convert(server, schema, outcome));
-  if (asTask) return asTask.catch(rethrowWire);
   // Only a tool that receives a Context can ask the client for input (and be re-entered); without one, no
   // guard can deny it either (a guard reads the Context), so its failures are all results.
   if (!pipeline.takesContext) {
@@ -168,7 +208,7 @@ export function answerResources(scope: SessionScope): void {
       through(scope, 'resources/list', request.params ?? {}, ctx, async (params) => {
         const page = await app.resources.list(params.cursor, () => openChannel(scope, ctx));
         const items = { resources: page.items as never[], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-        return withCacheHint(scope, 'resources/list', items, undefined, isGuarded(app.resources.resources));
+        return withCacheHint(scope, 'resources/list', items, undefined, app.resources.listGuarded);
       }),
     ),
   );
@@ -199,7 +239,7 @@ export function answerResources(scope: SessionScope): void {
     ),
   );
 
-  handle(server, 'resources/subscribe', async (request) => {
+  handle(server, 'resources/subscribe', async (request, ctx) => {
     if (!server.getNegotiatedProtocolVersion()) {
       // Stateless HTTP, 2025 era: no session to remember the subscription nor a stream to send updates on.
       throw new ProtocolError(
@@ -211,6 +251,9 @@ export function answerResources(scope: SessionScope): void {
     const { uri } = request.params;
     const refusal = app.resources.refuseSubscription(uri);
     if (refusal) throw toWireError(refusal);
+    // A resource the caller may not see (its scopes, its guards) is answered as one that does not exist, and
+    // no update of it is ever sent to this session.
+    if (!(await resourceVisible(app, uri, () => openChannel(scope, ctx)))) throw toWireError(resourceNotFound(uri));
     const held = (session.subscriptions ??= new Set());
     // Re-subscribing to a URI already held takes no new place.
     if (!held.has(uri) && held.size >= app.maxSubscriptionsPerSession) {
@@ -253,9 +296,9 @@ export function answerCompletions(scope: SessionScope): void {
       through(scope, 'completion/complete', request.params, ctx, async (params) => {
         const { ref, argument, context } = params;
         const target: CompletionRef = ref.type === 'ref/prompt' ? { type: 'ref/prompt', name: ref.name } : { type: 'ref/resource', uri: ref.uri };
-        // A caller who may not use the prompt or template gets nothing to complete (as for an unknown one).
-        const needed = scoped(app) ? scopesFor(app, { method: 'completion/complete', params }) : undefined;
-        if (needed && missingScopes(openChannel(scope, ctx).auth, needed).length > 0) return { completion: { values: [] } };
+        // A prompt or template the caller may not see (disabled, its scopes, its guards) has nothing to complete,
+        // as an unknown one has not.
+        if (!(await completionTargetVisible(app, target, () => openChannel(scope, ctx)))) return { completion: { values: [] } };
         const completion = await app.completions.complete(target, argument.name, argument.value, { arguments: context?.arguments ?? {} }, () =>
           openChannel(scope, ctx),
         );

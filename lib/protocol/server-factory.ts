@@ -1,10 +1,13 @@
-import { Server, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
+import { Server, type AuthInfo, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
 import { isUiResource, UI_EXTENSIONS } from '../apps';
 import { BootstrapError, BootstrapErrorCode, RequestError, ToolError } from '../errors';
 import { withReadableParams } from './error-mapping';
 import { InputRounds } from './input-required';
 import type { CacheHint, McpAuth } from '../interfaces';
-import { scoped, scopesFor } from './component-scopes';
+import { fromAuthInfo } from './auth-info';
+import { CallerChannel, mayHearOf, scoped, scopesFor, toolVisible, type Caller } from './component-scopes';
+import { CallerBus } from './listen-bus';
+import { isModern } from './session-hub';
 import type { ProtocolApplication } from './protocol-application';
 import { answerCompletions, answerPrompts, answerResources, answerTools } from './request-handlers';
 import type { SessionScope } from './session-scope';
@@ -17,7 +20,8 @@ import { TaskService } from './tasks-service';
 import { withTaskWire } from './tasks-wire';
 import { paramHeaderMap, type ParamHeader } from './http/param-headers';
 
-export type { ProtocolApplication };
+export type { Caller, ProtocolApplication };
+export type { CallerBus };
 
 /** Builds one SDK server per connection; `hub` reaches every live session. */
 export type ServerFactory = ((connection?: Connection) => Server) & {
@@ -29,6 +33,25 @@ export type ServerFactory = ((connection?: Connection) => Server) & {
   readonly scopesFor: (message: unknown) => readonly string[] | undefined;
   /** Whether some component has `@Scopes()` (computed once per change of the catalogues). */
   readonly scoped: () => boolean;
+  /**
+   * Whether `name` is a tool `caller` may see: enabled, its `@Scopes()` granted, and every guard allowing it as
+   * `tools/list` asks them (`phase: 'list'`, so exactly when the caller's list shows it). Nothing of the tool
+   * runs. False for a tool that does not exist too. A check made before dispatch (the `Mcp-Param-*` header
+   * check) lets the call of a tool that is not visible go on: the tools/call handler answers it as it answers
+   * that caller (unknown tool, the scope refusal), and never runs it with headers that disagree.
+   */
+  readonly toolVisible: (name: string, caller?: Caller) => Promise<boolean>;
+  /**
+   * The `Caller` of an HTTP request: the identity of `authInfo`, the headers and signal of `request`, and the
+   * `id` and `_meta` of `body` when it is one JSON-RPC message.
+   */
+  readonly callerOf: (request: Request, authInfo?: AuthInfo, body?: unknown) => Caller;
+  /**
+   * A change bus for the SDK's `subscriptions/listen` streams (`createMcpHandler({ bus })`) that delivers
+   * `resources/updated` only to streams whose caller may see the resource; serve each request inside
+   * `bus.as(caller, …)`. One per handler.
+   */
+  readonly listenBus: (onerror?: (error: Error) => void) => CallerBus;
   /** Tool name → its arguments mirrored into `Mcp-Param-*` headers (SEP-2243), computed once per change of the tools. */
   readonly paramHeaders: () => ReadonlyMap<string, readonly ParamHeader[]>;
   /** Aborts the task runs of this process and stops watching the task store (the application closes). */
@@ -77,6 +100,18 @@ type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<R
 class ReflectServer extends Server {
   /** The hub that knows this server (set by the factory). */
   hub?: SessionHub;
+  /** Whether this connection's caller may hear that a resource changed (set by the factory). */
+  hears?: (uri: string) => boolean | Promise<boolean>;
+
+  /**
+   * 2026-07-28 over stdio and in memory: the SDK's listen router sends `resources/updated` to every stream whose
+   * filter names the URI, and a filter's URIs are not checked, so a resource the caller may not see is dropped
+   * here. (2025 eras: `resources/subscribe` refuses such a resource, and only subscribed sessions are sent it.)
+   */
+  override async sendResourceUpdated(params: Parameters<Server['sendResourceUpdated']>[0]): Promise<void> {
+    if (this.hears && isModern(this) && !(await this.hears(params.uri))) return;
+    return super.sendResourceUpdated(params);
+  }
 
   protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
     return withTaskWire(method, handler, (inner) => withReadableParams(method, super._wrapHandler(method, inner)));
@@ -174,6 +209,8 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     const declared = kinds();
     const server = new ReflectServer(info, options(declared));
     server.hub = app.hub;
+    server.hears = (uri) =>
+      mayHearOf(app, uri, () => new CallerChannel({ ...(connection?.auth ? { auth: connection.auth } : {}), protocolVersion: server.getNegotiatedProtocolVersion() }));
     const scope: SessionScope = {
       app,
       server,
@@ -195,6 +232,9 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     hub: app.hub,
     scopesFor: (message: unknown) => scopesFor(app, message),
     scoped: () => scoped(app),
+    toolVisible: async (name: string, caller: Caller = {}) => toolVisible(app, name, () => new CallerChannel(caller)),
+    callerOf,
+    listenBus: (onerror?: (error: Error) => void) => new CallerBus((uri, caller) => mayHearOf(app, uri, () => new CallerChannel(caller)), onerror),
     paramHeaders: () => paramHeaderMap(app, app.logger),
     close: () => taskService?.close(),
     sessionEnded: async (sessionId: string) => {
@@ -203,6 +243,19 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       });
     },
   });
+}
+
+function callerOf(request: Request, authInfo?: AuthInfo, body?: unknown): Caller {
+  const message = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { id?: unknown; params?: { _meta?: unknown } }) : undefined;
+  const meta = message?.params?._meta;
+  const id = message?.id;
+  return {
+    ...(authInfo ? { auth: fromAuthInfo(authInfo) } : {}),
+    headers: request.headers,
+    signal: request.signal,
+    ...(typeof meta === 'object' && meta !== null ? { meta: meta as Record<string, unknown> } : {}),
+    ...(typeof id === 'string' || typeof id === 'number' ? { requestId: id } : {}),
+  };
 }
 
 const CACHEABLE = ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'];

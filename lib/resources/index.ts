@@ -1,4 +1,4 @@
-export { ResourceRegistry } from './resource-registry';
+export { ResourceRegistry, resourceNotFound } from './resource-registry';
 export { checkCacheHint } from './cache-hint';
 export { subscriptionLimitMessage } from './resource.messages';
 export { ResourceResult } from './resource-result';

@@ -180,7 +180,7 @@ export class ResourceRegistry {
         throw toRequestError(error, `reading resource '${uri}'`, where, this.policy);
       },
       denied: (uri) => {
-        throw notFound(uri);
+        throw resourceNotFound(uri);
       },
     });
   }
@@ -219,15 +219,30 @@ export class ResourceRegistry {
       const variables = template.matcher.match(uri);
       if (variables) return { contents: template.pipeline.call(variables, open, uri), cacheHint: template.cacheHint, guarded: template.pipeline.guarded };
     }
-    throw notFound(uri);
+    throw resourceNotFound(uri);
   }
 
   /** The pipeline that would serve `resources/read` of `uri` (the static resource, else the first matching template). */
   pipelineFor(uri: string): Pipeline<ResourceContents[], string> | undefined {
+    return this.servingOf(uri)?.pipeline;
+  }
+
+  /**
+   * What serves `uri` and the list that shows it: the static resource (`resources/list`), else the first
+   * template that matches (`resources/templates/list`). With `disabled`, disabled ones count too.
+   */
+  servingOf(uri: string, disabled = false): { pipeline: Pipeline<ResourceContents[], string>; listMethod: 'resources/list' | 'resources/templates/list' } | undefined {
     const resource = this.byUri.get(uri);
-    if (resource && this.resources.get(resource.name) === resource) return resource.pipeline;
-    for (const template of this.templates.values()) if (template.matcher.match(uri)) return template.pipeline;
+    const live = resource && (disabled ? this.resources.find(resource.name) : this.resources.get(resource.name));
+    if (resource && live === resource) return { pipeline: resource.pipeline, listMethod: 'resources/list' };
+    const templates = disabled ? this.templates.names().map((name) => this.templates.find(name)!) : this.templates.values();
+    for (const template of templates) if (template.matcher.match(uri)) return { pipeline: template.pipeline, listMethod: 'resources/templates/list' };
     return undefined;
+  }
+
+  /** True when `resources/list` depends on the caller: a guarded resource, or a guarded `@ResourceList()` method. */
+  get listGuarded(): boolean {
+    return isGuarded(this.resources) || this.lists.some((list) => list.pipeline.guarded);
   }
 
   /**
@@ -242,7 +257,7 @@ export class ResourceRegistry {
     const resource = this.byUri.get(uri);
     if (resource && this.resources.get(resource.name) === resource) return undefined;
     for (const template of this.templates.values()) if (template.matcher.match(uri)) return undefined;
-    return notFound(uri);
+    return resourceNotFound(uri);
   }
 
   private checkFree(name: string, where: string, staged: ReadonlyMap<string, { compiled: CompiledMethod }>): void {
@@ -255,6 +270,7 @@ export class ResourceRegistry {
   }
 }
 
-function notFound(uri: string): RequestError {
+/** The answer to a URI no resource serves, or one the caller may not see: `Resource not found: <uri>`. */
+export function resourceNotFound(uri: string): RequestError {
   return new RequestError(RpcCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
 }

@@ -144,10 +144,10 @@ describe('tasks on 2026-07-28 (extension io.modelcontextprotocol/tasks, over HTT
     expect(done.result.content).toEqual([{ type: 'text', text: 'reported: on' }]);
   });
 
-  it('runs a task call through the tool’s pipeline: a guard that refuses fails the task as an unknown tool, and the method never runs', async () => {
-    const { result: denied } = await send('tools/call', { name: 'guarded', arguments: { allow: false } });
-    const failed = await pollTask(send, denied.taskId, (task) => task.status !== 'working');
-    expect(failed).toMatchObject({ status: 'failed', error: { code: -32602, message: 'Unknown tool: guarded' } });
+  it('asks a task tool’s guards before the task exists: one that refuses is answered as an unknown tool, no task is made, the method never runs', async () => {
+    const denied = await send('tools/call', { name: 'guarded', arguments: { allow: false } });
+    expect(denied).toMatchObject({ status: 200, error: { code: -32602, message: 'Unknown tool: guarded' } });
+    expect(denied.result).toBeUndefined();
     expect(probe.runs).toBe(0);
     const { result: allowed } = await send('tools/call', { name: 'guarded', arguments: { allow: true } });
     const done = await pollTask(send, allowed.taskId, (task) => task.status !== 'working');
