@@ -3,7 +3,7 @@
 // Inspector of tools/conformance (npm), and the build in dist/ (the CLI and package specs run it). What cannot be
 // provided (no root, no sudo, no network) stops the run here, naming what to install: no spec skips for it.
 const { spawnSync } = require('node:child_process');
-const { existsSync, readdirSync, statSync } = require('node:fs');
+const { existsSync, readdirSync, rmSync, statSync } = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..', '..');
@@ -14,8 +14,8 @@ function has(command) {
 
 function run(command, args, what) {
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  if (result.status !== 0) return `${what} failed: ${(result.stderr || result.error?.message || '').trim().split('\n').slice(-3).join(' ')}`;
+  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  if (result.status !== 0) return `${what} failed: ${`${result.stderr ?? ''}\n${result.stdout ?? ''}`.trim().split('\n').slice(-5).join(' ') || result.error?.message}`;
   process.stderr.write(`  ${what}: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return undefined;
 }
@@ -56,8 +56,15 @@ module.exports = async function globalSetup() {
     existsSync(path.join(root, 'tools', 'conformance', 'node_modules', '@modelcontextprotocol', 'inspector'))
       ? undefined
       : run('npm', ['install', '--prefix', 'tools/conformance', '--no-audit', '--no-fund', '--no-save'], 'npm install --prefix tools/conformance (the MCP Inspector)'),
-    // The CLI specs run the build too: it is made again when a source is newer than it.
-    stale() ? run('npm', ['run', 'build', '--silent'], 'npm run build (dist/, for the CLI specs)') : undefined,
   ].filter(Boolean);
+  // The CLI specs run the build too: it is made again when a source is newer than it. A source that does not
+  // compile (type errors while you work) leaves no build behind: those specs fail, naming the file, and the rest run.
+  if (stale()) {
+    const failed = run('npm', ['run', 'build', '--silent'], 'npm run build (dist/, for the CLI specs)');
+    if (failed) {
+      rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+      process.stderr.write(`\n  ${failed}\n  The specs of the built CLI will fail until it compiles.\n`);
+    }
+  }
   if (problems.length > 0) throw new Error(`npm test cannot run every spec on this machine:\n- ${problems.join('\n- ')}`);
 };

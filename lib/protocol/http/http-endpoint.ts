@@ -6,6 +6,7 @@ import {
   isLegacyRequest,
   originValidationResponse,
   PROTOCOL_VERSION_META_KEY,
+  type AuthInfo,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../../invocation';
@@ -50,6 +51,8 @@ export class HttpEndpoint {
   /** The bounds of this endpoint, and what counts against them. */
   readonly limits: HttpLimits;
   private readonly admission: Admission;
+  /** The bus of the 2026-07-28 listen streams: each update reaches only the streams whose caller may see it. */
+  private readonly listenBus: ReturnType<ServerFactory['listenBus']>;
 
   /** `endpointUrl`: where the endpoint is served (known to `listen()`), the default `auth.resource`. */
   constructor(
@@ -66,7 +69,9 @@ export class HttpEndpoint {
     // hand-written schema whose x-mcp-header breaks the rules is reported now, not at the first call. Only HTTP
     // carries these headers, so stdio and in-memory servers never pay for it.
     factory.paramHeaders();
+    this.listenBus = factory.listenBus((error) => this.logger.warn(`HTTP: ${error.message}`));
     this.modern = createMcpHandler(() => factory(), {
+      bus: this.listenBus,
       legacy: options.stateless ? 'stateless' : 'reject',
       responseMode: options.jsonResponse ? 'json' : 'auto',
       maxRequestBodySize,
@@ -141,7 +146,7 @@ export class HttpEndpoint {
         const message = json?.json;
         const sent: RequestOptions = { ...forwarded, ...(json !== undefined ? { parsedBody: message } : {}) };
         const stepUp = admitted && this.gate!.stepUpFor(admitted, message);
-        const headerRefusal = stepUp ? undefined : this.checkParamHeaders(request, message);
+        const headerRefusal = stepUp ? undefined : await this.checkParamHeaders(request, message, sent.authInfo);
         const listen = stepUp || headerRefusal ? undefined : this.admitListen(message, client);
         if (stepUp || headerRefusal || listen instanceof Response) {
           response = (stepUp ?? headerRefusal ?? listen) as Response;
@@ -170,7 +175,9 @@ export class HttpEndpoint {
   /** One request, parsed, to the era that serves it: 2025 sessions, or the per-request handler. */
   private async dispatch(request: Request, options: RequestOptions): Promise<Response> {
     const legacy = this.sessions !== undefined && (await isLegacyRequest(request, options.parsedBody));
-    return legacy ? this.sessions!.handle(request, options) : this.modern.fetch(request, options);
+    if (legacy) return this.sessions!.handle(request, options);
+    // The caller of a listen stream is kept with it, so that updates of what it may not see never reach it.
+    return this.listenBus.as(this.factory.callerOf(request, options.authInfo, options.parsedBody), () => this.modern.fetch(request, options));
   }
 
   /**
@@ -233,7 +240,7 @@ export class HttpEndpoint {
    * SEP-2243: a 2026-07-28 `tools/call` of a tool with `Mcp-Param-*` headers is refused before dispatch when
    * they disagree with its arguments (HTTP 400, -32020), read from the body parsed once.
    */
-  private checkParamHeaders(request: Request, body: unknown): Response | undefined {
+  private async checkParamHeaders(request: Request, body: unknown, authInfo: AuthInfo | undefined): Promise<Response | undefined> {
     if (request.headers.get('mcp-method')?.trim() !== 'tools/call') return undefined;
     const headers = this.factory.paramHeaders();
     if (headers.size === 0) return undefined;
@@ -245,6 +252,8 @@ export class HttpEndpoint {
     const declarations = typeof message.params?.name === 'string' ? headers.get(message.params.name) : undefined;
     const refused = declarations && checkParamHeaders(declarations, message.params?.arguments, request.headers);
     if (!refused) return undefined;
+    // A tool the caller may not see: no header is named; the tools/call handler answers it as a missing tool.
+    if (!(await this.factory.toolVisible(String(message.params?.name), this.factory.callerOf(request, authInfo, message)))) return undefined;
     this.logger.warn(`HTTP: refused tools/call ${String(message.params?.name)}: ${refused.data.mismatch.body}`);
     const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
     return jsonRpcRefusal(400, id, HEADER_MISMATCH, refused.message, refused.data);
