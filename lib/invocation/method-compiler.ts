@@ -4,7 +4,8 @@ import type { JsonSchema } from '../interfaces';
 import { argsInputSchema, generatedDates, jsonValue, paramsInputSchema, type Converter, type RootSchema, type SchemaSite } from '../schema';
 import { ArgumentValidator, formatIssues, type SchemaCompiler } from '../validation';
 import type { ParamMetadata } from '../metadata';
-import type { MethodHost, RequestHandle } from './method-host';
+import { methodInvoker, type Invoker } from './invoker';
+import type { MethodHost } from './method-host';
 import { parseMethod, type ParsedParameter } from './method-parser';
 import { argsNotClassMessage, invalidDefaultMessage, invalidSchemaMessage } from './method.messages';
 
@@ -16,17 +17,14 @@ export interface CompiledMethod {
   readonly className: string;
   readonly methodName: string;
   readonly target: Function;
-  /** The instance serving every call, for singleton classes. */
-  readonly instance?: object;
-  /** For request-scoped classes: this request's instance. */
-  readonly resolve?: (request: RequestHandle) => object | Promise<object>;
-  readonly method: (...args: unknown[]) => unknown;
+  /** What the pipeline runs once the arguments are bound: the method, on its instance (lib/invocation/invoker.ts). */
+  readonly invoker: Invoker;
   readonly inputSchema: JsonSchema;
   readonly parameters: readonly ParsedParameter[];
   readonly validator: ArgumentValidator;
   /** Builds the method's argument list from validated arguments, the Context and (for custom decorators) the execution context. */
   readonly bind: (validated: Record<string, unknown>, context: Context | undefined, execution?: unknown) => unknown[];
-  /** A parameter takes the Context (`@Ctx()`), or the class is request-scoped. */
+  /** A parameter takes the Context (`@Ctx()`), or the invoker runs per request. */
   readonly needsContext: boolean;
   /** A parameter comes from a `createParamDecorator()` factory (it reads the execution context). */
   readonly hasCustomParameters: boolean;
@@ -51,18 +49,17 @@ export function compileMethod(
   const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(compiler, input.schema, input.generated));
   if (!rawInputSchema) checkDefaults(parsed, input, compiler, owner);
   const runtime = input.runtimeValidated.size > 0 && !rawInputSchema;
+  const invoker = methodInvoker(target, method, host.instance, host.resolve);
   return {
     className: target.name,
     methodName: method,
     target,
-    instance: host.instance,
-    resolve: host.resolve,
-    method: (target.prototype as Record<string, (...args: unknown[]) => unknown>)[method],
+    invoker,
     inputSchema: input.schema,
     parameters: parsed,
     validator,
     bind: compileBinder(parsed, input, rawInputSchema !== undefined),
-    needsContext: parsed.some((p) => p.kind === 'ctx') || host.resolve !== undefined,
+    needsContext: parsed.some((p) => p.kind === 'ctx') || invoker.perRequest,
     hasCustomParameters: parsed.some((p) => p.kind === 'custom'),
     undecoratedProperties: [...input.undecorated],
     runtimeChecked: runtime ? parsed.filter((p) => p.kind === 'param' || p.kind === 'args').map((p) => p.index) : [],

@@ -39,9 +39,21 @@ class ScopeHandle implements RequestHandle {
   }
 }
 
+/**
+ * The container's request scope behind a handle. Handles are opaque to the pipeline and belong to the host that
+ * opened them: one of another host (a Nest host's, say) is refused with a clear error, never read as ours.
+ */
+function scopeOf(handle: RequestHandle): RequestScope {
+  if (handle instanceof ScopeHandle) return handle.scope;
+  throw new TypeError(
+    'Cannot resolve a request-scoped provider of the standalone container: the request handle was opened by another host. ' +
+      'A host resolves only the handles it opened itself (RequestScopes of the same host).',
+  );
+}
+
 /** Resolves `record` in the request scope of the handle a pipeline opened. */
 export function perRequest(container: Container, record: ProviderRecord): (handle: RequestHandle) => unknown {
-  return (handle) => container.resolveInRequest(record, (handle as ScopeHandle).scope);
+  return (handle) => container.resolveInRequest(record, scopeOf(handle));
 }
 
 /**
@@ -150,7 +162,7 @@ export class EnhancerResolver {
         const built = this.container.instanceFor(module, cls);
         known =
           'perRequest' in built
-            ? { name: cls.name, type: cls, resolve: (handle: RequestHandle) => built.perRequest((handle as ScopeHandle).scope) }
+            ? { name: cls.name, type: cls, resolve: (handle: RequestHandle) => built.perRequest(scopeOf(handle)) }
             : { name: cls.name, type: cls, instance: built.instance };
         if (!this.cache.has(module)) this.cache.set(module, new Map());
         this.cache.get(module)!.set(ref, known);

@@ -64,7 +64,7 @@ export class Pipeline<R, X = undefined> {
 
   constructor(private readonly spec: PipelineSpec<R, X>) {
     const { compiled, enhancers } = spec;
-    this.info = { ...spec.component, target: compiled.target, handler: compiled.method };
+    this.info = { ...spec.component, target: compiled.invoker.target, handler: compiled.invoker.handler };
     this.slotPipes = enhancers === NO_ENHANCERS ? [] : compiled.parameters.flatMap((p) => {
       if (p.kind === 'ctx') return [];
       const pipes = [...enhancers.pipes, ...(enhancers.parameterPipes.get(p.index) ?? [])];
@@ -78,7 +78,7 @@ export class Pipeline<R, X = undefined> {
     this.stages = stages;
     this.requiredScopes = enhancers.requiredScopes;
     this.guarded = enhancers.guards.length > 0 || this.requiredScopes !== undefined;
-    this.requestScoped = compiled.resolve !== undefined || (enhancers !== NO_ENHANCERS && hasRequestScoped(enhancers));
+    this.requestScoped = compiled.invoker.perRequest || (enhancers !== NO_ENHANCERS && hasRequestScoped(enhancers));
     // Enhancers and custom parameters read an ExecutionContext, hence a Context; class-validator rules do not.
     const enhanced =
       this.guarded || enhancers.interceptors.length > 0 || this.slotPipes.length > 0 || enhancers.filters.length > 0 || compiled.hasCustomParameters;
@@ -111,7 +111,7 @@ export class Pipeline<R, X = undefined> {
     if (accepted === undefined) return this.general(args, open, extra); // to coerce, or to name the issues
     let value: unknown;
     try {
-      value = compiled.method.apply(compiled.instance, compiled.bind(accepted, undefined));
+      value = compiled.invoker.invoke(compiled.bind(accepted, undefined), undefined);
     } catch (error) {
       return this.failed(error, extra);
     }
@@ -291,8 +291,8 @@ export class Pipeline<R, X = undefined> {
     const validation = compiled.validator.validate(args);
     if (!validation.ok) throw new InvalidArgumentsError(validation.issues);
     const values = compiled.bind(validation.value, context, execution);
-    if (compiled.runtimeChecked.length === 0 && this.slotPipes.length === 0 && compiled.instance) {
-      return compiled.method.apply(compiled.instance, values);
+    if (compiled.runtimeChecked.length === 0 && this.slotPipes.length === 0 && !compiled.invoker.perRequest) {
+      return compiled.invoker.invoke(values, undefined);
     }
     return this.invokeChecked(values, request);
   }
@@ -310,8 +310,7 @@ export class Pipeline<R, X = undefined> {
     for (const [index, pipes, metadata] of this.slotPipes) {
       for (const pipe of pipes) values[index] = await (await instanceOf(pipe, request)).transform(values[index], metadata);
     }
-    const instance = compiled.instance ?? (await compiled.resolve!(request!));
-    return compiled.method.apply(instance, values);
+    return compiled.invoker.invoke(values, request);
   }
 
   /** The first filter that handles the error answers; if none does (or it throws), the kind's own mapping. */
