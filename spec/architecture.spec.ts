@@ -59,6 +59,8 @@ const ALLOWED: Record<string, string[]> = {
   testing: ['module', 'interfaces'],
   generator: ['metadata', 'interfaces'],
   cli: ['generator', 'module', 'protocol', 'testing', 'metadata', 'errors'],
+  // The subpath entries (mcp-reflect/common, /redis, /tasks, /builtins): each names the areas it re-exports.
+  entries: ['decorators', 'errors', 'constants', 'context', 'interfaces', 'protocol', 'tasks', 'builtins'],
   index: ['tasks', 'builtins', 'pipeline', 'decorators', 'di', 'context', 'module', 'tools', 'resources', 'prompts', 'completions', 'errors', 'constants', 'interfaces'],
 };
 

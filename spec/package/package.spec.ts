@@ -88,14 +88,25 @@ const surfaceSource = `import 'reflect-metadata';
 import { IsInt, Min } from 'class-validator';
 import { Args, Injectable, McpModule, Module, Param, Tool, type McpApplication, type ShutdownSignal } from 'mcp-reflect';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
+import { Param as SharedParam, Tool as SharedTool, type ToolOptions } from 'mcp-reflect/common';
+import { InMemoryTaskStore, type TaskStore } from 'mcp-reflect/tasks';
+import { RedisTaskStore } from 'mcp-reflect/redis';
+import { TimingInterceptor } from 'mcp-reflect/builtins';
+import * as entry from 'mcp-reflect';
 
 class Query { @IsInt() @Min(1) n!: number; }
 
+const described: ToolOptions = { description: 'Add' };
+
 @Injectable()
 class Tools {
-  @Tool({ description: 'Add' }) add(@Param() a: number, @Param() b: number): number { return a + b; }
+  // Decorated through mcp-reflect/common, served by the application of the main entry: one copy of the metadata.
+  @SharedTool(described) add(@SharedParam() a: number, @Param() b: number): number { return a + b; }
   @Tool() twice(@Args() q: Query): number { return q instanceof Query ? q.n * 2 : -1; }
 }
+
+const store: TaskStore = new InMemoryTaskStore();
+const single = store instanceof entry.InMemoryTaskStore && RedisTaskStore === entry.RedisTaskStore && TimingInterceptor === entry.TimingInterceptor;
 
 @Module({ imports: [McpModule.forRoot({ name: 'consumer', version: '1.0.0' })], providers: [Tools] })
 class AppModule {}
@@ -108,7 +119,7 @@ async function main() {
   const tools = (await client.listTools()).tools.map((t) => t.name).join(',');
   const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
   const twice = await client.callTool({ name: 'twice', arguments: { n: 21 } });
-  console.log(JSON.stringify({ tools, sum: sum.content, twice: twice.content, size: app.tools.names().length }));
+  console.log(JSON.stringify({ tools, sum: sum.content, twice: twice.content, size: app.tools.names().length, single }));
   await client.close();
 }
 main().catch((e) => { console.error(e); process.exit(1); });
@@ -127,6 +138,12 @@ const plainSources = {
   'plain.cjs': `const { McpFactory, Tool } = require('mcp-reflect');\nconst { createTestClient } = require('mcp-reflect/testing');\n`,
 };
 
+/** Requires mcp-reflect/common alone and prints what it loaded of the SDK (nothing) and what it exports. */
+const commonProbe = `const common = require('mcp-reflect/common');
+const sdk = Object.keys(require.cache).filter((file) => file.includes('@modelcontextprotocol'));
+console.log(JSON.stringify({ sdk, decorators: [typeof common.Tool, typeof common.Param, typeof common.Injectable, typeof common.ToolError] }));
+`;
+
 /**
  * Writes a consumer project of `kind` into `app` from the files docs/setup.md and docs/testing.md give (and
  * the checks above), then installs the tarball and the consumer packages into it.
@@ -144,6 +161,8 @@ async function makeConsumer(kind: string, app: string, tarball: string): Promise
   for (const [file, source] of Object.entries(plainSources)) {
     writeFileSync(path.join(app, file), `${source}console.log(typeof McpFactory.create, typeof Tool, typeof createTestClient);\n`);
   }
+  // A package of shared tools depends on mcp-reflect/common alone: it loads no MCP SDK.
+  writeFileSync(path.join(app, 'common.cjs'), commonProbe);
   await runAsync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...consumerPackages], app);
   // The README's example imports the types the packed `mcp-reflect generate` writes (docs/types.md).
   writeFileSync(path.join(app, 'src', 'readme.ts'), readmeExample(kind));
@@ -269,8 +288,9 @@ describe('the packed tarball', () => {
       expect(run(path.join(app, 'node_modules', '.bin', 'tsc'), ['--version'], app).trim()).toBe('Version 7.0.2');
       expect(readFileSync(path.join(app, 'dist', 'main.js'), 'utf8')).toMatch(emits);
       const surface = JSON.parse(run(process.execPath, ['dist/surface.js'], app).trim());
-      expect(surface).toEqual({ tools: 'add,twice', sum: [{ type: 'text', text: '5' }], twice: [{ type: 'text', text: '42' }], size: 2 });
+      expect(surface).toEqual({ tools: 'add,twice', sum: [{ type: 'text', text: '5' }], twice: [{ type: 'text', text: '42' }], size: 2, single: true });
       for (const script of Object.keys(plainSources)) expect(run(process.execPath, [script], app).trim()).toBe('function function function');
+      expect(JSON.parse(run(process.execPath, ['common.cjs'], app).trim())).toEqual({ sdk: [], decorators: ['function', 'function', 'function', 'function'] });
     }, 240_000);
 
     it('installs the mcp-reflect bin (docs/cli.md): --help, and inspect of the compiled root module', async () => {
