@@ -7,7 +7,7 @@ import { toRequestError } from '../invocation';
 import { TASKS_EXTENSION, TERMINAL_STATUSES, type TaskRecord } from '../tasks';
 import type { ToolDefinition } from '../tools';
 import { toWireError } from './error-mapping';
-import { CLIENT_HEADER } from './http/legacy-sessions';
+import { CLIENT_HEADER } from './http/peer-headers';
 import { SdkRequestChannel } from './request-channel';
 import type { SessionScope } from './session-scope';
 import { originOf, taskProgressToken } from './tasks-channel';

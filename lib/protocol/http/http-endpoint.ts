@@ -18,7 +18,8 @@ import { InMemoryEventStore } from './event-store';
 import { Admission, resolveLimits, type HttpLimits, type PendingBytes } from './http-limits';
 import { jsonRpcError, jsonRpcRefusal, unread, watchBody } from './http-messages';
 import type { HttpOptions } from './http-options';
-import { CLIENT_HEADER, DEFAULTS, LegacySessions, PEER_HEADER, type RequestOptions } from './legacy-sessions';
+import { DEFAULTS, LegacySessions, type RequestOptions } from './legacy-sessions';
+import { CLIENT_HEADER, PEER_HEADER } from './peer-headers';
 import { checkParamHeaders, HEADER_MISMATCH } from './param-headers';
 import { parseBody, receiveBody, webBody, type BodyRefusal, type BodySource } from './request-body';
 
@@ -30,7 +31,6 @@ export interface EndpointRequestOptions extends RequestOptions {
   readonly client?: string;
 }
 
-export { PEER_HEADER } from './legacy-sessions';
 export { jsonRpcError } from './http-messages';
 
 /**

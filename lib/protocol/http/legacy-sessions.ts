@@ -8,6 +8,7 @@ import { SessionEvents, type EventStore } from './event-store';
 import { jsonRpcError } from './http-messages';
 import type { Admission, HttpLimits } from './http-limits';
 import type { HttpOptions } from './http-options';
+import { PEER_HEADER } from './peer-headers';
 import type { SessionStore } from './session-store';
 
 /** What a framework adapter passes along: a body it already parsed, the verified auth of the request. */
@@ -24,17 +25,7 @@ export const DEFAULTS = {
   drainTimeoutMs: 10_000,
 };
 
-/**
- * The header through which the node adapter hands the endpoint the connection's remote address. Its name is
- * random per process, so no client can send it.
- */
-export const PEER_HEADER = `x-mcp-reflect-peer-${randomUUID()}`;
 
-/**
- * The header through which the endpoint tells the handlers who the client is, as the per-client bounds count it
- * (`clientKey`'s answer, else the remote address): the task bounds count by the same key. Random per process.
- */
-export const CLIENT_HEADER = `x-mcp-reflect-client-${randomUUID()}`;
 
 interface LegacySession {
   readonly id: string;
