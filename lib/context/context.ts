@@ -1,5 +1,6 @@
 import { ErrorCode, RequestError, RpcCode, ToolError } from '../errors';
 import type { McpAuth } from './auth';
+import { isModernRevision } from './protocol-era';
 import type { Answers, Question } from './ask';
 import type { ElicitResult, InputOptions, SampleOptions, SamplingMessage, SamplingResult } from './inputs';
 import { InputRequiredSignal, type InputSpec, type InteractionChannel } from './interaction';
@@ -284,7 +285,7 @@ export class Context {
           `Serve over stateful HTTP or stdio, or connect with a 2026-07-28 client.`,
       );
     }
-    if (interaction && (!declared || !check(declared)) && (this.protocolVersion ?? '') >= '2026-07-28') {
+    if (interaction && (!declared || !check(declared)) && isModernRevision(this.protocolVersion)) {
       // 2026-07-28: the request itself is refused (-32021, HTTP 400), naming the capability it needs.
       const needed = capability === 'elicitation' && declared ? { elicitation: { url: {} } } : { [capability]: {} };
       throw new RequestError(

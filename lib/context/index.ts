@@ -6,4 +6,5 @@ export { InputRequiredSignal, rethrowIfInputRequired } from './interaction';
 export type { ElicitationForm, InputSpec, InteractionChannel } from './interaction';
 export type { ClientInfo, ContextLogger, LogLevel, RequestChannel } from './context';
 export type { McpAuth } from './auth';
+export { isModernRevision, MODERN_REVISION } from './protocol-era';
 export { ForwardingChannel } from './forwarding-channel';

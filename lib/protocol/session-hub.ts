@@ -1,4 +1,5 @@
 import type { Server } from '@modelcontextprotocol/server';
+import { isModernRevision } from '../context';
 import type { ServerLogger } from '../invocation';
 
 /** One connected session: its server instance and the resource URIs it subscribed to (made on first subscribe). */
@@ -99,5 +100,5 @@ export class SessionHub {
 
 /** Whether the session speaks protocol revision 2026-07-28 or later. */
 export function isModern(server: Server): boolean {
-  return (server.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28';
+  return isModernRevision(server.getNegotiatedProtocolVersion());
 }

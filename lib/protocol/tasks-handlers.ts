@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type ServerContext, type StandardSchemaV1 } from '@modelcontextprotocol/server';
-import { ForwardingChannel, type RequestChannel } from '../context';
+import { ForwardingChannel, isModernRevision, type RequestChannel } from '../context';
 import { RequestError, RpcCode } from '../errors';
 import { missingScopes } from '../auth';
 import type { McpAuth } from '../interfaces';
@@ -23,7 +23,6 @@ export interface TaskToolCall {
   readonly task?: { ttl?: unknown } | null;
 }
 
-const MODERN = '2026-07-28';
 
 /** -32021 (HTTP 400) naming the tasks extension in `data.requiredCapabilities`, as the extension requires. */
 function extensionRequired(message: string): unknown {
@@ -284,5 +283,5 @@ interface Caller {
 }
 
 function isModern(channel: RequestChannel): boolean {
-  return (channel.protocolVersion ?? '') >= MODERN;
+  return isModernRevision(channel.protocolVersion);
 }

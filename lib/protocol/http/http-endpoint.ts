@@ -9,6 +9,7 @@ import {
   type AuthInfo,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
+import { MODERN_REVISION } from '../../context';
 import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../server-factory';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
@@ -248,7 +249,7 @@ export class HttpEndpoint {
     if (typeof message !== 'object' || message === null || Array.isArray(message) || message.method !== 'tools/call') return undefined;
     const version = message.params?._meta?.[PROTOCOL_VERSION_META_KEY];
     // The per-request envelope of 2026-07-28 (an unsupported claim is the transport's to refuse, -32022).
-    if (version !== '2026-07-28') return undefined;
+    if (version !== MODERN_REVISION) return undefined;
     const declarations = typeof message.params?.name === 'string' ? headers.get(message.params.name) : undefined;
     const refused = declarations && checkParamHeaders(declarations, message.params?.arguments, request.headers);
     if (!refused) return undefined;
