@@ -1,10 +1,33 @@
-import { getHeapStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import type { HttpOptions } from './http-options';
 
 /** Heap one 2025-era session holds while idle (its SDK server, transport and registries), measured. */
 const SESSION_HEAP = 16 * 1024;
-/** Above this share of the heap limit, the endpoint is under memory pressure. */
+/** Above this share of the old generation's limit, the endpoint is under memory pressure. */
 const PRESSURE = 0.85;
+const MIB = 1024 * 1024;
+
+/**
+ * The most the old generation (where what lives on is kept) may hold: `--max-old-space-size` when the process
+ * was given one (execArgv or NODE_OPTIONS), else V8's heap limit less what it reserves for the young generation
+ * (about 64 MiB with the default semi-spaces). The process runs out of memory when this fills, well before
+ * `heap_size_limit`, which counts the young generation's reserve too.
+ */
+export function oldSpaceLimit(): number {
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  for (const flag of flags) {
+    const given = /^--max[-_]old[-_]space[-_]size=(\d+)$/.exec(flag);
+    if (given) return Number(given[1]) * MIB;
+  }
+  const { heap_size_limit } = getHeapStatistics();
+  return Math.max(heap_size_limit / 2, heap_size_limit - 64 * MIB);
+}
+
+/** What the old generation holds now: the heap in use less the young generation's. */
+function oldSpaceUsed(): number {
+  const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_used_size ?? 0;
+  return getHeapStatistics().used_heap_size - young;
+}
 /** How often the heap is looked at (it is read when a request needs to know, at most this often). */
 const SAMPLE_MS = 100;
 
@@ -34,9 +57,10 @@ export interface HttpLimits {
  * (the heap limit, `--max-old-space-size`): sessions, bodies being received and answers waiting for slow readers
  * each take at most a share of it.
  */
-export function resolveLimits(options: HttpOptions, heapLimit = getHeapStatistics().heap_size_limit): HttpLimits {
+export function resolveLimits(options: HttpOptions, heapLimit = oldSpaceLimit()): HttpLimits {
   const maxRequestBodySize = options.maxRequestBodySize ?? 4 * 1024 * 1024;
-  // A quarter of the heap for idle sessions; an eighth for bodies in flight and as much for answers being written.
+  // A quarter of the heap (its old generation) for idle sessions; an eighth for bodies in flight and as much for
+  // answers being written.
   const maxSessions = options.maxSessions ?? clamp(Math.floor(heapLimit / 4 / SESSION_HEAP), 100, 10_000);
   const share = clamp(Math.floor(heapLimit / 8), 2 * maxRequestBodySize, 256 * 1024 * 1024);
   const maxBodyBytesInFlight = options.maxBodyBytesInFlight ?? share;
@@ -105,16 +129,16 @@ export class Admission {
   private readonly total: Holding = { refs: 0, bodies: 0, bodyBytes: 0, pendingBytes: 0, listens: 0 };
   private sampledAt = 0;
   private pressure = false;
+  private readonly pressureBytes = oldSpaceLimit() * PRESSURE;
 
   constructor(readonly limits: HttpLimits) {}
 
-  /** Whether the heap is nearly full (sampled at most every 100 ms): new sessions and large work are refused. */
+  /** Whether the heap is nearly full (sampled at most every 100 ms): new sessions are refused, idle ones ended. */
   underPressure(): boolean {
     const now = Date.now();
     if (now - this.sampledAt >= SAMPLE_MS) {
       this.sampledAt = now;
-      const { used_heap_size, heap_size_limit } = getHeapStatistics();
-      this.pressure = used_heap_size > heap_size_limit * PRESSURE;
+      this.pressure = oldSpaceUsed() > this.pressureBytes;
     }
     return this.pressure;
   }

@@ -156,6 +156,27 @@ describe('sessions past what the heap holds (issue 22, 2)', () => {
       await server.stop();
     }
   }, 120_000);
+
+  it('refuses new sessions under memory pressure when the bounds given are above what the heap holds', async () => {
+    // Bounds far above what 48 MB hold: the heap itself is watched, and a new session is refused before it runs out.
+    const server = await startServerProcess('hostile-app.ts', 48, { HTTP_OPTIONS: JSON.stringify({ maxSessions: 1_000_000, maxSessionsPerClient: 1_000_000, handshakeTimeoutMs: 600_000 }) });
+    try {
+      let refused: { status: number; body: string } | undefined;
+      let opened = 0;
+      while (!refused && opened < 40_000) {
+        const answers = await Promise.all(Array.from({ length: 25 }, () => requestFrom(server.url, peer(0), JSON_AND_SSE, initializeBody())));
+        opened += answers.filter((answer) => answer.status === 200).length;
+        refused = answers.find((answer) => answer.status !== 200);
+      }
+      expect(refused?.status).toBe(503);
+      expect(JSON.parse(refused!.body).error.message).toBe('Server busy: out of memory for new sessions. Retry shortly.');
+      expect(opened).toBeGreaterThan(500);
+      expect(server.alive()).toBe(true);
+      expect((await health(server.url)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
 });
 
 @Injectable()
