@@ -155,7 +155,11 @@ export class HttpEndpoint {
           // A listen stream is not a call in progress: it holds no call slot, and listen bounds count it instead.
           this.release();
           release = undefined;
-          response = watchBody(await this.dispatch(request, sent), listen, this.limits.listenIdleTimeoutMs);
+          const stream = await this.dispatch(request, sent).catch((error: unknown) => {
+            listen(); // its place is free again
+            throw error;
+          });
+          response = watchBody(stream, listen, this.limits.listenIdleTimeoutMs);
         } else {
           response = await this.dispatch(request, sent);
         }
