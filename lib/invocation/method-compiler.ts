@@ -3,7 +3,7 @@ import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { JsonSchema } from '../interfaces';
 import { argsInputSchema, generatedDates, jsonValue, paramsInputSchema, type Converter, type RootSchema, type SchemaSite } from '../schema';
 import { ArgumentValidator, formatIssues, type SchemaCompiler } from '../validation';
-import type { ParamMetadata } from '../metadata';
+import type { GeneratedTypes, ParamMetadata } from '../metadata';
 import type { MethodHost, RequestHandle } from './method-host';
 import { parseMethod, type ParsedParameter } from './method-parser';
 import { argsNotClassMessage, invalidDefaultMessage, invalidSchemaMessage } from './method.messages';
@@ -46,8 +46,8 @@ export function compileMethod(
   implicit?: readonly ParamMetadata[],
 ): CompiledMethod {
   const { target } = host;
-  const parsed = parseMethod(target, method, owner, implicit);
-  const input = rawInputSchema ? rawRoot(rawInputSchema) : inputRoot(parsed, owner);
+  const parsed = parseMethod(target, method, owner, host.types, implicit);
+  const input = rawInputSchema ? rawRoot(rawInputSchema) : inputRoot(parsed, owner, host.types);
   const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(compiler, input.schema, input.generated));
   if (!rawInputSchema) checkDefaults(parsed, input, compiler, owner);
   const runtime = input.runtimeValidated.size > 0 && !rawInputSchema;
@@ -69,7 +69,7 @@ export function compileMethod(
   };
 }
 
-function inputRoot(parsed: ParsedParameter[], owner: string): RootSchema {
+function inputRoot(parsed: ParsedParameter[], owner: string, types: GeneratedTypes): RootSchema {
   const args = parsed.find((p) => p.kind === 'args');
   if (args) {
     const cls = args.reflected;
@@ -79,7 +79,7 @@ function inputRoot(parsed: ParsedParameter[], owner: string): RootSchema {
     if (notClass) {
       throw new BootstrapError(BootstrapErrorCode.ArgsNotClass, argsNotClassMessage(owner, args.index, cls));
     }
-    return argsInputSchema(cls, site(owner, `parameter #${args.index} (@Args())`, argsFix));
+    return argsInputSchema(cls, site(owner, `parameter #${args.index} (@Args())`, argsFix), types);
   }
   return paramsInputSchema(
     parsed
@@ -98,6 +98,7 @@ function inputRoot(parsed: ParsedParameter[], owner: string): RootSchema {
             `the allowed values with { enum: MyEnum }, or a JSON Schema with { schema: { type: 'array', items: { ... } } }.`,
         ),
       })),
+    types,
   );
 }
 

@@ -6,6 +6,7 @@ import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { GeneratedMetadata, InjectionToken, McpMethod, MiddlewareHook, ModuleImport, Provider } from '../interfaces';
 import { CompletionRegistry } from '../completions';
 import { ElicitationForms } from '../invocation';
+import { GeneratedTypes } from '../metadata';
 import { middlewareHooks, Reflector } from '../pipeline';
 import { PromptRegistry } from '../prompts';
 import { createServerFactory, isProtocolError, SessionHub, uriMatcher } from '../protocol';
@@ -52,7 +53,8 @@ export class McpFactory {
     }
     checkNumericOptions(settings);
     const metadata = options.metadata ?? settings.metadata;
-    if (metadata) loadGeneratedTypes(metadata);
+    // This application's own: handed to its hosts and forms, never stored where another application reads.
+    const types = metadata ? loadGeneratedTypes(metadata) : GeneratedTypes.none;
     await container.callHook('onModuleInit');
     const logger = settings.logger ?? stderrLogger;
     const policy = { maskErrorDetails: settings.maskErrorDetails ?? true, logger, isProtocolError };
@@ -101,8 +103,8 @@ export class McpFactory {
       }
     };
     const hub = new SessionHub(logger);
-    const hosts = await collectHosts(container);
-    if (metadata) checkGeneratedCoverage(hosts);
+    const hosts = await collectHosts(container, types);
+    if (metadata) checkGeneratedCoverage(hosts, types);
     register(hosts);
     const hooks = new Map<McpMethod, readonly MiddlewareHook[]>();
     const middleware = (method: McpMethod) => {
@@ -123,7 +125,7 @@ export class McpFactory {
       scopes: enhancers.scopes,
       middleware,
       hub,
-      forms: new ElicitationForms(lenient),
+      forms: new ElicitationForms(lenient, types),
       stateSecret: stateSecret(settings.requestStateSecret),
       declare: settings.capabilities,
       maxSubscriptionsPerSession: settings.maxSubscriptionsPerSession ?? 100,
@@ -139,7 +141,7 @@ export class McpFactory {
         resources,
         prompts,
         hub,
-        register: (instances) => register(instances.map((instance) => ({ target: instance.constructor, instance, module: rootModule }))),
+        register: (instances) => register(instances.map((instance) => ({ target: instance.constructor, instance, module: rootModule, types }))),
         warnUnprovidedComponents: () => warnUnprovidedComponents(served, rootModule.name, logger, settings.warnings),
       },
       logger,
