@@ -1,4 +1,3 @@
-import { registriesOf } from '../module/mcp-application';
 import { parseArgs, type CommandSpec } from './args';
 import { CliError, CliErrorCode, usageError } from './cli.error';
 import { describe } from './load-entry';
@@ -34,7 +33,6 @@ export async function callCommand(argv: readonly string[], io: CliIo = { stderr:
   const progress = createProgress(io.stderr, { quiet: options.quiet === true, delay: 1000 });
   progress.update(`Loading ${entry}`);
   const result = await withClient({ entry, moduleName: options.module as string | undefined }, async (client) => {
-    registriesOf(client.app).warnUnprovidedComponents?.();
     progress.update(`Calling ${tool}`);
     try {
       return await client.callTool({ name: tool, arguments: args });

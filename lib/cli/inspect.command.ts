@@ -1,4 +1,3 @@
-import { registriesOf } from '../module/mcp-application';
 import { parseArgs, type CommandSpec } from './args';
 import type { CommandOutput } from './output';
 import { createProgress, type CliIo } from './progress';
@@ -35,7 +34,6 @@ export async function inspectCommand(argv: readonly string[], io: CliIo = { stde
   const progress = createProgress(io.stderr, { quiet: options.quiet === true, delay: 1000 });
   progress.update(`Loading ${entry}`);
   const catalogue = await withClient({ entry, moduleName: options.module as string | undefined }, async (client) => {
-    registriesOf(client.app).warnUnprovidedComponents?.();
     progress.update(`Listing the components of ${entry}`);
     const capabilities = client.getServerCapabilities() ?? {};
     const all = async <P extends Page>(list: (cursor?: string) => Promise<P>, pick: (page: P) => Listed[]) => {

@@ -1,5 +1,5 @@
 import { McpReflectError } from '../errors';
-import { McpFactory, type McpApplication } from '../module';
+import { buildApplication, type BuiltApplication } from '../module/mcp-factory';
 import { createTestClient, type TestClient } from '../testing';
 import { CliError, CliErrorCode } from './cli.error';
 import { describe, loadRootModule } from './load-entry';
@@ -18,7 +18,9 @@ export async function withClient<T>(options: SessionOptions, work: (client: Test
   const restore = consoleToStderr();
   try {
     const root = loadRootModule(options.entry, options.moduleName);
-    const app = await bootstrap(root, options.entry);
+    const { app, registries } = await bootstrap(root, options.entry);
+    // As app.listen() would: the CLI runs this one application.
+    registries.warnUnprovidedComponents?.();
     const client = await createTestClient(app);
     try {
       return await work(client);
@@ -30,9 +32,9 @@ export async function withClient<T>(options: SessionOptions, work: (client: Test
   }
 }
 
-async function bootstrap(root: Function, entry: string): Promise<McpApplication> {
+async function bootstrap(root: Function, entry: string): Promise<BuiltApplication> {
   try {
-    return await McpFactory.create(root as Parameters<typeof McpFactory.create>[0]);
+    return await buildApplication(root as Parameters<typeof buildApplication>[0]);
   } catch (error) {
     // A BootstrapError already names cause and fix: printed as is.
     const message = error instanceof McpReflectError || (error instanceof Error && error.name === 'BootstrapError') ? error.message : `Cannot bootstrap ${root.name} from ${entry}: ${describe(error)}`;
