@@ -38,11 +38,12 @@ export class ElicitationForms {
 
   private compile(dto: Function): ElicitationForm {
     const owner = `the elicitation form ${dto.name}`;
-    const root = argsInputSchema(dto, {
+    const site = {
       owner,
       position: `class ${dto.name}`,
       explicitFix: `decorate the properties of ${dto.name} with class-validator type decorators or @Field({ type }).`,
-    }, this.types);
+    };
+    const root = argsInputSchema(dto, site, this.types);
     const defaults = readDefaults(dto);
     const properties: Record<string, JsonSchema> = {};
     for (const [name, schema] of Object.entries((root.schema.properties ?? {}) as Record<string, JsonSchema>)) {

@@ -8,7 +8,7 @@ import type { GeneratedClass, GeneratedMetadata, GeneratedMethod, GeneratedPrope
  * reference (exported classes, imported by the generated module) or else by class name.
  */
 export class GeneratedTypes {
-  /** An application that loaded no generated module. */
+  /** An application that loaded no generated module (one shared instance: it is empty and never changes). */
   static readonly none = new GeneratedTypes({ version: 1, generator: '', classes: [] });
 
   private readonly byRef = new Map<Function, GeneratedClass>();

@@ -28,12 +28,16 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
   const compiled = compileMethod(host, method, owner, compiler, options.inputSchema);
   const task = taskSettings(options.task, owner);
   const output = options.output
-    ? outputSchema(options.output, {
-        owner,
-        position: '@Tool({ output })',
-        explicitFix: 'give @Tool({ output }) a DTO class, String, Number, Boolean, or [ItemType].',
-        schema: 'output',
-      }, host.types)
+    ? outputSchema(
+        options.output,
+        {
+          owner,
+          position: '@Tool({ output })',
+          explicitFix: 'give @Tool({ output }) a DTO class, String, Number, Boolean, or [ItemType].',
+          schema: 'output',
+        },
+        host.types,
+      )
     : undefined;
 
   const descriptor: ToolDescriptor = pruneUndefined({
