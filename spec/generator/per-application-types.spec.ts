@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Context, Ctx, Injectable, McpFactory, McpModule, Module, Param, Tool, type GeneratedClass, type GeneratedMetadata, type McpApplication } from 'mcp-reflect';
-import { createTestClient, type TestClient } from 'mcp-reflect/testing';
+import { createTestClient, Test, type TestClient } from 'mcp-reflect/testing';
 
 // Generated metadata belongs to the application it was given to (issue 23, item 4): two applications in one
 // process, given different generated modules for the same class (or for two classes of the same name), each
@@ -76,6 +76,15 @@ describe('generated metadata belongs to one application', () => {
     expect(await clientA.callTool({ name: 'greet', arguments: { style: 'loud' } })).toMatchObject({ isError: true });
     expect(text(await clientB.callTool({ name: 'greet', arguments: { style: 'loud' } }))).toBe('hello (loud)');
     expect(await clientB.callTool({ name: 'greet', arguments: { style: 'formal' } })).toMatchObject({ isError: true });
+  });
+
+  it('a testing module compiles with the metadata it is given, and only it', async () => {
+    const typed = await Test.createTestingModule({ imports: [plainModule('testing')] }).compile({
+      metadata: generated(greeterEntry(Greeter, 'Greeter', 'src/greeter.ts', ['formal'])),
+    });
+    const plain = await Test.createTestingModule({ imports: [plainModule('testing-plain')] }).compile();
+    expect(await styles(await connect(typed.app))).toEqual(['formal']);
+    expect(await styles(await connect(plain.app))).toBeUndefined();
   });
 
   it('an application without metadata, created after one with, serves the reflected types only', async () => {
