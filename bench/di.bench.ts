@@ -10,7 +10,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Injectable, McpFactory, McpModule, Module, Param, Scope, Tool, type Provider } from '../lib';
-import { registriesOf } from '../lib/module/mcp-application';
+import { buildApplication } from '../lib/module/mcp-factory';
 import type { RequestChannel } from '../lib/context';
 
 const quick = process.argv.includes('--quick');
@@ -59,9 +59,10 @@ function median(values: number[]): number {
 }
 
 async function perCall(): Promise<{ singletonUs: number; requestUs: number; addedUs: number }> {
-  const app = await McpFactory.create(BenchModule);
-  const singleton = registriesOf(app).tools.get('add')!;
-  const scoped = registriesOf(app).tools.get('addScoped')!;
+  // The compiled pipelines, from the one who builds the application (no public API hands them out).
+  const { app, registries } = await buildApplication(BenchModule);
+  const singleton = registries.tools.get('add')!;
+  const scoped = registries.tools.get('addScoped')!;
   const run = async (tool: typeof singleton): Promise<number> => {
     const start = performance.now();
     for (let i = 0; i < CALLS; i++) await tool.pipeline.call({ a: i, b: 1 }, () => channel, undefined);

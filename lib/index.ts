@@ -70,6 +70,18 @@ export type {
 export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions } from './module';
 export type { ListenOptions, StdioListenOptions, ConnectOptions, ShutdownSignal, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, McpWarningOptions, Transport } from './module';
 export type { CacheHints } from './module/mcp-options';
+// `app.inspect()`: what an application serves, as frozen descriptions (docs/inspection.md).
+export type {
+  ComponentOwner,
+  InspectedComponent,
+  InspectedCompletion,
+  InspectedPrompt,
+  InspectedResource,
+  InspectedResourceTemplate,
+  InspectedTask,
+  InspectedTool,
+  McpInspection,
+} from './module';
 export { ToolResult, text, image, audio, embeddedResource, resourceLink } from './tools';
 export type {
   ContentBlock,

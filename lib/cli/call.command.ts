@@ -1,4 +1,3 @@
-import { registriesOf } from '../module/mcp-application';
 import { parseArgs, type CommandSpec } from './args';
 import { CliError, CliErrorCode, usageError } from './cli.error';
 import { describe } from './load-entry';
@@ -6,20 +5,26 @@ import type { CommandOutput } from './output';
 import { createProgress, type CliIo } from './progress';
 import { withClient } from './session';
 
-export const callSpec: CommandSpec = { name: 'call', positionals: ['entry', 'tool'], options: { args: 'value', json: 'flag', module: 'value', quiet: 'flag', help: 'flag' } };
+export const callSpec: CommandSpec = {
+  name: 'call',
+  positionals: ['entry', 'tool'],
+  options: { args: 'value', json: 'flag', module: 'value', metadata: 'value', quiet: 'flag', help: 'flag' },
+};
 
-export const callUsage = `Usage: mcp-reflect call <entry> <tool> [--args '<json object>'] [--json] [--module <Name>]
+export const callUsage = `Usage: mcp-reflect call <entry> <tool> [--args '<json object>'] [--json] [--module <Name>] [--metadata <file>]
 
-Bootstraps the root module exported by <entry>, calls one tool in-process and prints the result: its
-structuredContent as JSON when it has some, otherwise its text blocks as text (other blocks as JSON).
-Exits with 1 when the result has isError or the call fails, the message on stderr.
+Bootstraps the root module exported by <entry> with the generated types the server uses, calls one tool
+in-process and prints the result: its structuredContent as JSON when it has some, otherwise its text blocks
+as text (other blocks as JSON). Exits with 1 when the result has isError or the call fails, the message on stderr.
 
 Options:
-  --args <json>    the tool's arguments, a JSON object (default {})
-  --json           print the whole CallToolResult as JSON
-  --module <Name>  the exported root module class, when the entry exports several @Module() classes
-  --quiet          no progress line (shown on stderr when loading takes over a second)
-  --help           show this help`;
+  --args <json>      the tool's arguments, a JSON object (default {})
+  --json             print the whole CallToolResult as JSON
+  --module <Name>    the exported root module class, when the entry exports several @Module() classes
+  --metadata <file>  the module \`mcp-reflect generate\` wrote (default: the one the module passes to
+                     McpModule.forRoot, else mcp-metadata next to the entry or above it, within its project)
+  --quiet            no progress line (shown on stderr when loading takes over a second)
+  --help             show this help`;
 
 interface Block {
   type: string;
@@ -33,8 +38,8 @@ export async function callCommand(argv: readonly string[], io: CliIo = { stderr:
   const args = parseToolArguments(options.args);
   const progress = createProgress(io.stderr, { quiet: options.quiet === true, delay: 1000 });
   progress.update(`Loading ${entry}`);
-  const result = await withClient({ entry, moduleName: options.module as string | undefined }, async (client) => {
-    registriesOf(client.app).warnUnprovidedComponents?.();
+  const session = { entry, moduleName: options.module as string | undefined, metadata: options.metadata as string | undefined };
+  const result = await withClient(session, async (client) => {
     progress.update(`Calling ${tool}`);
     try {
       return await client.callTool({ name: tool, arguments: args });

@@ -9,6 +9,8 @@ export const CliErrorCode = {
   NoModule: 'CLI_NO_MODULE',
   BootstrapFailed: 'CLI_BOOTSTRAP_FAILED',
   CallFailed: 'CLI_CALL_FAILED',
+  MetadataNotFound: 'CLI_METADATA_NOT_FOUND',
+  MetadataLoadFailed: 'CLI_METADATA_LOAD_FAILED',
 } as const;
 export type CliErrorCode = (typeof CliErrorCode)[keyof typeof CliErrorCode];
 
@@ -18,7 +20,7 @@ export class CliError extends McpReflectError {
   readonly exitCode: 1 | 2;
   constructor(code: CliErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
-    this.exitCode = code === CliErrorCode.Usage || code === CliErrorCode.EntryNotFound ? 2 : 1;
+    this.exitCode = code === CliErrorCode.Usage || code === CliErrorCode.EntryNotFound || code === CliErrorCode.MetadataNotFound ? 2 : 1;
   }
 }
 

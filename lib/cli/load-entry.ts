@@ -26,14 +26,20 @@ const swcOptions = {
 export function loadRootModule(entry: string, moduleName?: string): Function {
   const file = path.resolve(entry);
   if (!existsSync(file)) throw new CliError(CliErrorCode.EntryNotFound, `Cannot find the entry file ${entry} (looked at ${file}).\nGive the path of the file that exports your root module, e.g. \`mcp-reflect inspect dist/app.module.js\`.`);
-  if (/\.[cm]?tsx?$/.test(file)) registerTypeScript(file);
   let exported: unknown;
   try {
-    exported = require(file);
+    exported = requireFile(file);
   } catch (error) {
+    if (error instanceof CliError) throw error;
     throw new CliError(CliErrorCode.EntryLoadFailed, `Cannot load ${entry}: ${describe(error)}\nFix the error in the entry (or in a file it imports) and run the command again.`, { cause: error });
   }
   return pickModule(entry, exported, moduleName);
+}
+
+/** Requires a JavaScript or TypeScript file (TypeScript through the project's @swc/core, see registerTypeScript). */
+export function requireFile(file: string): unknown {
+  if (/\.[cm]?tsx?$/.test(file)) registerTypeScript(file);
+  return require(file);
 }
 
 function pickModule(entry: string, exported: unknown, moduleName?: string): Function {

@@ -1,27 +1,54 @@
+import path from 'node:path';
 import { McpReflectError } from '../errors';
-import { McpFactory, type McpApplication } from '../module';
+import { buildApplication, type BuiltApplication } from '../module/mcp-factory';
 import { createTestClient, type TestClient } from '../testing';
 import { CliError, CliErrorCode } from './cli.error';
 import { describe, loadRootModule } from './load-entry';
+import { findMetadataFile, loadMetadataFile } from './metadata-file';
 
 export interface SessionOptions {
   readonly entry: string;
   readonly moduleName?: string;
+  /** `--metadata <file>`: the generated module to load, over any the application or the project gives. */
+  readonly metadata?: string;
 }
 
+/** Where the schemas of a session came from, for `inspect` to say. */
+export type TypesSource =
+  | { readonly kind: 'file'; readonly file: string; readonly given: boolean }
+  | { readonly kind: 'application' }
+  | { readonly kind: 'none' };
+
 /**
- * Loads the entry, bootstraps its root module and connects an in-memory SDK client (as createTestClient does),
- * runs `work` with it, then closes the application. While it runs, console.log/info/debug go to stderr so that
- * stdout carries only the command's output.
+ * Loads the entry, bootstraps its root module with the generated types the server would use, and connects an
+ * in-memory SDK client (as createTestClient does); runs `work` with it, then closes the application. While it
+ * runs, console.log/info/debug go to stderr so that stdout carries only the command's output.
+ *
+ * The types: `--metadata <file>` when given; else those the module passes itself (`McpModule.forRoot({
+ * metadata })`); else the module `mcp-reflect generate` wrote for the entry's project (findMetadataFile), which a
+ * `main.ts` passes to `McpFactory.create()` — so `inspect` and `call` see the schemas the server serves.
  */
-export async function withClient<T>(options: SessionOptions, work: (client: TestClient) => Promise<T>): Promise<T> {
+export async function withClient<T>(options: SessionOptions, work: (client: TestClient, types: TypesSource) => Promise<T>): Promise<T> {
   const restore = consoleToStderr();
   try {
     const root = loadRootModule(options.entry, options.moduleName);
-    const app = await bootstrap(root, options.entry);
+    let types: TypesSource = { kind: 'none' };
+    const given = options.metadata !== undefined ? loadMetadataFile(options.metadata, true) : undefined;
+    if (options.metadata !== undefined) types = { kind: 'file', file: options.metadata, given: true };
+    const found = given === undefined ? findMetadataFile(options.entry) : undefined;
+    const fallback = found
+      ? () => {
+          types = { kind: 'file', file: path.relative(process.cwd(), found) || found, given: false };
+          return loadMetadataFile(found, false);
+        }
+      : undefined;
+    const { app, registries } = await bootstrap(root, options.entry, given, fallback);
+    if (types.kind === 'none' && app.inspect().generatedTypes) types = { kind: 'application' };
+    // As app.listen() would: the CLI runs this one application.
+    registries.warnUnprovidedComponents?.();
     const client = await createTestClient(app);
     try {
-      return await work(client);
+      return await work(client, types);
     } finally {
       await client.close();
     }
@@ -30,10 +57,14 @@ export async function withClient<T>(options: SessionOptions, work: (client: Test
   }
 }
 
-async function bootstrap(root: Function, entry: string): Promise<McpApplication> {
+async function bootstrap(root: Function, entry: string, metadata: unknown, fallbackMetadata: (() => unknown) | undefined): Promise<BuiltApplication> {
   try {
-    return await McpFactory.create(root as Parameters<typeof McpFactory.create>[0]);
+    return await buildApplication(root as Parameters<typeof buildApplication>[0], {
+      ...(metadata !== undefined ? { metadata: metadata as never } : {}),
+      ...(fallbackMetadata ? { fallbackMetadata } : {}),
+    });
   } catch (error) {
+    if (error instanceof CliError) throw error; // the found metadata file could not be loaded
     // A BootstrapError already names cause and fix: printed as is.
     const message = error instanceof McpReflectError || (error instanceof Error && error.name === 'BootstrapError') ? error.message : `Cannot bootstrap ${root.name} from ${entry}: ${describe(error)}`;
     throw new CliError(CliErrorCode.BootstrapFailed, message, { cause: error });

@@ -22,11 +22,24 @@ export interface CompletionContext {
 
 type Completer = (value: string, context: CompletionContext, open: () => RequestChannel) => CompletionResult | Promise<CompletionResult>;
 
+/** What one completer completes and where it comes from, for inspection (`app.inspect().completions`). */
+export interface CompleterSource {
+  readonly ref: CompletionRef;
+  readonly argument: string;
+  /** The `@Complete()` method; undefined for a static `complete` list of `@Prompt()` / `@ResourceTemplate()`. */
+  readonly owner?: { readonly target: Function; readonly method: string };
+  /** The static list. */
+  readonly values?: readonly string[];
+  /** The scopes the `@Complete()` method requires (`@Scopes()`). */
+  readonly requiredScopes?: readonly string[];
+}
+
 /** A completer built by `stage()`. */
 export interface StagedCompleter {
   readonly key: string;
   readonly completer: Completer;
   readonly needsContext: boolean;
+  readonly source: CompleterSource;
 }
 
 /**
@@ -60,6 +73,7 @@ const MAX_VALUES = 100;
  */
 export class CompletionRegistry {
   private readonly completers = new Map<string, Completer>();
+  private readonly sources = new Map<string, CompleterSource>();
   /** True once a completer receives a Context (`@Ctx()`, or a request-scoped class). */
   usesContext = false;
 
@@ -75,7 +89,13 @@ export class CompletionRegistry {
       // A @Complete() method for the same argument wins over the static list.
       if (this.completers.has(key(ref, argument))) continue;
       this.completers.set(key(ref, argument), (value) => capped(values.filter((v) => v.startsWith(value))));
+      this.sources.set(key(ref, argument), { ref, argument, values });
     }
+  }
+
+  /** What every completer completes, in registration order. */
+  described(): readonly CompleterSource[] {
+    return [...this.sources.values()];
   }
 
   /** Builds the completers of `records` (their targets are checked), not yet added. */
@@ -108,6 +128,7 @@ export class CompletionRegistry {
         key: key(ref, options.argument),
         completer: (value, context, open) => pipeline.call({ value, context }, open, undefined),
         needsContext: compiled.needsContext,
+        source: { ref, argument: options.argument, owner: { target, method }, ...(pipeline.requiredScopes ? { requiredScopes: pipeline.requiredScopes } : {}) },
       });
     }
     return staged;
@@ -117,6 +138,7 @@ export class CompletionRegistry {
   commit(staged: readonly StagedCompleter[]): void {
     for (const entry of staged) {
       this.completers.set(entry.key, entry.completer);
+      this.sources.set(entry.key, entry.source);
       if (entry.needsContext) this.usesContext = true;
     }
   }

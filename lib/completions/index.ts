@@ -1,2 +1,2 @@
 export { CompletionRegistry } from './completion-registry';
-export type { CompletionContext, CompletionRef, CompletionResult, CompletionTargets } from './completion-registry';
+export type { CompleterSource, CompletionContext, CompletionRef, CompletionResult, CompletionTargets } from './completion-registry';

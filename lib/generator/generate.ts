@@ -25,6 +25,14 @@ export interface GenerateResult {
   readonly milliseconds: number;
 }
 
+/**
+ * Where `generate` writes by default for the project of `root` (the tsconfig's folder): its src/mcp-metadata.ts
+ * when it has src/, else its mcp-metadata.ts. The CLI's `inspect` and `call` look there too.
+ */
+export function defaultMetadataFile(root: string): string {
+  return path.join(root, existsSync(path.join(root, 'src')) ? 'src/mcp-metadata.ts' : 'mcp-metadata.ts');
+}
+
 /** Reads the project and returns the generated module's text (nothing is written). */
 export async function generateMetadata(options: GenerateOptions): Promise<GenerateResult> {
   const started = Date.now();
@@ -34,7 +42,7 @@ export async function generateMetadata(options: GenerateOptions): Promise<Genera
   }
   const root = path.dirname(configFile);
   // An explicit --out is relative to the working folder, as paths on a command line are; the default to the project's.
-  const out = options.out ? path.resolve(options.out) : path.join(root, existsSync(path.join(root, 'src')) ? 'src/mcp-metadata.ts' : 'mcp-metadata.ts');
+  const out = options.out ? path.resolve(options.out) : defaultMetadataFile(root);
   if (!['.ts', '.mts', '.js', '.mjs', '.json'].includes(path.extname(out))) {
     throw new GeneratorError(`Cannot write ${out}: the generated module is .ts, .mts, .js (CommonJS), .mjs or .json.`, 'Fix: pick one of those extensions for --out.', 2);
   }

@@ -1,2 +1,2 @@
-export { generateMetadata, writeIfChanged, isCurrent, watchProject, type GenerateOptions, type GenerateResult } from './generate';
+export { defaultMetadataFile, generateMetadata, writeIfChanged, isCurrent, watchProject, type GenerateOptions, type GenerateResult } from './generate';
 export { GeneratorError } from './generator.error';

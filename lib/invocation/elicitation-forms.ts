@@ -1,6 +1,7 @@
 import type { ElicitationForm } from '../context';
 import { ErrorCode, McpReflectError } from '../errors';
 import type { JsonSchema } from '../interfaces';
+import type { GeneratedTypes } from '../metadata';
 import { argsInputSchema } from '../schema';
 import { ArgumentValidator, type SchemaCompiler } from '../validation';
 
@@ -20,7 +21,11 @@ const FLAT = new Set(['string', 'number', 'integer', 'boolean', 'array']);
 export class ElicitationForms {
   private readonly forms = new Map<Function, ElicitationForm>();
 
-  constructor(private readonly compiler: SchemaCompiler) {}
+  constructor(
+    private readonly compiler: SchemaCompiler,
+    /** The application's generated types: a DTO's generated properties shape its form as they shape a tool's input. */
+    private readonly types: GeneratedTypes,
+  ) {}
 
   form(dto: Function): ElicitationForm {
     let form = this.forms.get(dto);
@@ -33,11 +38,12 @@ export class ElicitationForms {
 
   private compile(dto: Function): ElicitationForm {
     const owner = `the elicitation form ${dto.name}`;
-    const root = argsInputSchema(dto, {
+    const site = {
       owner,
       position: `class ${dto.name}`,
       explicitFix: `decorate the properties of ${dto.name} with class-validator type decorators or @Field({ type }).`,
-    });
+    };
+    const root = argsInputSchema(dto, site, this.types);
     const defaults = readDefaults(dto);
     const properties: Record<string, JsonSchema> = {};
     for (const [name, schema] of Object.entries((root.schema.properties ?? {}) as Record<string, JsonSchema>)) {

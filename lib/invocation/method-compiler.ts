@@ -3,7 +3,7 @@ import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { JsonSchema } from '../interfaces';
 import { argsInputSchema, generatedDates, jsonValue, paramsInputSchema, type Converter, type RootSchema, type SchemaSite } from '../schema';
 import { ArgumentValidator, formatIssues, type SchemaCompiler } from '../validation';
-import type { ParamMetadata } from '../metadata';
+import type { GeneratedTypes, ParamMetadata } from '../metadata';
 import { methodInvoker, type Invoker } from './invoker';
 import type { MethodHost } from './method-host';
 import { parseMethod, type ParsedParameter } from './method-parser';
@@ -44,8 +44,8 @@ export function compileMethod(
   implicit?: readonly ParamMetadata[],
 ): CompiledMethod {
   const { target } = host;
-  const parsed = parseMethod(target, method, owner, implicit);
-  const input = rawInputSchema ? rawRoot(rawInputSchema) : inputRoot(parsed, owner);
+  const parsed = parseMethod(target, method, owner, host.types, implicit);
+  const input = rawInputSchema ? rawRoot(rawInputSchema) : inputRoot(parsed, owner, host.types);
   const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(compiler, input.schema, input.generated));
   if (!rawInputSchema) checkDefaults(parsed, input, compiler, owner);
   const runtime = input.runtimeValidated.size > 0 && !rawInputSchema;
@@ -66,7 +66,7 @@ export function compileMethod(
   };
 }
 
-function inputRoot(parsed: ParsedParameter[], owner: string): RootSchema {
+function inputRoot(parsed: ParsedParameter[], owner: string, types: GeneratedTypes): RootSchema {
   const args = parsed.find((p) => p.kind === 'args');
   if (args) {
     const cls = args.reflected;
@@ -76,7 +76,7 @@ function inputRoot(parsed: ParsedParameter[], owner: string): RootSchema {
     if (notClass) {
       throw new BootstrapError(BootstrapErrorCode.ArgsNotClass, argsNotClassMessage(owner, args.index, cls));
     }
-    return argsInputSchema(cls, site(owner, `parameter #${args.index} (@Args())`, argsFix));
+    return argsInputSchema(cls, site(owner, `parameter #${args.index} (@Args())`, argsFix), types);
   }
   return paramsInputSchema(
     parsed
@@ -95,6 +95,7 @@ function inputRoot(parsed: ParsedParameter[], owner: string): RootSchema {
             `the allowed values with { enum: MyEnum }, or a JSON Schema with { schema: { type: 'array', items: { ... } } }.`,
         ),
       })),
+    types,
   );
 }
 

@@ -1,4 +1,5 @@
 import type { Context } from '../context';
+import type { GeneratedTypes } from '../metadata';
 
 /** One request's scope of request-scoped instances: everything of the request runs inside `run()`. */
 export interface RequestHandle {
@@ -15,4 +16,6 @@ export interface MethodHost {
   readonly instance?: object;
   /** For request-scoped classes: this request's instance, built in the request's scope. */
   readonly resolve?: (request: RequestHandle) => object | Promise<object>;
+  /** The generated types of the application serving it (`GeneratedTypes.none` without a generated module). */
+  readonly types: GeneratedTypes;
 }

@@ -1,13 +1,6 @@
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { GeneratedMethod, GeneratedType, ParamOptions } from '../interfaces';
-import {
-  getGeneratedMethod,
-  getParamMetadata,
-  getParamTypes,
-  resolveGeneratedClass,
-  signatureFingerprint,
-  type ParamMetadata,
-} from '../metadata';
+import { getParamMetadata, getParamTypes, signatureFingerprint, type GeneratedTypes, type ParamMetadata } from '../metadata';
 import { literalValue, readParameters, type SourceParameter } from './parameter-names';
 import {
   argsMixedWithParamMessage,
@@ -53,14 +46,15 @@ export function parseMethod(
   target: Function,
   method: string,
   owner: string,
+  types: GeneratedTypes,
   implicit: readonly ParamMetadata[] = [],
 ): ParsedParameter[] {
   const fn = target.prototype[method] as Function;
   const own = getParamMetadata(target, method);
   const readable = readParameters(fn);
   const source = readable ?? [];
-  const generated = generatedSignature(target, method, owner, readable);
-  const reflected = getParamTypes(target.prototype, method) ?? generatedParamTypes(generated);
+  const generated = generatedSignature(types, target, method, owner, readable);
+  const reflected = getParamTypes(target.prototype, method) ?? generatedParamTypes(types, generated);
   const declared = Math.max(fn.length, source.length, reflected?.length ?? 0);
   // Positions without a decorator take the kind's implicit binding (completers: the typed value, then the context).
   const decorated: readonly (ParamMetadata | undefined)[] =
@@ -111,12 +105,13 @@ export function parseMethod(
  * signature changed would describe other parameters, so it stops the bootstrap instead.
  */
 function generatedSignature(
+  types: GeneratedTypes,
   target: Function,
   method: string,
   owner: string,
   source: readonly SourceParameter[] | undefined,
 ): GeneratedMethod | undefined {
-  const found = getGeneratedMethod(target, method);
+  const found = types.method(target, method);
   if (!found) return undefined;
   if (!source) return found.method; // minified or native: nothing to compare
   const running = signatureFingerprint(
@@ -133,11 +128,11 @@ function generatedSignature(
 }
 
 /** The parameter classes the generated entry names, by position (as `design:paramtypes` would list them). */
-function generatedParamTypes(generated: GeneratedMethod | undefined): unknown[] | undefined {
+function generatedParamTypes(types: GeneratedTypes, generated: GeneratedMethod | undefined): unknown[] | undefined {
   if (!generated) return undefined;
-  const types: unknown[] = [];
-  for (const p of generated.params) types[p.index] = p.class ? resolveGeneratedClass(p.class) : undefined;
-  return Array.from(types);
+  const classes: unknown[] = [];
+  for (const p of generated.params) classes[p.index] = p.class ? types.resolveClass(p.class) : undefined;
+  return Array.from(classes);
 }
 
 /**

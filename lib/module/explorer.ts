@@ -4,7 +4,7 @@ import type { Container, ModuleRecord, ProviderRecord } from '../di';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import { describeValue } from '../errors/describe';
 import type { MethodHost, RequestHandle } from '../invocation';
-import { getComponentMethods, getComponentOptions, getToolMethods, getToolOptions } from '../metadata';
+import { getComponentMethods, getComponentOptions, getToolMethods, getToolOptions, type GeneratedTypes } from '../metadata';
 import type { ComponentRecord, ExploredComponents } from '../pipeline';
 import { perRequest, type EnhancerResolver } from './enhancer-resolver';
 
@@ -21,9 +21,10 @@ export function hasComponents(target: Function): boolean {
 /**
  * The providers whose class has decorated methods, as hosts: singletons and transients serve every call with
  * one instance; request-scoped ones (classes, or factories provided under their class) build theirs per
- * request. A provider whose components cannot be served fails the bootstrap.
+ * request. A provider whose components cannot be served fails the bootstrap. Each host carries the
+ * application's generated types (`types`), which its methods are compiled with.
  */
-export async function collectHosts(container: Container): Promise<HostRecord[]> {
+export async function collectHosts(container: Container, types: GeneratedTypes): Promise<HostRecord[]> {
   const hosts: HostRecord[] = [];
   const seen = new Set<Function>();
   for (const record of container.providers()) {
@@ -36,6 +37,7 @@ export async function collectHosts(container: Container): Promise<HostRecord[]> 
         target,
         module: record.module,
         resolve: perRequest(container, record) as (request: RequestHandle) => object | Promise<object>,
+        types,
       });
       continue;
     }
@@ -47,7 +49,7 @@ export async function collectHosts(container: Container): Promise<HostRecord[]> 
           `Fix: make the factory return an instance of ${target.name}, or provide the class itself (useClass).`,
       );
     }
-    hosts.push({ target, module: record.module, instance });
+    hosts.push({ target, module: record.module, instance, types });
   }
   return hosts;
 }

@@ -1,10 +1,15 @@
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { GeneratedMetadata } from '../interfaces';
-import { hasGeneratedMethods, loadGeneratedMetadata } from '../metadata';
+import { GeneratedTypes } from '../metadata';
 import { hasComponents, type HostRecord } from './explorer';
 
-/** Loads the metadata `mcp-reflect generate` wrote, refusing what is not such a module. */
-export function loadGeneratedTypes(metadata: unknown): void {
+/**
+ * The generated types of one application, from the metadata `mcp-reflect generate` wrote (none:
+ * `GeneratedTypes.none`), refusing what is not such a module. Built once per application: nothing is stored
+ * beyond the application it is given to.
+ */
+export function loadGeneratedTypes(metadata: unknown): GeneratedTypes {
+  if (metadata === undefined) return GeneratedTypes.none;
   const candidate = (metadata as { default?: unknown })?.default ?? metadata;
   const shaped = candidate as Partial<GeneratedMetadata> | undefined;
   if (typeof shaped !== 'object' || shaped === null || !Array.isArray(shaped.classes) || typeof shaped.version !== 'number') {
@@ -21,13 +26,13 @@ export function loadGeneratedTypes(metadata: unknown): void {
         `Fix: regenerate it with this version's \`npx mcp-reflect generate\`.`,
     );
   }
-  loadGeneratedMetadata(shaped as GeneratedMetadata);
+  return new GeneratedTypes(shaped as GeneratedMetadata);
 }
 
 /** Every class serving components must be in the loaded metadata: one added since it was generated is not. */
-export function checkGeneratedCoverage(hosts: readonly HostRecord[]): void {
+export function checkGeneratedCoverage(hosts: readonly HostRecord[], types: GeneratedTypes): void {
   for (const { target } of hosts) {
-    if (!hasComponents(target) || hasGeneratedMethods(target)) continue;
+    if (!hasComponents(target) || types.hasMethods(target)) continue;
     throw new BootstrapError(
       BootstrapErrorCode.GeneratedMetadataStale,
       `Cannot build the components of ${target.name}: the generated metadata has no entry for the class (it was generated before ${target.name} ` +

@@ -5,6 +5,17 @@ export type { McpModuleAsyncOptions } from './mcp.module';
 export { McpApplication } from './mcp-application';
 export type { ListenOptions, StdioListenOptions, ConnectOptions, ShutdownSignal, Transport } from './mcp-application';
 export type { McpModuleOptions, McpWarningOptions } from './mcp-options';
+export type {
+  ComponentOwner,
+  InspectedComponent,
+  InspectedCompletion,
+  InspectedPrompt,
+  InspectedResource,
+  InspectedResourceTemplate,
+  InspectedTask,
+  InspectedTool,
+  McpInspection,
+} from './inspection';
 export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions } from '../protocol';
 export { InMemoryEventStore, RedisEventStore, RedisSessionStore, RedisBus } from '../protocol';
 export type {

@@ -17,17 +17,16 @@ import {
   type ServerFactory,
   type Transport,
 } from '../protocol';
-import type { PromptRegistry } from '../prompts';
 import type { SessionHub } from '../protocol';
-import type { ResourceRegistry } from '../resources';
-import type { ServerLogger, ToolRegistry } from '../tools';
+import type { ServerLogger } from '../tools';
 import { ComponentControl, McpComponents } from './component-control';
+import { inspectApplication, type InspectionSources, type McpInspection } from './inspection';
 
-/** @internal What the factory hands the application. */
-export interface ApplicationRegistries {
-  readonly tools: ToolRegistry;
-  readonly resources: ResourceRegistry;
-  readonly prompts: PromptRegistry;
+/**
+ * @internal What the factory hands the application: its own registries, server info and generated types
+ * (nothing of an application lives outside it).
+ */
+export interface ApplicationRegistries extends InspectionSources {
   readonly hub: SessionHub;
   /** Adds the components of objects at runtime: all of them, or (on any error) none. */
   readonly register: (instances: readonly object[]) => void;
@@ -98,6 +97,19 @@ export class McpApplication {
     this.prompts = new ComponentControl([registries.prompts], add);
     // Providers reach the same controls by injecting McpComponents.
     container.get<McpComponents>(McpComponents)?.bind(this);
+  }
+
+  /**
+   * Describes what the application serves: every tool, resource, resource template, prompt and completer,
+   * with its schemas (exactly as the lists show them), owning class and method, tags, scopes and task
+   * settings, disabled ones included. Frozen plain data, a snapshot of now (docs/inspection.md).
+   *
+   * @example
+   * const { tools } = app.inspect();
+   * for (const tool of tools) console.log(`${tool.name} (${tool.owner.class.name}.${tool.owner.method})`, tool.inputSchema);
+   */
+  inspect(): McpInspection {
+    return inspectApplication(this.registries);
   }
 
   /**
@@ -249,7 +261,3 @@ export class McpApplication {
   }
 }
 
-/** @internal The compiled registries of an application (tests and benchmarks look inside). */
-export function registriesOf(app: McpApplication): ApplicationRegistries {
-  return app['registries'];
-}

@@ -11,7 +11,11 @@ const decoratorOf: Record<ComponentKind, string> = {
   complete: '@Complete()',
 };
 
-/** Classes already named in this process: each is warned about once, however many applications start. */
+/**
+ * Classes already named in this process: each is warned about once, however many applications start. Kept
+ * process-wide on purpose: it guards the process's log, not what an application serves (each application
+ * still decides from its own options whether to warn at all).
+ */
 const warned = new Set<Function>();
 
 /**

@@ -1,7 +1,6 @@
 import { Catalogue, passesTags, type TagFilter } from '../catalogue';
 import type { RequestChannel } from '../context';
 import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
-import { getGeneratedMethod } from '../metadata';
 import type { JsonSchema, PromptOptions, ToolIcon } from '../interfaces';
 import { compileMethod, toRequestError, type CallPolicy, type CompiledMethod, pruneUndefined } from '../invocation';
 import { allowedItems, isGuarded, Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
@@ -66,7 +65,7 @@ export class PromptRegistry extends Catalogue<PromptDefinition, PromptDescriptor
       const descriptor = pruneUndefined({
         name,
         title: options.title,
-        description: options.description ?? getGeneratedMethod(target, method)?.method?.description,
+        description: options.description ?? host.types.method(target, method)?.method?.description,
         arguments: promptArguments(compiled.inputSchema),
         icons: options.icons,
         _meta: options._meta,

@@ -2,7 +2,7 @@ import { plainToInstance, TransformationType } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { GeneratedProperty, JsonSchema } from '../interfaces';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import { getFieldOptions, getFieldProperties, getGeneratedProperties, getPropertyType } from '../metadata';
+import { getFieldOptions, getFieldProperties, getPropertyType } from '../metadata';
 import { adaptKeywords, constraintKeywords, constraintType, type ConstraintType } from './constraint-map';
 import type { SchemaContext } from './schema-context';
 import { emptyDtoMessage, type SchemaSite } from './schema.messages';
@@ -69,7 +69,7 @@ function buildObject(cls: Function, ctx: SchemaContext, site: SchemaSite): Shape
   }
   for (const property of getFieldProperties(cls)) if (!byProperty.has(property)) byProperty.set(property, []);
   // With generated types every property is known, decorated or not.
-  const typed = getGeneratedProperties(cls);
+  const typed = ctx.types.properties(cls);
   const generated = typed ?? {};
   for (const property of Object.keys(generated)) if (!byProperty.has(property)) byProperty.set(property, []);
   if (!typed) for (const property of initialisedProperties(cls)) if (!byProperty.has(property)) ctx.undecorated.add(`${cls.name}.${property}`);

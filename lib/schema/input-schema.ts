@@ -1,4 +1,5 @@
 import type { GeneratedType, JsonSchema, ParamOptions, TypeHint } from '../interfaces';
+import type { GeneratedTypes } from '../metadata';
 import { dtoSchema } from './dto-schema';
 import { withParamHeader } from './param-header';
 import { SchemaContext } from './schema-context';
@@ -28,9 +29,12 @@ export interface RootSchema {
   readonly undecorated: ReadonlySet<string>;
 }
 
-/** The input schema for named parameters: `{ type: 'object', properties, required, additionalProperties: false }`. */
-export function paramsInputSchema(params: readonly ParamSchemaInput[]): RootSchema {
-  const ctx = new SchemaContext(dtoSchema);
+/**
+ * The input schema for named parameters: `{ type: 'object', properties, required, additionalProperties: false }`.
+ * `types`: the generated types of the application (DTO properties, classes named by generated parameters).
+ */
+export function paramsInputSchema(params: readonly ParamSchemaInput[], types: GeneratedTypes): RootSchema {
+  const ctx = new SchemaContext(dtoSchema, types);
   const properties: Record<string, JsonSchema> = {};
   const shapedProperties = new Map<string, ShapedSchema>();
   const required: string[] = [];
@@ -69,8 +73,8 @@ export function paramsInputSchema(params: readonly ParamSchemaInput[]): RootSche
 }
 
 /** The input schema for `@Args()`: the DTO's own object schema, its properties the top-level arguments. */
-export function argsInputSchema(cls: Function, site: SchemaSite): RootSchema {
-  const ctx = new SchemaContext(dtoSchema);
+export function argsInputSchema(cls: Function, site: SchemaSite, types: GeneratedTypes): RootSchema {
+  const ctx = new SchemaContext(dtoSchema, types);
   const shaped = refSchema(cls, ctx, site);
   // A recursive root DTO is a $ref to itself: inline its definition so the root is an object schema.
   const root = '$ref' in shaped.schema ? { ...ctx.defs[ctx.defName(cls)] } : shaped.schema;
@@ -87,8 +91,8 @@ export function argsInputSchema(cls: Function, site: SchemaSite): RootSchema {
 }
 
 /** An output schema: DTO classes as they are; primitives and arrays wrapped as `{ result }` (the spec needs an object). */
-export function outputSchema(hint: TypeHint, site: SchemaSite): { schema: JsonSchema; wrapped: boolean; generated: boolean } {
-  const ctx = new SchemaContext(dtoSchema);
+export function outputSchema(hint: TypeHint, site: SchemaSite, types: GeneratedTypes): { schema: JsonSchema; wrapped: boolean; generated: boolean } {
+  const ctx = new SchemaContext(dtoSchema, types);
   const shaped = typedSchema({ explicit: hint }, ctx, site);
   const isDto = typeof hint === 'function' && ![String, Number, Boolean, Date].includes(hint as never);
   if (isDto) {

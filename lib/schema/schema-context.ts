@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../interfaces';
+import type { GeneratedTypes } from '../metadata';
 import type { SchemaSite } from './schema.messages';
 import type { Converter, ShapedSchema } from './shaped-schema';
 
@@ -7,7 +8,8 @@ export type DtoSchemaBuilder = (cls: Function, ctx: SchemaContext, site: SchemaS
 
 /**
  * State of one root schema while it is built: the DTO classes on the current path (to detect recursion),
- * the `$defs` that recursive DTOs need, and the DTOs whose rules JSON Schema cannot express.
+ * the `$defs` that recursive DTOs need, and the DTOs whose rules JSON Schema cannot express; `types` are the
+ * generated types of the application it is built for.
  */
 export class SchemaContext {
   readonly stack: Function[] = [];
@@ -22,7 +24,10 @@ export class SchemaContext {
   readonly converters = new Map<Function, { fn?: Converter }>();
   private readonly defNames = new Map<Function, string>();
 
-  constructor(readonly dto: DtoSchemaBuilder) {}
+  constructor(
+    readonly dto: DtoSchemaBuilder,
+    readonly types: GeneratedTypes,
+  ) {}
 
   defName(cls: Function): string {
     let name = this.defNames.get(cls);

@@ -1,6 +1,5 @@
 import type { EnumLike, GeneratedType, JsonSchema, TypeHint, TypeRef } from '../interfaces';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import { resolveGeneratedClass } from '../metadata';
 import type { ConstraintType } from './constraint-map';
 import { enumSchema, enumValues } from './enum-values';
 import type { SchemaContext } from './schema-context';
@@ -82,7 +81,7 @@ export function typedSchema(inputs: TypeInputs, ctx: SchemaContext, site: Schema
  * everything else is the generated schema as it is, narrowed by a class-validator type (`@IsInt()`).
  */
 function generatedSchema(generated: GeneratedType, inputs: TypeInputs, ctx: SchemaContext, site: SchemaSite): ShapedSchema {
-  const cls = generated.class ? resolveGeneratedClass(generated.class, generated.array ? undefined : inputs.reflected) : undefined;
+  const cls = generated.class ? ctx.types.resolveClass(generated.class, generated.array ? undefined : inputs.reflected) : undefined;
   if (cls) {
     const shaped = typedSchema({ ...inputs, generated: undefined, explicit: generated.array ? [cls] : cls }, ctx, site);
     return generated.nullable ? nullable(shaped) : shaped;

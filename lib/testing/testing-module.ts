@@ -1,4 +1,4 @@
-import type { Constructor, DependencyToken, InjectionToken, ModuleOptions, Provider } from '../interfaces';
+import type { Constructor, DependencyToken, GeneratedMetadata, InjectionToken, ModuleOptions, Provider } from '../interfaces';
 import { McpFactory, type McpApplication } from '../module';
 
 /**
@@ -34,10 +34,13 @@ export class TestingModuleBuilder {
     };
   }
 
-  /** Bootstraps the application (all lifecycle hooks included) with the overrides in place. */
-  async compile(): Promise<TestingModule> {
+  /**
+   * Bootstraps the application (all lifecycle hooks included) with the overrides in place, and with the types
+   * `mcp-reflect generate` wrote when `metadata` is given (as `McpFactory.create(AppModule, { metadata })`).
+   */
+  async compile(options: { metadata?: GeneratedMetadata } = {}): Promise<TestingModule> {
     class TestingRootModule {}
-    const app = await McpFactory.create({ module: TestingRootModule, ...this.metadata }, { overrides: this.overrides });
+    const app = await McpFactory.create({ module: TestingRootModule, ...this.metadata }, { overrides: this.overrides, ...(options.metadata ? { metadata: options.metadata } : {}) });
     return new TestingModule(app);
   }
 }

@@ -1,7 +1,6 @@
 import { withToolUi } from '../apps';
 import { InputRequiredSignal } from '../context';
 import { RequestError, RpcCode } from '../errors';
-import { getGeneratedMethod } from '../metadata';
 import type { JsonSchema, ToolOptions } from '../interfaces';
 import { compileMethod, compileOrExplain, pruneUndefined, toolErrorText, type CallPolicy } from '../invocation';
 import { Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
@@ -29,18 +28,22 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
   const compiled = compileMethod(host, method, owner, compiler, options.inputSchema);
   const task = taskSettings(options.task, owner);
   const output = options.output
-    ? outputSchema(options.output, {
-        owner,
-        position: '@Tool({ output })',
-        explicitFix: 'give @Tool({ output }) a DTO class, String, Number, Boolean, or [ItemType].',
-        schema: 'output',
-      })
+    ? outputSchema(
+        options.output,
+        {
+          owner,
+          position: '@Tool({ output })',
+          explicitFix: 'give @Tool({ output }) a DTO class, String, Number, Boolean, or [ItemType].',
+          schema: 'output',
+        },
+        host.types,
+      )
     : undefined;
 
   const descriptor: ToolDescriptor = pruneUndefined({
     name,
     title: options.title,
-    description: options.description ?? getGeneratedMethod(host.target, method)?.method?.description,
+    description: options.description ?? host.types.method(host.target, method)?.method?.description,
     inputSchema: build.intern(compiled.inputSchema),
     outputSchema: output && build.intern(output.schema),
     annotations: options.annotations,

@@ -35,23 +35,31 @@ const noStack = (run: Run) => expect(run.stderr).not.toMatch(/\n\s+at /);
 const inspectText = `Tools (3)
   add - Add two numbers
     input:  {"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}
+    from:   CliTools.add
   sum - Add two numbers, as structured output
     input:  {"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}
     output: {"type":"object","properties":{"result":{"type":"number"}},"required":["result"],"additionalProperties":false}
+    from:   CliTools.sum
   divide - Divide a by b
     input:  {"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}
+    from:   CliTools.divide
 
 Resources (1)
   readme - A static note
     uri: cli://readme  (text/plain)
+    from: CliTools.readme
 
 Resource templates (1)
   item - One item by id
     uriTemplate: cli://items/{id}
+    from: CliTools.item
 
 Prompts (1)
   greet - Greet someone
     argument name (required): Who to greet
+    from: CliTools.greet
+
+Types: reflected from the decorators only (no generated module found: \`npx mcp-reflect generate\` writes one)
 `;
 
 describe.each(runners)('the mcp-reflect CLI, run from $name', ({ argv }) => {
@@ -67,13 +75,13 @@ describe.each(runners)('the mcp-reflect CLI, run from $name', ({ argv }) => {
     expect(help.stdout).toMatch(/^Usage: mcp-reflect <command> \[options\]\n[\s\S]*inspect <entry>[\s\S]*call <entry> <tool>/);
     const inspect = await run('inspect', '--help');
     expect(inspect).toMatchObject({ code: 0, stderr: '' });
-    expect(inspect.stdout).toMatch(/^Usage: mcp-reflect inspect <entry> \[--json\] \[--module <Name>\]\n[\s\S]*--json/);
+    expect(inspect.stdout).toMatch(/^Usage: mcp-reflect inspect <entry> \[--json\] \[--module <Name>\] \[--metadata <file>\]\n[\s\S]*--json[\s\S]*--metadata <file>/);
     const call = await run('call', '--help');
     expect(call).toMatchObject({ code: 0, stderr: '' });
-    expect(call.stdout).toMatch(/^Usage: mcp-reflect call <entry> <tool> \[--args '<json object>'\][\s\S]*--args <json>/);
+    expect(call.stdout).toMatch(/^Usage: mcp-reflect call <entry> <tool> \[--args '<json object>'\][\s\S]*--args <json>[\s\S]*--metadata <file>/);
   });
 
-  test('inspect prints every tool, resource, template and prompt as text; the app logs go to stderr', async () => {
+  test('inspect prints every tool, resource, template and prompt as text, with the class and method of each; the app logs go to stderr', async () => {
     const result = await run('inspect', app);
     expect(result).toMatchObject({ code: 0, stdout: inspectText });
     expect(result.stderr).toContain('cli-app ready');

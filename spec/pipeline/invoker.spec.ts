@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Param } from 'mcp-reflect';
 import { compileMethod, methodInvoker, type Invoker, type RequestHandle } from '../../lib/invocation';
+import { GeneratedTypes } from '../../lib/metadata';
 import { NO_ENHANCERS, Pipeline, type MethodEnhancers } from '../../lib/pipeline';
 import { SchemaCompiler } from '../../lib/validation';
 
@@ -17,7 +18,7 @@ class Calculator {
 
 const compiler = new SchemaCompiler(false);
 const answer = (enhancers: MethodEnhancers, invoker: Invoker, scopes = () => ({ run: <T>(fn: () => T) => fn() }) as RequestHandle) => {
-  const compiled = { ...compileMethod({ target: Calculator, instance: new Calculator() }, 'add', 'tool add', compiler), invoker };
+  const compiled = { ...compileMethod({ target: Calculator, instance: new Calculator(), types: GeneratedTypes.none }, 'add', 'tool add', compiler), invoker };
   return new Pipeline<unknown, undefined>({
     compiled,
     enhancers,

@@ -7,7 +7,6 @@ import {
   CONTEXT,
   Inject,
   Injectable,
-  McpFactory,
   McpReflectError,
   Module,
   Optional,
@@ -25,7 +24,7 @@ import { createTestClient } from 'mcp-reflect/testing';
 import { failureOf, testModule } from '../../support/bootstrap';
 import { answer } from '../../support/clients';
 import { Arrivals, roundTrip } from '../../support/waiting';
-import { registriesOf } from '../../../lib/module/mcp-application';
+import { buildApplication } from '../../../lib/module/mcp-factory';
 
 describe('the explorer', () => {
   it('serves the tools of a request-scoped factory provided under its class', async () => {
@@ -267,18 +266,18 @@ describe('the compiled stages', () => {
         return n;
       }
     }
-    const app = await McpFactory.create(testModule('stages', { providers: [Tools] }));
+    const { app, registries } = await buildApplication(testModule('stages', { providers: [Tools] }));
     try {
-      expect(registriesOf(app).tools.get('plain')!.pipeline.stages).toEqual(['validate', 'invoke', 'convert']);
-      expect(registriesOf(app).tools.get('guarded')!.pipeline.stages).toEqual(['guards', 'validate', 'invoke', 'convert']);
+      expect(registries.tools.get('plain')!.pipeline.stages).toEqual(['validate', 'invoke', 'convert']);
+      expect(registries.tools.get('guarded')!.pipeline.stages).toEqual(['guards', 'validate', 'invoke', 'convert']);
       // class-validator rules JSON Schema cannot say are checked at call time, without a Context: the server
       // does not declare logging for them, and the call is not wrapped for client input.
-      const dto = registriesOf(app).tools.get('dto')!.pipeline;
+      const dto = registries.tools.get('dto')!.pipeline;
       expect(dto.stages).toEqual(['validate', 'class-validator', 'invoke', 'convert']);
       expect([dto.takesContext, dto.needsChannel]).toEqual([false, false]);
-      expect(registriesOf(app).tools.get('guarded')!.pipeline.takesContext).toBe(true);
+      expect(registries.tools.get('guarded')!.pipeline.takesContext).toBe(true);
       // The plain tool answers synchronously: no promise of the library's own.
-      expect(registriesOf(app).tools.get('plain')!.pipeline.call({ n: 2 }, undefined, undefined)).toEqual({ content: [{ type: 'text', text: '2' }] });
+      expect(registries.tools.get('plain')!.pipeline.call({ n: 2 }, undefined, undefined)).toEqual({ content: [{ type: 'text', text: '2' }] });
     } finally {
       await app.close();
     }

@@ -23,7 +23,7 @@ import {
 } from 'mcp-reflect';
 import type { Client } from '@modelcontextprotocol/client';
 import { answer, connectAs } from '../../support/clients';
-import { registriesOf } from '../../../lib/module/mcp-application';
+import { buildApplication } from '../../../lib/module/mcp-factory';
 
 /** Who may use what: the client's name is its role in these specs. */
 const Roles = Reflector.createDecorator<string[]>();
@@ -191,7 +191,7 @@ describe('guards', () => {
   });
 
   it('keeps the precomputed list when no component is guarded', async () => {
-    const plain = await McpFactory.create(
+    const { app: plain, registries } = await buildApplication(
       (() => {
         @Module({ imports: [McpModule.forRoot({ name: 'plain', version: '1.0.0' })], providers: [Plain] })
         class PlainModule {}
@@ -201,7 +201,7 @@ describe('guards', () => {
     const client = await connectAs(plain, 'anyone');
     const first = await client.listTools();
     expect(first.tools.map((t) => t.name)).toEqual(['echo']);
-    expect(registriesOf(plain).tools.get('echo')!.pipeline.guarded).toBe(false);
+    expect(registries.tools.get('echo')!.pipeline.guarded).toBe(false);
     await plain.close();
   });
 });
