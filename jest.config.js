@@ -18,6 +18,8 @@ module.exports = {
     '^mcp-reflect/(common|redis|tasks|builtins)$': '<rootDir>/lib/entries/$1.ts',
   },
   testTimeout: 30000,
+  // Most specs wait on sockets and child processes: two workers keep a 2-core machine busy (jest's default is one).
+  maxWorkers: 2,
   // redis-server, chromium, the MCP Inspector and dist/ are provided before the specs run (or the run stops, naming them).
   globalSetup: '<rootDir>/spec/support/global-setup.js',
 };
