@@ -181,7 +181,9 @@ export class HttpEndpoint {
   private async dispatch(request: Request, options: RequestOptions): Promise<Response> {
     const legacy = this.sessions !== undefined && (await isLegacyRequest(request, options.parsedBody));
     if (legacy) return this.sessions!.handle(request, options);
-    // The caller of a listen stream is kept with it, so that updates of what it may not see never reach it.
+    // The caller of a listen stream is kept with it, so that updates of what it may not see never reach it; other
+    // requests open no stream and pay nothing for it.
+    if ((options.parsedBody as { method?: unknown } | undefined)?.method !== 'subscriptions/listen') return this.modern.fetch(request, options);
     return this.listenBus.as(this.factory.callerOf(request, options.authInfo, options.parsedBody), () => this.modern.fetch(request, options));
   }
 
