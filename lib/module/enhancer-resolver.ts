@@ -5,7 +5,7 @@ import type { McpMiddleware } from '../interfaces';
 import type { RequestHandle, RequestScopes } from '../invocation';
 import { SCOPE_TOKEN } from '../auth';
 import { getCatch, getEnhancers, getParamMetadata, getRequiredScopes, type EnhancerKind } from '../metadata';
-import { NO_ENHANCERS, type MethodEnhancers, type Resolved, type ResolvedFilter } from '../pipeline';
+import { EnhancerChain, NO_ENHANCERS, type ComponentEnhancers, type Resolved, type ResolvedFilter } from '../pipeline';
 import { RequestScope as Scope } from '../di';
 
 /** The method each kind of enhancer must have, and how messages name it. */
@@ -100,7 +100,7 @@ export class EnhancerResolver {
   }
 
   /** Global, class and method enhancers of `target.method` (and its parameters' pipes), in running order. */
-  forMethod(target: Function, module: ModuleRecord, method: string): MethodEnhancers {
+  forMethod(target: Function, module: ModuleRecord, method: string): ComponentEnhancers {
     const where = `${target.name}.${method}`;
     const atClass = this.classLevel(target, module, where);
     const requiredScopes = checkedScopes(target, method);
@@ -118,7 +118,7 @@ export class EnhancerResolver {
       );
     }
     const local = at('filters');
-    return {
+    return new EnhancerChain({
       guards: [...this.globals.guards, ...at('guards')],
       interceptors: [...this.globals.interceptors, ...at('interceptors')],
       pipes: [...this.globals.pipes, ...at('pipes')],
@@ -126,7 +126,7 @@ export class EnhancerResolver {
       // The most specific filter first: method, then class, then global.
       filters: [...local.reverse().map((filter) => ({ filter, catches: this.catches(filter) })), ...this.globalFilters],
       ...(requiredScopes ? { requiredScopes } : {}),
-    };
+    });
   }
 
   /** The class-level enhancers of `target`, resolved once per class and module (messages name the first method). */

@@ -1,13 +1,13 @@
 import type { CompleteOptions, PromptOptions, ResourceOptions, ResourceTemplateOptions, ToolOptions } from '../interfaces';
 import type { MethodHost, RequestScopes } from '../invocation';
-import type { MethodEnhancers } from './enhancers';
+import type { ComponentEnhancers } from './enhancers';
 
 /** One decorated method found by the explorer: its host, its options (typed by kind) and its enhancers. */
 export interface ComponentRecord<O> {
   readonly host: MethodHost;
   readonly method: string;
   readonly options: O;
-  readonly enhancers: MethodEnhancers;
+  readonly enhancers: ComponentEnhancers;
 }
 
 /** Every component of a set of hosts, by kind: what the explorer returns. */

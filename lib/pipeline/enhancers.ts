@@ -1,5 +1,45 @@
-import type { CanActivate, ExceptionFilter, McpInterceptor, PipeTransform } from '../interfaces';
+import type { ArgumentMetadata, CanActivate, ExceptionFilter, ExecutionContext, McpInterceptor, PipeTransform } from '../interfaces';
 import type { RequestHandle } from '../invocation';
+
+/**
+ * What the pipeline asks of one component's enhancers, whoever supplies them: the standalone host's resolved
+ * guards, interceptors, pipes and filters ({@link EnhancerChain}), or another host's own (a NestJS host runs
+ * Nest's). What it has is decided at bootstrap (the pipeline leaves out the stages it does not have); per
+ * call the pipeline asks: may the caller see it, may it run (`canActivate`), what wraps the call
+ * (`intercept`), what an argument becomes (`transform`), what an error becomes (`recover`).
+ *
+ * `request` is the handle the host's `RequestScopes` opened for this call (when `requestScoped`): the pipeline
+ * passes it back untouched, so only the host that opened it reads it.
+ */
+export interface ComponentEnhancers {
+  /** The scopes the caller's token must grant (`@Scopes()`), or undefined: none. Checked by the pipeline. */
+  readonly requiredScopes?: readonly string[];
+  /** Some guard decides per caller: `canActivate` is asked for calls and (with `phase: 'list'`) for lists. */
+  readonly guards: boolean;
+  /** Something wraps the call: `intercept` is asked. */
+  readonly interceptors: boolean;
+  /** Something answers errors: `recover` is asked. */
+  readonly filters: boolean;
+  /** Some parameter's value goes through `transform` (see `hasPipes`). */
+  readonly pipes: boolean;
+  /** Some enhancer is built per request: the pipeline opens a request scope for every call. */
+  readonly requestScoped: boolean;
+  /** Every guard lets the call (or the list entry) through; the first that says no ends it; what one throws propagates. */
+  canActivate(execution: ExecutionContext, request: RequestHandle | undefined): Promise<boolean>;
+  /** Runs `next` (the rest of the call) inside whatever wraps it; a value or a promise of one. */
+  intercept(execution: ExecutionContext, request: RequestHandle | undefined, next: () => Promise<unknown>): unknown;
+  /** Whether the value of argument parameter `index` goes through `transform` (asked once, at bootstrap). */
+  hasPipes(index: number): boolean;
+  /** The value of parameter `index` after its pipes. */
+  transform(index: number, value: unknown, metadata: ArgumentMetadata, request: RequestHandle | undefined): Promise<unknown>;
+  /**
+   * The answer a filter gives for `error` (`{ value }`, converted like the method's value), or undefined when
+   * none handles it. What a filter throws propagates, and is answered as a failure of the call.
+   */
+  recover(error: unknown, execution: ExecutionContext, request: RequestHandle | undefined): Promise<{ value: unknown } | undefined>;
+  /** The same enhancers without the guards (a call the guards already let through, such as a task's run). */
+  withoutGuards(): ComponentEnhancers;
+}
 
 /** An enhancer ready for use: one instance, or (request-scoped) one per request. */
 export interface Resolved<T> {
@@ -31,21 +71,107 @@ export interface MethodEnhancers {
   readonly requiredScopes?: readonly string[];
 }
 
-export const NO_ENHANCERS: MethodEnhancers = { guards: [], interceptors: [], pipes: [], parameterPipes: new Map(), filters: [] };
+/**
+ * The standalone host's enhancers of one method: resolved lists, run in order (guards, interceptors outermost
+ * first, pipes of every argument then the parameter's own, the most specific filter that catches the error).
+ */
+export class EnhancerChain implements ComponentEnhancers {
+  readonly requiredScopes?: readonly string[];
+  readonly guards: boolean;
+  readonly interceptors: boolean;
+  readonly filters: boolean;
+  readonly pipes: boolean;
+  readonly requestScoped: boolean;
+  /** The pipes of each parameter that has some, built on first use. */
+  private readonly pipesOf = new Map<number, readonly Resolved<PipeTransform>[]>();
+  private unguarded?: EnhancerChain;
 
-/** True when some enhancer is built per request (a request scope must then be opened per call). */
-export function hasRequestScoped(enhancers: MethodEnhancers): boolean {
-  const scoped = (r: Resolved<unknown>) => r.resolve !== undefined;
+  constructor(private readonly lists: MethodEnhancers) {
+    this.requiredScopes = lists.requiredScopes;
+    this.guards = lists.guards.length > 0;
+    this.interceptors = lists.interceptors.length > 0;
+    this.filters = lists.filters.length > 0;
+    this.pipes = lists.pipes.length > 0 || lists.parameterPipes.size > 0;
+    const scoped = (r: Resolved<unknown>) => r.resolve !== undefined;
+    this.requestScoped =
+      lists.guards.some(scoped) ||
+      lists.interceptors.some(scoped) ||
+      lists.pipes.some(scoped) ||
+      [...lists.parameterPipes.values()].some((pipes) => pipes.some(scoped)) ||
+      lists.filters.some((f) => scoped(f.filter));
+  }
+
+  hasPipes(index: number): boolean {
+    return this.lists.pipes.length > 0 || (this.lists.parameterPipes.get(index)?.length ?? 0) > 0;
+  }
+
+  async canActivate(execution: ExecutionContext, request: RequestHandle | undefined): Promise<boolean> {
+    for (const guard of this.lists.guards) {
+      const instance = guard.instance ?? (await guard.resolve!(request!));
+      const verdict = instance.canActivate(execution);
+      if (!(isPromiseLike(verdict) ? await verdict : verdict)) return false;
+    }
+    return true;
+  }
+
+  intercept(execution: ExecutionContext, request: RequestHandle | undefined, next: () => Promise<unknown>): unknown {
+    return this.around(0, execution, request, next);
+  }
+
+  /** Interceptor `index` around the rest. */
+  private around(index: number, execution: ExecutionContext, request: RequestHandle | undefined, last: () => Promise<unknown>): unknown {
+    const { interceptors } = this.lists;
+    if (index === interceptors.length) return last();
+    const handler = {
+      handle: (): Promise<unknown> => {
+        try {
+          return Promise.resolve(this.around(index + 1, execution, request, last));
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      },
+    };
+    const entry = interceptors[index];
+    if (entry.instance) return entry.instance.intercept(execution, handler);
+    return Promise.resolve(entry.resolve!(request!)).then((interceptor) => interceptor.intercept(execution, handler));
+  }
+
+  async transform(index: number, value: unknown, metadata: ArgumentMetadata, request: RequestHandle | undefined): Promise<unknown> {
+    let pipes = this.pipesOf.get(index);
+    if (!pipes) this.pipesOf.set(index, (pipes = [...this.lists.pipes, ...(this.lists.parameterPipes.get(index) ?? [])]));
+    let current = value;
+    for (const pipe of pipes) current = await (await instanceOf(pipe, request)).transform(current, metadata);
+    return current;
+  }
+
+  async recover(error: unknown, execution: ExecutionContext, request: RequestHandle | undefined): Promise<{ value: unknown } | undefined> {
+    const entry = this.lists.filters.find((f) => f.catches.length === 0 || f.catches.some((type) => error instanceof (type as never)));
+    if (!entry) return undefined;
+    return { value: await (await instanceOf(entry.filter, request)).catch(error, execution) };
+  }
+
+  withoutGuards(): ComponentEnhancers {
+    if (!this.guards) return this;
+    return (this.unguarded ??= new EnhancerChain({ ...this.lists, guards: [] }));
+  }
+}
+
+/** Enhancers that do nothing: a method without guards, interceptors, pipes, filters or `@Scopes()`. */
+export const NO_ENHANCERS: ComponentEnhancers = new EnhancerChain({ guards: [], interceptors: [], pipes: [], parameterPipes: new Map(), filters: [] });
+
+/** True when the enhancers add no stage at all (the pipeline's plain path). */
+export function isPlain(enhancers: ComponentEnhancers): boolean {
   return (
-    enhancers.guards.some(scoped) ||
-    enhancers.interceptors.some(scoped) ||
-    enhancers.pipes.some(scoped) ||
-    [...enhancers.parameterPipes.values()].some((list) => list.some(scoped)) ||
-    enhancers.filters.some((f) => scoped(f.filter))
+    enhancers === NO_ENHANCERS ||
+    (!enhancers.guards && !enhancers.interceptors && !enhancers.filters && !enhancers.pipes && !enhancers.requiredScopes && !enhancers.requestScoped)
   );
 }
 
 /** The instance of `enhancer` for this request. */
-export function instanceOf<T>(enhancer: Resolved<T>, request: RequestHandle | undefined): T | Promise<T> {
+function instanceOf<T>(enhancer: Resolved<T>, request: RequestHandle | undefined): T | Promise<T> {
   return enhancer.instance ?? enhancer.resolve!(request!);
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

@@ -1,17 +1,18 @@
 import { Context, InputRequiredSignal, type RequestChannel } from '../context';
 import { missingScopes } from '../auth';
 import { InsufficientScopeError, InvalidArgumentsError, TimeoutError, ToolError } from '../errors';
-import type { ArgumentMetadata, McpAuth, McpComponentKind, McpMethod, PipeTransform } from '../interfaces';
+import type { ArgumentMetadata, McpAuth, McpComponentKind, McpMethod } from '../interfaces';
 import { capitalize, type CompiledMethod, type RequestHandle, type RequestScopes } from '../invocation';
 import { classValidatorIssues } from '../validation';
-import { hasRequestScoped, instanceOf, NO_ENHANCERS, type MethodEnhancers, type Resolved } from './enhancers';
+import { isPlain, type ComponentEnhancers } from './enhancers';
 import { DeadlineChannel } from './deadline-channel';
 import { ExecutionContextHost, type ComponentInfo } from './execution-context';
 
 /** How one kind of component answers: conversion of the method's value, and its kinds of failure. */
 export interface PipelineSpec<R, X> {
   readonly compiled: CompiledMethod;
-  readonly enhancers: MethodEnhancers;
+  /** What the host's enhancers add (guards, interceptors, pipes, filters, `@Scopes()`): the pipeline asks them only. */
+  readonly enhancers: ComponentEnhancers;
   readonly component: Omit<ComponentInfo, 'target' | 'handler'>;
   readonly scopes: RequestScopes;
   /** 'hide' (default): a denied call is answered as an unknown component; 'refuse': with an access-denied error. */
@@ -60,28 +61,28 @@ export class Pipeline<R, X = undefined> {
   private readonly timeout: number | undefined;
   private warnedSwallowed = false;
   private unguarded?: Pipeline<R, X>;
-  private readonly slotPipes: readonly (readonly [number, readonly Resolved<PipeTransform>[], ArgumentMetadata])[];
+  /** The parameters whose values go through the enhancers' pipes, with what a pipe is told of each. */
+  private readonly slotPipes: readonly (readonly [number, ArgumentMetadata])[];
 
   constructor(private readonly spec: PipelineSpec<R, X>) {
     const { compiled, enhancers } = spec;
     this.info = { ...spec.component, target: compiled.invoker.target, handler: compiled.invoker.handler };
-    this.slotPipes = enhancers === NO_ENHANCERS ? [] : compiled.parameters.flatMap((p) => {
-      if (p.kind === 'ctx') return [];
-      const pipes = [...enhancers.pipes, ...(enhancers.parameterPipes.get(p.index) ?? [])];
-      if (pipes.length === 0) return [];
+    const plain = isPlain(enhancers);
+    this.slotPipes = plain || !enhancers.pipes ? [] : compiled.parameters.flatMap((p) => {
+      if (p.kind === 'ctx' || !enhancers.hasPipes(p.index)) return [];
       const metatype = typeof p.reflected === 'function' ? p.reflected : undefined;
       const data = p.kind === 'param' ? p.name : p.kind === 'custom' ? p.data : undefined;
-      return [[p.index, pipes, { type: p.kind, metatype, data, index: p.index }] as const];
+      return [[p.index, { type: p.kind, metatype, data, index: p.index }] as const];
     });
-    const stages: Stage[] = enhancers === NO_ENHANCERS && compiled.runtimeChecked.length === 0 ? PLAIN_STAGES : [];
+    const stages: Stage[] = plain && compiled.runtimeChecked.length === 0 ? PLAIN_STAGES : [];
     if (stages !== PLAIN_STAGES) this.collectStages(stages, enhancers, compiled.runtimeChecked.length > 0);
     this.stages = stages;
     this.requiredScopes = enhancers.requiredScopes;
-    this.guarded = enhancers.guards.length > 0 || this.requiredScopes !== undefined;
-    this.requestScoped = compiled.invoker.perRequest || (enhancers !== NO_ENHANCERS && hasRequestScoped(enhancers));
+    this.guarded = enhancers.guards || this.requiredScopes !== undefined;
+    this.requestScoped = compiled.invoker.perRequest || enhancers.requestScoped;
     // Enhancers and custom parameters read an ExecutionContext, hence a Context; class-validator rules do not.
     const enhanced =
-      this.guarded || enhancers.interceptors.length > 0 || this.slotPipes.length > 0 || enhancers.filters.length > 0 || compiled.hasCustomParameters;
+      this.guarded || enhancers.interceptors || this.slotPipes.length > 0 || enhancers.filters || compiled.hasCustomParameters;
     this.needsContext = compiled.needsContext || enhanced || this.requestScoped;
     // A method's own timeout aborts its signal, so it needs the channel; the server-wide one only answers in time.
     this.needsChannel = this.needsContext || spec.timeout !== undefined;
@@ -89,15 +90,15 @@ export class Pipeline<R, X = undefined> {
     this.direct = !this.needsChannel && stages.length === 3;
   }
 
-  private collectStages(stages: Stage[], enhancers: MethodEnhancers, classValidator: boolean): void {
+  private collectStages(stages: Stage[], enhancers: ComponentEnhancers, classValidator: boolean): void {
     if (enhancers.requiredScopes) stages.push('scopes');
-    if (enhancers.guards.length > 0) stages.push('guards');
-    if (enhancers.interceptors.length > 0) stages.push('interceptors');
+    if (enhancers.guards) stages.push('guards');
+    if (enhancers.interceptors) stages.push('interceptors');
     stages.push('validate');
     if (classValidator) stages.push('class-validator');
     if (this.slotPipes.length > 0) stages.push('pipes');
     stages.push('invoke', 'convert');
-    if (enhancers.filters.length > 0) stages.push('filters');
+    if (enhancers.filters) stages.push('filters');
   }
 
   /**
@@ -180,8 +181,8 @@ export class Pipeline<R, X = undefined> {
 
   /** This pipeline without its guards, for a call that `admit()` let through (built once). */
   admitted(): Pipeline<R, X> {
-    if (this.spec.enhancers.guards.length === 0) return this;
-    return (this.unguarded ??= new Pipeline({ ...this.spec, enhancers: { ...this.spec.enhancers, guards: [] } }));
+    if (!this.spec.enhancers.guards) return this;
+    return (this.unguarded ??= new Pipeline({ ...this.spec, enhancers: this.spec.enhancers.withoutGuards() }));
   }
 
   /** A Context is built per call (so the call may ask the client for input, and be re-entered). */
@@ -240,8 +241,8 @@ export class Pipeline<R, X = undefined> {
     let value: unknown;
     let allowed = true;
     try {
-      if (enhancers.guards.length > 0) allowed = await this.guardsAllow(execution!, request);
-      if (allowed) value = await this.intercepted(0, args, context, request, execution);
+      if (enhancers.guards) allowed = await this.guardsAllow(execution!, request);
+      if (allowed) value = await this.intercepted(args, context, request, execution);
       if (context?.swallowedInput) throw this.swallowed(context.swallowedInput);
     } catch (error) {
       return this.recover(error, execution, request, extra);
@@ -251,38 +252,27 @@ export class Pipeline<R, X = undefined> {
     return this.converted(value, extra);
   }
 
-  /** Asks every guard, in order; the first that says no ends it. What a guard throws propagates. */
-  private async guardsAllow(execution: ExecutionContextHost, request: RequestHandle | undefined): Promise<boolean> {
-    for (const guard of this.spec.enhancers.guards) {
-      const instance = guard.instance ?? (await guard.resolve!(request!));
-      const verdict = instance.canActivate(execution);
-      if (!(isPromiseLike(verdict) ? await verdict : verdict)) return false;
-    }
-    return true;
+  /** Asks the guards (the enhancers' `canActivate`); what a guard throws propagates. */
+  private guardsAllow(execution: ExecutionContextHost, request: RequestHandle | undefined): Promise<boolean> {
+    return this.spec.enhancers.canActivate(execution, request);
   }
 
-  /** Interceptor `index` around the rest (a value or a promise: the caller awaits it). */
+  /** The interceptors around the rest (a value or a promise: the caller awaits it). */
   private intercepted(
-    index: number,
     args: unknown,
     context: Context | undefined,
     request: RequestHandle | undefined,
     execution: ExecutionContextHost | undefined,
   ): unknown {
-    const { interceptors } = this.spec.enhancers;
-    if (index === interceptors.length) return this.invoke(args, context, request, execution);
-    const entry = interceptors[index];
-    const next = {
-      handle: (): Promise<unknown> => {
-        try {
-          return Promise.resolve(this.intercepted(index + 1, args, context, request, execution));
-        } catch (error) {
-          return Promise.reject(error);
-        }
-      },
-    };
-    if (entry.instance) return entry.instance.intercept(execution!, next);
-    return Promise.resolve(entry.resolve!(request!)).then((interceptor) => interceptor.intercept(execution!, next));
+    const { enhancers } = this.spec;
+    if (!enhancers.interceptors) return this.invoke(args, context, request, execution);
+    return enhancers.intercept(execution!, request, () => {
+      try {
+        return Promise.resolve(this.invoke(args, context, request, execution));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    });
   }
 
   /** Validation, class-validator rules, pipes, the method: synchronous unless one of them is not. */
@@ -307,24 +297,21 @@ export class Pipeline<R, X = undefined> {
       }
       if (issues.length > 0) throw new InvalidArgumentsError(issues);
     }
-    for (const [index, pipes, metadata] of this.slotPipes) {
-      for (const pipe of pipes) values[index] = await (await instanceOf(pipe, request)).transform(values[index], metadata);
-    }
+    for (const [index, metadata] of this.slotPipes) values[index] = await this.spec.enhancers.transform(index, values[index], metadata, request);
     return compiled.invoker.invoke(values, request);
   }
 
   /** The first filter that handles the error answers; if none does (or it throws), the kind's own mapping. */
   private async recover(error: unknown, execution: ExecutionContextHost | undefined, request: RequestHandle | undefined, extra: X): Promise<R> {
     if (error instanceof InputRequiredSignal) throw error; // answered by the protocol layer (input required)
-    const entry = this.spec.enhancers.filters.find((f) => f.catches.length === 0 || f.catches.some((type) => error instanceof (type as never)));
-    if (!entry) return this.failed(error, extra);
-    let value: unknown;
+    if (!this.spec.enhancers.filters) return this.failed(error, extra);
+    let recovered: { value: unknown } | undefined;
     try {
-      value = await (await instanceOf(entry.filter, request)).catch(error, execution!);
+      recovered = await this.spec.enhancers.recover(error, execution!, request);
     } catch (rethrown) {
       return this.failed(rethrown, extra);
     }
-    return this.converted(value, extra);
+    return recovered ? this.converted(recovered.value, extra) : this.failed(error, extra);
   }
 
   /**

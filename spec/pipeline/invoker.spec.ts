@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Param } from 'mcp-reflect';
 import { compileMethod, methodInvoker, type Invoker, type RequestHandle } from '../../lib/invocation';
 import { GeneratedTypes } from '../../lib/metadata';
-import { NO_ENHANCERS, Pipeline, type MethodEnhancers } from '../../lib/pipeline';
+import { NO_ENHANCERS, Pipeline, type ComponentEnhancers } from '../../lib/pipeline';
 import { SchemaCompiler } from '../../lib/validation';
 
 /**
@@ -17,7 +17,7 @@ class Calculator {
 }
 
 const compiler = new SchemaCompiler(false);
-const answer = (enhancers: MethodEnhancers, invoker: Invoker, scopes = () => ({ run: <T>(fn: () => T) => fn() }) as RequestHandle) => {
+const answer = (enhancers: ComponentEnhancers, invoker: Invoker, scopes = () => ({ run: <T>(fn: () => T) => fn() }) as RequestHandle) => {
   const compiled = { ...compileMethod({ target: Calculator, instance: new Calculator(), types: GeneratedTypes.none }, 'add', 'tool add', compiler), invoker };
   return new Pipeline<unknown, undefined>({
     compiled,
@@ -60,5 +60,68 @@ describe('the pipeline runs any invoker', () => {
     expect(await pipeline.call({ a: 4, b: 0 }, () => channel, undefined)).toEqual({ value: 40 });
     expect(seen).toEqual(opened);
     expect(opened).toHaveLength(1);
+  });
+});
+
+describe('the pipeline asks enhancers through one interface', () => {
+  /** Enhancers a host supplies itself (not the standalone chain): each records what it was asked, and with which handle. */
+  class HostEnhancers implements ComponentEnhancers {
+    readonly guards = true;
+    readonly interceptors = true;
+    readonly filters = true;
+    readonly pipes = true;
+    readonly requestScoped = true;
+    readonly asked: string[] = [];
+    constructor(private readonly allow: (args: Record<string, unknown>) => boolean) {}
+    async canActivate(execution: import('../../lib/interfaces').ExecutionContext, request: RequestHandle | undefined) {
+      this.asked.push(`guard ${(execution as { phase: string }).phase} ${String((request as { id?: number })?.id)}`);
+      return this.allow(execution.switchToRpc().getData<Record<string, unknown>>() ?? {});
+    }
+    async intercept(_: unknown, request: RequestHandle | undefined, next: () => Promise<unknown>) {
+      this.asked.push(`intercept ${String((request as { id?: number })?.id)}`);
+      return `wrapped(${String(await next())})`;
+    }
+    hasPipes(index: number) {
+      return index === 1;
+    }
+    async transform(index: number, value: unknown) {
+      this.asked.push(`pipe #${index}`);
+      return Number(value) * 100;
+    }
+    async recover(error: unknown) {
+      this.asked.push('filter');
+      return error instanceof RangeError ? { value: 'recovered' } : undefined;
+    }
+    withoutGuards(): ComponentEnhancers {
+      return Object.assign(Object.create(this), { guards: false });
+    }
+  }
+
+  let opened = 0;
+  const scopes = () => ({ id: ++opened, run: <T>(fn: () => T) => fn() }) as RequestHandle;
+  const channel = () => ({ signal: new AbortController().signal }) as never;
+
+  it('runs the guards, interceptors and pipes the host supplies, each with the handle the host opened', async () => {
+    const enhancers = new HostEnhancers(() => true);
+    opened = 0;
+    const pipeline = answer(enhancers, methodInvoker(Calculator, 'add', new Calculator(), undefined), scopes);
+    expect(pipeline.stages).toEqual(['guards', 'interceptors', 'validate', 'pipes', 'invoke', 'convert', 'filters']);
+    expect(await pipeline.call({ a: 2, b: 3 }, channel, undefined)).toEqual({ value: 'wrapped(302)' });
+    expect(enhancers.asked).toEqual(['guard call 1', 'intercept 1', 'pipe #1']);
+  });
+
+  it("answers a denial as the kind's unknown answer, and asks the guards of a list entry with phase 'list'", async () => {
+    const enhancers = new HostEnhancers((args) => args.a !== 13);
+    const pipeline = answer(enhancers, methodInvoker(Calculator, 'add', new Calculator(), undefined), scopes);
+    expect(await pipeline.call({ a: 13, b: 1 }, channel, undefined)).toEqual({ denied: true });
+    expect(pipeline.guarded).toBe(true);
+    expect(pipeline.admitted().stages).not.toContain('guards');
+  });
+
+  it('lets the host\'s filter answer what the method threw, and fails the call when no filter handles it', async () => {
+    const enhancers = new HostEnhancers(() => true);
+    const throwing = (error: Error): Invoker => ({ target: Calculator, handler: Calculator.prototype.add, perRequest: false, invoke: () => { throw error; } });
+    expect(await answer(enhancers, throwing(new RangeError('out')), scopes).call({ a: 1, b: 1 }, channel, undefined)).toEqual({ value: 'recovered' });
+    expect(await answer(enhancers, throwing(new TypeError('bad')), scopes).call({ a: 1, b: 1 }, channel, undefined)).toEqual({ failed: 'TypeError: bad' });
   });
 });
