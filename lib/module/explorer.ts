@@ -6,7 +6,8 @@ import { describeValue } from '../errors/describe';
 import type { MethodHost, RequestHandle } from '../invocation';
 import { getComponentMethods, getComponentOptions, getToolMethods, getToolOptions, type GeneratedTypes } from '../metadata';
 import type { ComponentRecord, ExploredComponents } from '../pipeline';
-import { perRequest, type EnhancerResolver } from './enhancer-resolver';
+import { perRequest } from './enhancer-resolver';
+import type { McpHost } from './host';
 
 /** A component host and the module whose providers its enhancers may inject. */
 export interface HostRecord extends MethodHost {
@@ -65,11 +66,11 @@ function targetOf(record: ProviderRecord): Function | undefined {
 }
 
 /**
- * Walks the hosts once and returns every decorated method as a typed record of its kind, with its enhancers
- * resolved (NestJS's DiscoveryService + MetadataScanner in one pass). MCP Apps links (`@Tool({ ui })` to a
+ * Walks the hosts once and returns every decorated method as a typed record of its kind, with the enhancers
+ * its host supplies (NestJS's DiscoveryService + MetadataScanner in one pass). MCP Apps links (`@Tool({ ui })` to a
  * `@UiResource()`) are checked here, where every tool and view of the application is known.
  */
-export function exploreHosts(hosts: readonly HostRecord[], enhancers: EnhancerResolver): ExploredComponents {
+export function exploreHosts(hosts: readonly MethodHost[], supplier: Pick<McpHost, 'enhancersFor'>): ExploredComponents {
   const found: ExploredComponents = { tools: [], resources: [], templates: [], lists: [], prompts: [], completers: [] };
   for (const host of hosts) {
     const { target } = host;
@@ -77,7 +78,7 @@ export function exploreHosts(hosts: readonly HostRecord[], enhancers: EnhancerRe
       host,
       method,
       options,
-      enhancers: enhancers.forMethod(target, host.module, method),
+      enhancers: supplier.enhancersFor(host, method),
     });
     for (const method of getToolMethods(target)) found.tools.push(record(method, getToolOptions(target, method) ?? {}));
     for (const method of getComponentMethods('resource', target)) found.resources.push(record(method, getComponentOptions('resource', target, method)!));

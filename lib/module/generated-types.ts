@@ -1,7 +1,8 @@
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { GeneratedMetadata } from '../interfaces';
 import { GeneratedTypes } from '../metadata';
-import { hasComponents, type HostRecord } from './explorer';
+import type { MethodHost } from '../invocation';
+import { hasComponents } from './explorer';
 
 /**
  * The generated types of one application, from the metadata `mcp-reflect generate` wrote (none:
@@ -30,7 +31,7 @@ export function loadGeneratedTypes(metadata: unknown): GeneratedTypes {
 }
 
 /** Every class serving components must be in the loaded metadata: one added since it was generated is not. */
-export function checkGeneratedCoverage(hosts: readonly HostRecord[], types: GeneratedTypes): void {
+export function checkGeneratedCoverage(hosts: readonly MethodHost[], types: GeneratedTypes): void {
   for (const { target } of hosts) {
     if (!hasComponents(target) || types.hasMethods(target)) continue;
     throw new BootstrapError(

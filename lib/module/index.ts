@@ -31,3 +31,7 @@ export type {
 } from '../protocol';
 export { RedisTaskStore } from '../protocol';
 export type { RedisTaskStoreOptions } from '../protocol';
+export type { McpHost } from './host';
+export { NativeHost } from './native-host';
+export { composeApplication } from './compose';
+export type { BuildOptions, BuiltApplication } from './compose';

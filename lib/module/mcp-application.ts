@@ -1,4 +1,3 @@
-import type { Container } from '../di';
 import { ErrorCode, McpReflectError } from '../errors';
 import { describeToken } from '../errors/describe';
 import type { InjectionToken, McpAuth } from '../interfaces';
@@ -20,6 +19,7 @@ import {
 import type { SessionHub } from '../protocol';
 import type { ServerLogger } from '../tools';
 import { ComponentControl, McpComponents } from './component-control';
+import type { McpHost } from './host';
 import { inspectApplication, type InspectionSources, type McpInspection } from './inspection';
 
 /**
@@ -84,9 +84,9 @@ export class McpApplication {
   /** Runtime control of the prompts. */
   readonly prompts: ComponentControl;
 
-  /** @internal Built by `McpFactory.create()`. */
+  /** @internal Built by `McpFactory.create()` (on the standalone host) or by another host's bootstrap. */
   constructor(
-    private readonly container: Container,
+    private readonly host: McpHost,
     private readonly factory: ServerFactory,
     private readonly registries: ApplicationRegistries,
     private readonly logger: ServerLogger,
@@ -96,7 +96,7 @@ export class McpApplication {
     this.resources = new ComponentControl([registries.resources.resources, registries.resources.templates], add);
     this.prompts = new ComponentControl([registries.prompts], add);
     // Providers reach the same controls by injecting McpComponents.
-    container.get<McpComponents>(McpComponents)?.bind(this);
+    if (host.has(McpComponents)) host.get<McpComponents>(McpComponents)?.bind(this);
   }
 
   /**
@@ -186,18 +186,18 @@ export class McpApplication {
     return this.track(serveConnection(this.factory, (error) => this.logger.warn(error.message), transport, connection));
   }
 
-  /** A provider instance from the application's container. */
+  /** A provider instance from the application's host (the standalone container, or the host application's). */
   get<T>(token: abstract new (...args: never[]) => T): T;
   get<T = unknown>(token: InjectionToken): T;
   get<T = unknown>(token: InjectionToken): T {
-    if (!this.container.has(token)) {
+    if (!this.host.has(token)) {
       throw new McpReflectError(
         'PROVIDER_NOT_FOUND',
         `Cannot get ${describeToken(token)}: no module of the application provides it.\n` +
           `Fix: add it to the providers of a module in the application's module graph.`,
       );
     }
-    return this.container.get<T>(token) as T;
+    return this.host.get<T>(token) as T;
   }
 
   /**
@@ -213,9 +213,7 @@ export class McpApplication {
     await Promise.allSettled(open.map((c) => c.close()));
     // Running tasks are aborted (their Context's signal fires) before the providers they use are destroyed.
     this.factory.close();
-    await this.container.callHook('onModuleDestroy');
-    await this.container.callHook('beforeApplicationShutdown', signal);
-    await this.container.callHook('onApplicationShutdown', signal);
+    await this.host.shutdown(signal);
   }
 
   /**
