@@ -2,7 +2,7 @@ export { compileMethod, compileOrExplain } from './method-compiler';
 export type { CompiledMethod } from './method-compiler';
 export { methodInvoker } from './invoker';
 export type { Invoker } from './invoker';
-export type { MethodHost, RequestHandle, RequestScopes } from './method-host';
+export type { MethodHost, RequestHandle, RequestScopeOpener } from './method-host';
 export { parseMethod } from './method-parser';
 export type { ParsedParameter } from './method-parser';
 export { capitalize, toRequestError, toolErrorText } from './call-policy';

@@ -7,7 +7,7 @@ export interface RequestHandle {
 }
 
 /** Opens the request scope of one call, seeded with its Context. */
-export type RequestScopes = (context: Context) => RequestHandle;
+export type RequestScopeOpener = (context: Context) => RequestHandle;
 
 /** A class with decorated methods, as the container provides it: one instance, or one per request. */
 export interface MethodHost {

@@ -6,7 +6,7 @@ import { ElicitationForms, type MethodHost } from '../invocation';
 import { GeneratedTypes } from '../metadata';
 import { middlewareHooks } from '../pipeline';
 import { PromptRegistry } from '../prompts';
-import { createServerFactory, isProtocolError, SessionHub, uriMatcher } from '../protocol';
+import { createServerFactory, isProtocolError, ServerHub, uriMatcher } from '../protocol';
 import { ResourceRegistry } from '../resources';
 import { ToolRegistry } from '../tools';
 import { SchemaCompiler } from '../validation';
@@ -55,7 +55,7 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
   const logger = settings.logger ?? stderrLogger;
   const policy = { maskErrorDetails: settings.maskErrorDetails ?? true, logger, isProtocolError };
   const filter = { includeTags: settings.includeTags, excludeTags: settings.excludeTags };
-  const services = { scopes: host.scopes, guardDenial: settings.guardDenial ?? 'hide', callTimeout: settings.callTimeout ?? 300_000, logger };
+  const services = { openScope: host.openScope, guardDenial: settings.guardDenial ?? 'hide', callTimeout: settings.callTimeout ?? 300_000, logger };
   // Resource URIs and prompt arguments are strings on the wire: they are always coerced (lenient).
   const lenient = new SchemaCompiler(true);
   const tools = new ToolRegistry(new SchemaCompiler(!settings.strictInputValidation), policy, services, filter, settings.pageSize);
@@ -91,7 +91,7 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
       completions.addStatic({ type: 'ref/resource', uri: template.uriTemplate }, template.complete);
     }
   };
-  const hub = new SessionHub(logger);
+  const hub = new ServerHub(logger);
   const hosts = await host.components(types);
   if (metadata) checkGeneratedCoverage(hosts, types);
   register(hosts);
@@ -111,7 +111,7 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
     completions,
     logger,
     policy,
-    scopes: host.scopes,
+    openScope: host.openScope,
     middleware,
     hub,
     forms: new ElicitationForms(lenient, types),

@@ -2,7 +2,7 @@ import type { Container, ModuleRecord, ProviderRecord, RequestScope } from '../d
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import { describeValue } from '../errors/describe';
 import type { McpMiddleware } from '../interfaces';
-import type { RequestHandle, RequestScopes } from '../invocation';
+import type { RequestHandle, RequestScopeOpener } from '../invocation';
 import { SCOPE_TOKEN } from '../auth';
 import { getCatch, getEnhancers, getParamMetadata, getRequiredScopes, type EnhancerKind } from '../metadata';
 import { EnhancerChain, NO_ENHANCERS, type ComponentEnhancers, type Resolved, type ResolvedFilter } from '../pipeline';
@@ -47,7 +47,7 @@ function scopeOf(handle: RequestHandle): RequestScope {
   if (handle instanceof ScopeHandle) return handle.scope;
   throw new TypeError(
     'Cannot resolve a request-scoped provider of the standalone container: the request handle was opened by another host. ' +
-      'A host resolves only the handles it opened itself (RequestScopes of the same host).',
+      'A host resolves only the handles it opened itself (RequestScopeOpener of the same host).',
   );
 }
 
@@ -69,14 +69,14 @@ export class EnhancerResolver {
   private readonly globals: { [K in EnhancerKind]: readonly Resolved<any>[] };
   private readonly globalFilters: readonly ResolvedFilter[];
   readonly middleware: readonly McpMiddleware[];
-  readonly scopes: RequestScopes;
+  readonly openScope: RequestScopeOpener;
 
   constructor(
     private readonly container: Container,
     given: GlobalEnhancerRefs,
     multi: { [K in EnhancerKind | 'middleware']: readonly ProviderRecord[] },
   ) {
-    this.scopes = (context) => new ScopeHandle(new Scope({ context }), container);
+    this.openScope = (context) => new ScopeHandle(new Scope({ context }), container);
     const root = container.root;
     const global = (kind: EnhancerKind) => [
       ...(given[kind] ?? []).map((ref, i) => this.resolve(kind, ref, root, `McpModule.forRoot({ ${kind} }) entry #${i}`)),

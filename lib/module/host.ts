@@ -1,5 +1,5 @@
 import type { InjectionToken, McpMiddleware } from '../interfaces';
-import type { MethodHost, RequestScopes } from '../invocation';
+import type { MethodHost, RequestScopeOpener } from '../invocation';
 import type { ComponentEnhancers } from '../pipeline';
 import type { GeneratedTypes } from '../metadata';
 import type { McpModuleOptions } from './mcp-options';
@@ -30,7 +30,7 @@ export interface McpHost {
   /** The application's middleware, built once. */
   readonly middleware: readonly McpMiddleware[];
   /** Opens the request scope of one call; only this host reads the handles it opens. */
-  readonly scopes: RequestScopes;
+  readonly openScope: RequestScopeOpener;
   /** Whether the host provides `token` (for `app.get()`). */
   has(token: InjectionToken): boolean;
   /** The instance the host provides for `token`. */

@@ -16,7 +16,7 @@ import {
   type ServerFactory,
   type Transport,
 } from '../protocol';
-import type { SessionHub } from '../protocol';
+import type { ServerHub } from '../protocol';
 import type { ServerLogger } from '../tools';
 import { ComponentControl, McpComponents } from './component-control';
 import type { McpHost } from './host';
@@ -27,7 +27,7 @@ import { inspectApplication, type InspectionSources, type McpInspection } from '
  * (nothing of an application lives outside it).
  */
 export interface ApplicationRegistries extends InspectionSources {
-  readonly hub: SessionHub;
+  readonly hub: ServerHub;
   /** Adds the components of objects at runtime: all of them, or (on any error) none. */
   readonly register: (instances: readonly object[]) => void;
   /** Warns about classes with component decorators that no module provides (once per class and process). */

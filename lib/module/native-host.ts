@@ -3,11 +3,11 @@ import { Context } from '../context';
 import { Container, type ModuleRecord } from '../di';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { InjectionToken, McpMiddleware, ModuleImport, Provider } from '../interfaces';
-import type { MethodHost, RequestScopes } from '../invocation';
+import type { MethodHost, RequestScopeOpener } from '../invocation';
 import type { GeneratedTypes } from '../metadata';
 import { Reflector, type ComponentEnhancers } from '../pipeline';
 import { EnhancerResolver } from './enhancer-resolver';
-import { collectHosts } from './explorer';
+import { collectHosts } from './collect-hosts';
 import type { McpHost } from './host';
 import type { McpModuleOptions } from './mcp-options';
 
@@ -83,8 +83,8 @@ export class NativeHost implements McpHost {
     return this.enhancers.middleware;
   }
 
-  get scopes(): RequestScopes {
-    return this.enhancers.scopes;
+  get openScope(): RequestScopeOpener {
+    return this.enhancers.openScope;
   }
 
   has(token: InjectionToken): boolean {

@@ -1,5 +1,5 @@
 import type { CompleteOptions, PromptOptions, ResourceOptions, ResourceTemplateOptions, ToolOptions } from '../interfaces';
-import type { MethodHost, RequestScopes } from '../invocation';
+import type { MethodHost, RequestScopeOpener } from '../invocation';
 import type { ComponentEnhancers } from './enhancers';
 
 /** One decorated method found by the explorer: its host, its options (typed by kind) and its enhancers. */
@@ -22,7 +22,7 @@ export interface ExploredComponents {
 
 /** What every registry needs to build pipelines. */
 export interface PipelineServices {
-  readonly scopes: RequestScopes;
+  readonly openScope: RequestScopeOpener;
   /** How a call that a guard denies is answered (`McpModule.forRoot({ guardDenial })`). */
   readonly guardDenial?: 'hide' | 'refuse';
   /** The deadline of calls that set none (`McpModule.forRoot({ callTimeout })`; 0: none). */

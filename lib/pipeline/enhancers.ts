@@ -8,7 +8,7 @@ import type { RequestHandle } from '../invocation';
  * call the pipeline asks: may the caller see it, may it run (`canActivate`), what wraps the call
  * (`intercept`), what an argument becomes (`transform`), what an error becomes (`recover`).
  *
- * `request` is the handle the host's `RequestScopes` opened for this call (when `requestScoped`): the pipeline
+ * `request` is the handle the host's `RequestScopeOpener` opened for this call (when `requestScoped`): the pipeline
  * passes it back untouched, so only the host that opened it reads it.
  */
 export interface ComponentEnhancers {

@@ -1,7 +1,7 @@
 import { paginate, type Catalogue, type CatalogueItem, type Page } from '../catalogue';
 import { Context, type RequestChannel } from '../context';
 import type { McpMethod } from '../interfaces';
-import type { RequestScopes } from '../invocation';
+import type { RequestScopeOpener } from '../invocation';
 import type { Pipeline } from './pipeline';
 
 /**
@@ -13,10 +13,10 @@ export async function allowedItems<T>(
   pipelineOf: (item: T) => Pipeline<unknown, any> | undefined,
   open: () => RequestChannel,
   listMethod: McpMethod,
-  scopes: RequestScopes,
+  openScope: RequestScopeOpener,
 ): Promise<T[]> {
   let context: Context | undefined;
-  let request: ReturnType<RequestScopes> | undefined;
+  let request: ReturnType<RequestScopeOpener> | undefined;
   const allowed: T[] = [];
   for (const item of items) {
     const pipeline = pipelineOf(item);
@@ -25,7 +25,7 @@ export async function allowedItems<T>(
       continue;
     }
     context ??= new Context(open());
-    if (pipeline.scopedPerRequest) request ??= scopes(context);
+    if (pipeline.scopedPerRequest) request ??= openScope(context);
     const check = () => pipeline.allows(context!, request, listMethod);
     if (await (request ? request.run(check) : check())) allowed.push(item);
   }
@@ -36,10 +36,10 @@ export async function allowedItems<T>(
  * Whether one caller may see one component: the question its list asks (`allowedItems` for one item). True
  * at once, without a Context, for a component with no guard and no `@Scopes()`.
  */
-export function visibleTo(pipeline: Pipeline<unknown, any>, open: () => RequestChannel, listMethod: McpMethod, scopes: RequestScopes): boolean | Promise<boolean> {
+export function visibleTo(pipeline: Pipeline<unknown, any>, open: () => RequestChannel, listMethod: McpMethod, openScope: RequestScopeOpener): boolean | Promise<boolean> {
   if (!pipeline.guarded) return true;
   const context = new Context(open());
-  const request = pipeline.scopedPerRequest ? scopes(context) : undefined;
+  const request = pipeline.scopedPerRequest ? openScope(context) : undefined;
   const check = () => pipeline.allows(context, request, listMethod);
   return request ? request.run(check) : check();
 }
@@ -58,10 +58,10 @@ export function pageFor<T extends PipelinedItem, D>(
   cursor: string | undefined,
   open: () => RequestChannel,
   listMethod: McpMethod,
-  scopes: RequestScopes,
+  openScope: RequestScopeOpener,
 ): Page<D> | Promise<Page<D>> {
   if (!isGuarded(catalogue)) return catalogue.page(cursor);
-  return allowedItems(catalogue.values(), (item) => item.pipeline, open, listMethod, scopes).then((items) =>
+  return allowedItems(catalogue.values(), (item) => item.pipeline, open, listMethod, openScope).then((items) =>
     paginate(items.map(catalogue.describe), cursor, catalogue.pageLimit),
   );
 }

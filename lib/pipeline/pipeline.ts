@@ -2,7 +2,7 @@ import { Context, InputRequiredSignal, type RequestChannel } from '../context';
 import { missingScopes } from '../auth';
 import { InsufficientScopeError, InvalidArgumentsError, TimeoutError, ToolError } from '../errors';
 import type { ArgumentMetadata, McpAuth, McpComponentKind, McpMethod } from '../interfaces';
-import { capitalize, type CompiledMethod, type RequestHandle, type RequestScopes } from '../invocation';
+import { capitalize, type CompiledMethod, type RequestHandle, type RequestScopeOpener } from '../invocation';
 import { classValidatorIssues } from '../validation';
 import { isPlain, type ComponentEnhancers } from './enhancers';
 import { DeadlineChannel } from './deadline-channel';
@@ -14,7 +14,7 @@ export interface PipelineSpec<R, X> {
   /** What the host's enhancers add (guards, interceptors, pipes, filters, `@Scopes()`): the pipeline asks them only. */
   readonly enhancers: ComponentEnhancers;
   readonly component: Omit<ComponentInfo, 'target' | 'handler'>;
-  readonly scopes: RequestScopes;
+  readonly openScope: RequestScopeOpener;
   /** 'hide' (default): a denied call is answered as an unknown component; 'refuse': with an access-denied error. */
   readonly guardDenial?: 'hide' | 'refuse';
   /** Milliseconds a call may take; at the deadline the Context's signal aborts and the caller is answered. */
@@ -166,7 +166,7 @@ export class Pipeline<R, X = undefined> {
     if (!this.guarded) return undefined;
     const context = new Context(open());
     if (this.requiredScopes && missingScopes(context.auth, this.requiredScopes).length > 0) return { answer: this.turnedAway(context.auth, extra) };
-    const request = this.requestScoped ? this.spec.scopes(context) : undefined;
+    const request = this.requestScoped ? this.spec.openScope(context) : undefined;
     const execution = new ExecutionContextHost(this.info, 'call', (args ?? {}) as Record<string, unknown>, context);
     const screen = async (): Promise<{ answer: R } | undefined> => {
       try {
@@ -201,7 +201,7 @@ export class Pipeline<R, X = undefined> {
     const deadline = this.timeout !== undefined && channel ? new DeadlineChannel(channel) : undefined;
     if (deadline) channel = deadline;
     const context = this.needsContext ? new Context(channel!) : undefined;
-    const request = this.requestScoped ? this.spec.scopes(context!) : undefined;
+    const request = this.requestScoped ? this.spec.openScope(context!) : undefined;
     const work = () => this.run(args, context, request, extra);
     const running = request ? request.run(work) : work();
     return this.timeout === undefined ? running : this.withDeadline(running, this.timeout, extra, deadline);

@@ -120,7 +120,7 @@ export class PromptRegistry extends Catalogue<PromptDefinition, PromptDescriptor
    * prompt hidden by its scopes or guards is no more named here than there.
    */
   private async unknown(name: string, open: () => RequestChannel): Promise<never> {
-    const visible = isGuarded(this) ? await allowedItems(this.values(), (p) => p.pipeline, open, 'prompts/list', this.services.scopes) : this.values();
+    const visible = isGuarded(this) ? await allowedItems(this.values(), (p) => p.pipeline, open, 'prompts/list', this.services.openScope) : this.values();
     throw new RequestError(RpcCode.InvalidParams, `Unknown prompt: ${name}. Available prompts: ${visible.map((p) => p.name).join(', ') || '(none)'}`);
   }
 }

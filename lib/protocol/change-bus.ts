@@ -1,5 +1,5 @@
 import type { ServerLogger } from '../invocation';
-import type { SessionHub } from './session-hub';
+import type { ServerHub } from './session-hub';
 
 /** A change that every instance's sessions must hear about. */
 export type ChangeMessage = { readonly kind: 'tools' | 'prompts' | 'resources' } | { readonly kind: 'updated'; readonly uri: string };
@@ -16,7 +16,7 @@ export interface ChangeBus {
  * Joins the hub to a bus: local changes are published, changes from other instances are delivered to the
  * local sessions and listen streams (and not published again). Returns how to leave the bus.
  */
-export async function attachBus(hub: SessionHub, bus: ChangeBus, logger: ServerLogger): Promise<() => Promise<void>> {
+export async function attachBus(hub: ServerHub, bus: ChangeBus, logger: ServerLogger): Promise<() => Promise<void>> {
   let relaying = false;
   const send = (message: ChangeMessage) => {
     if (relaying) return;

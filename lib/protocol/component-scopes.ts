@@ -46,13 +46,13 @@ export function scoped(app: ProtocolApplication): boolean {
 /** Whether `name` is a tool this caller may see (enabled, its scopes granted, its guards allowing it in `tools/list`). */
 export function toolVisible(app: ProtocolApplication, name: string, open: () => RequestChannel): boolean | Promise<boolean> {
   const tool = app.tools.get(name);
-  return tool !== undefined && visibleTo(tool.pipeline, open, 'tools/list', app.scopes);
+  return tool !== undefined && visibleTo(tool.pipeline, open, 'tools/list', app.openScope);
 }
 
 /** Whether the resource or template that serves `uri` is one this caller may see (its `resources/list` or `resources/templates/list`). */
 export function resourceVisible(app: ProtocolApplication, uri: string, open: () => RequestChannel): boolean | Promise<boolean> {
   const serving = app.resources.servingOf(uri);
-  return serving !== undefined && visibleTo(serving.pipeline, open, serving.listMethod, app.scopes);
+  return serving !== undefined && visibleTo(serving.pipeline, open, serving.listMethod, app.openScope);
 }
 
 /** Whether the prompt or template a `completion/complete` names is one this caller may see. */
@@ -63,10 +63,10 @@ export function completionTargetVisible(
 ): boolean | Promise<boolean> {
   if (ref.type === 'ref/prompt') {
     const prompt = app.prompts.get(ref.name);
-    return prompt !== undefined && visibleTo(prompt.pipeline, open, 'prompts/list', app.scopes);
+    return prompt !== undefined && visibleTo(prompt.pipeline, open, 'prompts/list', app.openScope);
   }
   const template = app.resources.templates.values().find((t) => t.uriTemplate === ref.uri);
-  return template !== undefined && visibleTo(template.pipeline, open, 'resources/templates/list', app.scopes);
+  return template !== undefined && visibleTo(template.pipeline, open, 'resources/templates/list', app.openScope);
 }
 
 /**
@@ -77,7 +77,7 @@ export function completionTargetVisible(
  */
 export function mayHearOf(app: ProtocolApplication, uri: string, open: () => RequestChannel): boolean | Promise<boolean> {
   const serving = app.resources.servingOf(uri, true);
-  return serving === undefined || visibleTo(serving.pipeline, open, serving.listMethod, app.scopes);
+  return serving === undefined || visibleTo(serving.pipeline, open, serving.listMethod, app.openScope);
 }
 
 /**

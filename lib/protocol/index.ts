@@ -1,6 +1,6 @@
 export { createServerFactory } from './server-factory';
 export { isProtocolError } from './error-mapping';
-export { SessionHub } from './session-hub';
+export { ServerHub } from './session-hub';
 export { uriMatcher } from './uri-matcher';
 export type { ProtocolApplication, ServerFactory } from './server-factory';
 export { serveConnection, serveProcessStdio } from './transports';

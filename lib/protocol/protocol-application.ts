@@ -1,11 +1,11 @@
 import type { CompletionRegistry } from '../completions';
 import type { CacheHint, DeclaredKinds, McpMethod, MiddlewareHook } from '../interfaces';
-import type { CallPolicy, ElicitationForms, RequestScopes, ServerLogger } from '../invocation';
+import type { CallPolicy, ElicitationForms, RequestScopeOpener, ServerLogger } from '../invocation';
 import type { PromptRegistry } from '../prompts';
 import type { ResourceRegistry } from '../resources';
 import type { ToolRegistry } from '../tools';
 import type { TasksOptions } from '../tasks';
-import type { SessionHub } from './session-hub';
+import type { ServerHub } from './session-hub';
 
 /** What the protocol layer needs from the application: identity and the compiled registries. */
 export interface ProtocolApplication {
@@ -18,10 +18,10 @@ export interface ProtocolApplication {
   readonly logger: ServerLogger;
   readonly policy: CallPolicy;
   /** Opens the request scope of a call or list (request-scoped guards and classes). */
-  readonly scopes: RequestScopes;
+  readonly openScope: RequestScopeOpener;
   /** The middleware hooks around each MCP method, outermost first (computed once). */
   readonly middleware: (method: McpMethod) => readonly MiddlewareHook[];
-  readonly hub: SessionHub;
+  readonly hub: ServerHub;
   readonly forms: ElicitationForms;
   /** HMAC key for multi-round-trip state; the same on every instance that may see a retry. */
   readonly stateSecret: string | Uint8Array;

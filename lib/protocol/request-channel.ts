@@ -4,12 +4,12 @@ import type { McpAuth } from '../interfaces';
 import type { ElicitationForms, ServerLogger } from '../invocation';
 import { fromAuthInfo } from './auth-info';
 import type { Answers, InputRounds } from './input-required';
-import type { SessionHub } from './session-hub';
+import type { ServerHub } from './session-hub';
 
 /** What every request channel of the application shares. */
 export interface ChannelServices {
   readonly logger: ServerLogger;
-  readonly hub: SessionHub;
+  readonly hub: ServerHub;
   readonly rounds: InputRounds;
   readonly forms: ElicitationForms;
   readonly readResource: (uri: string, channel: RequestChannel) => Promise<unknown[]>;

@@ -10,9 +10,9 @@ import { CallerBus } from './listen-bus';
 import { isModern } from './session-hub';
 import type { ProtocolApplication } from './protocol-application';
 import { answerCompletions, answerPrompts, answerResources, answerTools } from './request-handlers';
-import type { SessionScope } from './session-scope';
+import type { SessionRuntime } from './session-scope';
 import type { ChannelServices } from './request-channel';
-import type { SessionHub } from './session-hub';
+import type { ServerHub } from './session-hub';
 import { checkCacheHint } from '../resources';
 import { resolveTasksOptions } from '../tasks';
 import { answerTasks } from './tasks-handlers';
@@ -25,7 +25,7 @@ export type { CallerBus };
 
 /** Builds one SDK server per connection; `hub` reaches every live session. */
 export type ServerFactory = ((connection?: Connection) => Server) & {
-  readonly hub: SessionHub;
+  readonly hub: ServerHub;
   /**
    * The scopes a request needs beyond the server's (`@Scopes()` of the component a `tools/call`,
    * `resources/read` or `prompts/get` names), or undefined: none, or no such component.
@@ -99,7 +99,7 @@ type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<R
  */
 class ReflectServer extends Server {
   /** The hub that knows this server (set by the factory). */
-  hub?: SessionHub;
+  hub?: ServerHub;
   /** Whether this connection's caller may hear that a resource changed (set by the factory). */
   hears?: (uri: string) => boolean | Promise<boolean>;
 
@@ -211,7 +211,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     server.hub = app.hub;
     server.hears = (uri) =>
       mayHearOf(app, uri, () => new CallerChannel({ ...(connection?.auth ? { auth: connection.auth } : {}), protocolVersion: server.getNegotiatedProtocolVersion() }));
-    const scope: SessionScope = {
+    const runtime: SessionRuntime = {
       app,
       server,
       session: app.hub.open(server),
@@ -221,11 +221,11 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       ...(connection?.auth ? { auth: connection.auth } : {}),
       ...(declared.tools && tasks() ? { tasks: tasks() } : {}),
     };
-    if (declared.tools) answerTools(scope);
-    if (scope.tasks) answerTasks(scope, scope.tasks);
-    if (declared.resources) answerResources(scope);
-    if (declared.prompts) answerPrompts(scope);
-    if (declared.completions) answerCompletions(scope);
+    if (declared.tools) answerTools(runtime);
+    if (runtime.tasks) answerTasks(runtime, runtime.tasks);
+    if (declared.resources) answerResources(runtime);
+    if (declared.prompts) answerPrompts(runtime);
+    if (declared.completions) answerCompletions(runtime);
     return server;
   };
   return Object.assign(factory, {

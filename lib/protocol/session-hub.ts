@@ -3,7 +3,7 @@ import { isModernRevision } from '../context';
 import type { ServerLogger } from '../invocation';
 
 /** One connected session: its server instance and the resource URIs it subscribed to (made on first subscribe). */
-export interface Session {
+export interface ConnectedServer {
   readonly server: Server;
   subscriptions?: Set<string>;
 }
@@ -21,8 +21,8 @@ export interface ChangePublisher {
   resourceUpdated(uri: string): void;
 }
 
-export class SessionHub {
-  private readonly sessions = new Map<Server, Session>();
+export class ServerHub {
+  private readonly sessions = new Map<Server, ConnectedServer>();
   private readonly publishers = new Set<ChangePublisher>();
 
   /** Adds a publisher (2026-07-28 HTTP listeners); returns how to remove it. */
@@ -34,8 +34,8 @@ export class SessionHub {
   constructor(private readonly logger: ServerLogger) {}
 
   /** Registers a server; it must call `forget` when it closes (the factory's server does, in `_onclose`/`close`). */
-  open(server: Server): Session {
-    const session: Session = { server };
+  open(server: Server): ConnectedServer {
+    const session: ConnectedServer = { server };
     this.sessions.set(server, session);
     return session;
   }

@@ -3,14 +3,14 @@ import type { CacheHint, McpAuth } from '../interfaces';
 import type { InputRounds } from './input-required';
 import type { ProtocolApplication } from './protocol-application';
 import type { ChannelServices } from './request-channel';
-import type { Session } from './session-hub';
+import type { ConnectedServer } from './session-hub';
 import type { TaskService } from './tasks-service';
 
 /** What one session's handlers share: the application, its server, its session record. */
-export interface SessionScope {
+export interface SessionRuntime {
   readonly app: ProtocolApplication;
   readonly server: Server;
-  readonly session: Session;
+  readonly session: ConnectedServer;
   readonly rounds: InputRounds;
   readonly services: ChannelServices;
   /** The identity this connection was opened with (stdio, in memory); HTTP requests carry their own. */

@@ -9,7 +9,7 @@ import type { ToolDefinition } from '../tools';
 import { toWireError } from './error-mapping';
 import { CLIENT_HEADER } from './http/peer-headers';
 import { SdkRequestChannel } from './request-channel';
-import type { SessionScope } from './session-scope';
+import type { SessionRuntime } from './session-scope';
 import { originOf, taskProgressToken } from './tasks-channel';
 import type { TaskService } from './tasks-service';
 import { declaresTasks, detailedTask, LEGACY_TASK_CAPABILITIES, legacyTask, modernTask, relatedTo, TASK_EXTENSION_CAPABILITIES, taskResult } from './tasks-wire';
@@ -35,17 +35,17 @@ function extensionRequired(message: string): unknown {
  * `task: 'required'` called otherwise is refused (-32601 on 2025-11-25, -32021 on 2026-07-28).
  */
 export function taskCall(
-  scope: SessionScope,
+  runtime: SessionRuntime,
   ctx: ServerContext,
   tool: ToolDefinition,
   params: TaskToolCall,
   convert: (outcome: unknown) => Record<string, unknown>,
 ): Promise<unknown> | undefined {
-  const { tasks } = scope;
+  const { tasks } = runtime;
   const settings = tool.task;
   if (!tasks || !settings) return undefined;
   const target = `tool:${tool.name}`;
-  const channel = new SdkRequestChannel(ctx, scope.server, params._meta?.progressToken as string | number | undefined, scope.services, target, scope.auth);
+  const channel = new SdkRequestChannel(ctx, runtime.server, params._meta?.progressToken as string | number | undefined, runtime.services, target, runtime.auth);
   // A caller without the tool's scopes gets no task: the ordinary call refuses it, and the method never runs.
   const needed = tool.pipeline.requiredScopes;
   if (needed && missingScopes(channel.auth, needed).length > 0) return undefined;
@@ -69,13 +69,13 @@ export function taskCall(
     pollIntervalMs: settings.pollIntervalMs ?? tasks.options.pollIntervalMs,
   };
   if (settings.start === 'immediately') {
-    const origin = originOf(channel, modern ? undefined : scope.server);
+    const origin = originOf(channel, modern ? undefined : runtime.server);
     return tasks.start({ ...base, origin, controller: new AbortController() }).then(answer, (error: unknown) => {
       // A store that fails (its connection lost) is logged and masked like a component's failure.
-      throw toRequestError(error, `starting a task of tool '${tool.name}'`, 'task store', scope.app.policy);
+      throw toRequestError(error, `starting a task of tool '${tool.name}'`, 'task store', runtime.app.policy);
     });
   }
-  return onDemand(scope, ctx, tasks, channel, { ...base, modern, target, answer });
+  return onDemand(runtime, ctx, tasks, channel, { ...base, modern, target, answer });
 }
 
 /**
@@ -84,7 +84,7 @@ export function taskCall(
  * same run goes on as the task.
  */
 function onDemand(
-  scope: SessionScope,
+  runtime: SessionRuntime,
   ctx: ServerContext,
   tasks: TaskService,
   channel: SdkRequestChannel,
@@ -104,9 +104,9 @@ function onDemand(
       request.removeEventListener('abort', follow);
       const record = await tasks.start({
         ...start,
-        origin: originOf(channel, modern ? undefined : scope.server),
+        origin: originOf(channel, modern ? undefined : runtime.server),
         controller,
-        answers: scope.rounds.answers(ctx, target),
+        answers: runtime.rounds.answers(ctx, target),
         running: Promise.resolve().then(() => holder.running!),
       });
       own.task = record;
@@ -114,7 +114,7 @@ function onDemand(
       return record;
     }));
   const own = new OnDemandChannel(channel, controller.signal, async () => (await startTask(), true), (taskId, message) => tasks.progress(start.owner, taskId, message));
-  return scope.rounds.run(ctx, target, async () => {
+  return runtime.rounds.run(ctx, target, async () => {
     const running = Promise.resolve().then(() => start.tool.pipeline.call(start.args, () => own, undefined));
     holder.running = running;
     const first = await Promise.race([running.then((value) => ({ value })), announced.then((record) => ({ record }))]);
@@ -187,11 +187,11 @@ const PAGE = paramsSchema<{ cursor?: string }>((p) => (p.cursor === undefined ||
  * (`tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`) and the 2026-07-28 extension
  * `io.modelcontextprotocol/tasks` (`tasks/get`, `tasks/update`, `tasks/cancel`, gated by the client's declaration).
  */
-export function answerTasks(scope: SessionScope, tasks: TaskService): void {
-  const { server } = scope;
+export function answerTasks(runtime: SessionRuntime, tasks: TaskService): void {
+  const { server } = runtime;
   server.registerCapabilities({ ...LEGACY_TASK_CAPABILITIES, ...TASK_EXTENSION_CAPABILITIES } as never);
   const caller = (ctx: ServerContext) => {
-    const channel = new SdkRequestChannel(ctx, server, undefined, scope.services, '', scope.auth);
+    const channel = new SdkRequestChannel(ctx, server, undefined, runtime.services, '', runtime.auth);
     const modern = isModern(channel);
     if (modern && !declaresTasks(channel.client)) throw extensionRequired(`Task methods need the '${TASKS_EXTENSION}' extension, which the client did not declare.`);
     return { modern, auth: channel.auth, owner: tasks.ownerOf(channel.auth, channel.sessionId) };
@@ -207,7 +207,7 @@ export function answerTasks(scope: SessionScope, tasks: TaskService): void {
   const on = <T>(method: string, schema: StandardSchemaV1<T>, handler: (params: T, ctx: ServerContext) => Promise<unknown>) =>
     server.setRequestHandler(method, { params: schema }, ((params: T, ctx: ServerContext) => handler(params, ctx).catch((error: unknown) => {
       // A store that fails (its connection lost) is logged and masked: nothing internal reaches the client.
-      throw toWireError(toRequestError(error, `serving ${method}`, 'task store', scope.app.policy));
+      throw toWireError(toRequestError(error, `serving ${method}`, 'task store', runtime.app.policy));
     })) as never);
 
   on('tasks/get', TASK_ID, async ({ taskId }, ctx) => {

@@ -190,7 +190,7 @@ export class ResourceRegistry {
     const guarded = isGuarded(this.resources);
     if (this.lists.length === 0 && !guarded) return this.resources.page(cursor);
     const visible = guarded
-      ? (await allowedItems(this.resources.values(), (r) => r.pipeline, open, 'resources/list', this.services.scopes)).map((r) => r.descriptor)
+      ? (await allowedItems(this.resources.values(), (r) => r.pipeline, open, 'resources/list', this.services.openScope)).map((r) => r.descriptor)
       : this.resources.list();
     const dynamic: ResourceDescriptor[] = [];
     for (const list of this.lists) dynamic.push(...(await list.pipeline.call({}, open, undefined)));
@@ -200,7 +200,7 @@ export class ResourceRegistry {
   /** `resources/templates/list` for this caller. */
   async templatePage(cursor: string | undefined, open: () => RequestChannel): Promise<Page<TemplateDescriptor>> {
     if (!isGuarded(this.templates)) return this.templates.page(cursor);
-    const visible = await allowedItems(this.templates.values(), (t) => t.pipeline, open, 'resources/templates/list', this.services.scopes);
+    const visible = await allowedItems(this.templates.values(), (t) => t.pipeline, open, 'resources/templates/list', this.services.openScope);
     return paginate(visible.map((t) => t.descriptor), cursor, this.templates.pageLimit);
   }
 

@@ -70,7 +70,7 @@ class MapHost implements McpHost {
   readonly name = 'MapHost';
   readonly middleware = [];
   readonly handles: MapHandle[] = [];
-  readonly scopes = (context: Context) => {
+  readonly openScope = (context: Context) => {
     const handle = new MapHandle(context);
     this.handles.push(handle);
     return handle;

@@ -23,7 +23,7 @@ const answer = (enhancers: ComponentEnhancers, invoker: Invoker, scopes = () => 
     compiled,
     enhancers,
     component: { kind: 'tool', name: 'add', method: 'tools/call' },
-    scopes,
+    openScope: scopes,
     convert: (value) => ({ value }),
     invalid: (issues) => ({ invalid: issues }),
     fail: (error) => ({ failed: String(error) }),

@@ -347,8 +347,9 @@ describe('request lines and bodies shaped to hurt (issue 22, 11 and 12)', () => 
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.body).error).toEqual({ code: -32600, message: 'Invalid Request: the body holds more than 100000 objects and arrays.' });
     }
-    // Four such bodies held a health check 4.4 s before they were refused unparsed.
-    expect((await during).ms).toBeLessThan(1_500);
+    // Four such bodies held a health check 4.4 s before they were refused unparsed (the bound leaves room for
+    // a loaded CI machine running two spec workers: 1.5 s was crossed at 1.53 s there).
+    expect((await during).ms).toBeLessThan(2_500);
   });
 
   it('refuses nesting deeper than maxJsonDepth and batches larger than maxBatchSize', async () => {
