@@ -10,7 +10,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Injectable, McpFactory, McpModule, Module, Param, Scope, Tool, type Provider } from '../lib';
-import { buildApplication } from '../lib/module/mcp-factory';
+import { buildApplication } from '../lib/host/mcp-factory';
 import type { RequestChannel } from '../lib/context';
 
 const quick = process.argv.includes('--quick');

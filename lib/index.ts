@@ -39,8 +39,8 @@ export type { ResourceContents, ResourceDescriptor, TemplateDescriptor } from '.
 export { userMessage, assistantMessage } from './prompts';
 export type { PromptMessage, PromptResult, PromptDescriptor } from './prompts';
 export type { CompletionContext, CompletionResult } from './completions';
-export type { ComponentControl } from './module/component-control';
-export { McpComponents } from './module/component-control';
+export type { ComponentControl } from './host/component-control';
+export { McpComponents } from './host/component-control';
 // What `mcp-reflect generate` writes (docs/types.md).
 export type { GeneratedMetadata, GeneratedClass, GeneratedMethod, GeneratedParam, GeneratedProperty, GeneratedType } from './interfaces';
 export { forwardRef, ModuleRef } from './di';
@@ -55,21 +55,15 @@ export type {
 export { Ask, Context, InvalidAnswerError, rethrowIfInputRequired } from './context';
 export type { Answers, Question } from './context';
 export type { ClientInfo, ContextLogger, ElicitResult, InputOptions, LogLevel, SampleOptions, SamplingMessage, SamplingResult } from './context';
-export { McpModule, McpFactory, McpApplication, InMemoryEventStore, RedisEventStore, RedisSessionStore, RedisBus } from './module';
-export type {
-  ChangeBus,
-  ChangeMessage,
-  SessionRecord,
-  SessionStore,
-  RedisClient,
-  RedisSubscriber,
-  RedisOptions,
-  RedisEventStoreOptions,
-  RedisSessionStoreOptions,
-} from './module';
-export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions } from './module';
-export type { ListenOptions, StdioListenOptions, ConnectOptions, ShutdownSignal, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, McpWarningOptions, Transport } from './module';
-export type { CacheHints } from './module/mcp-options';
+export { McpModule, McpFactory, McpApplication } from './host';
+export { InMemoryEventStore } from './transports';
+export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions, SessionRecord, SessionStore } from './transports';
+export type { ChangeBus, ChangeMessage } from './server';
+// Scale-out on Redis (also mcp-reflect/redis).
+export { RedisEventStore, RedisSessionStore, RedisBus } from './scale-out';
+export type { RedisClient, RedisSubscriber, RedisOptions, RedisEventStoreOptions, RedisSessionStoreOptions } from './scale-out';
+export type { ListenOptions, StdioListenOptions, ConnectOptions, ShutdownSignal, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, McpWarningOptions, Transport } from './host';
+export type { CacheHints } from './host/mcp-options';
 // `app.inspect()`: what an application serves, as frozen descriptions (docs/inspection.md).
 export type {
   ComponentOwner,
@@ -81,7 +75,7 @@ export type {
   InspectedTask,
   InspectedTool,
   McpInspection,
-} from './module';
+} from './host';
 export { ToolResult, text, image, audio, embeddedResource, resourceLink } from './tools';
 export type {
   ContentBlock,
@@ -187,5 +181,5 @@ export type {
 export { InMemoryTaskStore, TaskLimitError, TASKS_EXTENSION } from './tasks';
 export type { TaskStore, TaskRecord, TaskStatus, TaskChange, TaskEvent, TaskPage, TaskError, NewTask, TaskStoreOptions, TasksOptions } from './tasks';
 export type { ToolTaskSupport, ToolTaskOptions } from './interfaces';
-export { RedisTaskStore } from './module';
-export type { RedisTaskStoreOptions } from './module';
+export { RedisTaskStore } from './scale-out';
+export type { RedisTaskStoreOptions } from './scale-out';

@@ -3,10 +3,21 @@ import path from 'node:path';
 
 /**
  * The house rules of ../shared/STYLE.md, checked on the source tree so a wrong arrow fails CI:
- * dependencies point one way, only lib/metadata touches Reflect, only lib/protocol (and the testing entry)
- * import the SDK, and no file grows past ~400 lines.
+ * dependencies point one way between folders (no circle), only lib/metadata touches Reflect, only the SDK
+ * adapter (server/), the transports, scale-out, the HTTP auth gate and the testing entry import the SDK, and no
+ * file grows past ~400 lines.
  */
 const lib = path.resolve(__dirname, '..', 'lib');
+
+/** Sub-folders that are an area of their own (a layer above their parent's): the HTTP auth gate sits on the server. */
+const SUB_AREAS = ['auth/http'];
+
+/** The area of a path inside lib/: its first folder (or its file), or the sub-area it lies in. */
+function areaOf(rel: string): string {
+  const sub = SUB_AREAS.find((prefix) => rel.startsWith(`${prefix}/`));
+  if (sub) return sub;
+  return rel.includes('/') ? rel.split('/')[0] : rel.replace(/\.ts$/, '');
+}
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -24,8 +35,8 @@ const sources = files(lib).map((file) => {
   const internal = imports
     .filter((spec) => spec.startsWith('.'))
     .map((spec) => path.relative(lib, path.resolve(path.dirname(file), spec)).split(path.sep).join('/'))
-    .map((target) => target.split('/')[0].replace(/\.ts$/, ''));
-  return { rel, area: rel.includes('/') ? rel.split('/')[0] : rel.replace(/\.ts$/, ''), text, imports, internal };
+    .map(areaOf);
+  return { rel, area: areaOf(rel), text, imports, internal };
 });
 
 /** Which areas each area may import (besides itself). */
@@ -51,17 +62,28 @@ const ALLOWED: Record<string, string[]> = {
   resources: ['apps', 'pipeline', 'catalogue', 'invocation', 'context', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
   prompts: ['content', 'pipeline', 'catalogue', 'invocation', 'context', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
   completions: ['pipeline', 'validation', 'invocation', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
-  protocol: ['apps', 'tasks', 'auth', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'invocation', 'context', 'interfaces', 'errors'],
-  module: [
-    'apps', 'tasks', 'auth', 'protocol', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di', 'context',
-    'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants',
+  // The SDK server adapter (with the tasks methods on the wire in server/tasks/): the registries behind SDK handlers.
+  server: ['apps', 'tasks', 'auth', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'invocation', 'context', 'interfaces', 'errors'],
+  // The bearer-token gate of the HTTP transport (RFC 6750/9728), on the server's types.
+  'auth/http': ['auth', 'server', 'invocation', 'interfaces', 'errors'],
+  // stdio, in-memory connections and Streamable HTTP: they serve what the server factory makes.
+  transports: ['auth/http', 'auth', 'server', 'invocation', 'context', 'interfaces', 'errors'],
+  // Redis adapters of the stores and the bus the server and transports define.
+  'scale-out': ['transports', 'server', 'tasks'],
+  // The composition root: an application on a host (host/), the standalone container's host (host/native/).
+  host: [
+    'apps', 'tasks', 'auth', 'server', 'transports', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di',
+    'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants',
   ],
-  testing: ['module', 'interfaces'],
+  testing: ['host', 'interfaces'],
   generator: ['metadata', 'interfaces'],
-  cli: ['generator', 'module', 'protocol', 'testing', 'metadata', 'errors'],
+  cli: ['generator', 'host', 'testing', 'metadata', 'errors'],
   // The subpath entries (mcp-reflect/common, /redis, /tasks, /builtins): each names the areas it re-exports.
-  entries: ['decorators', 'errors', 'constants', 'context', 'interfaces', 'protocol', 'tasks', 'builtins'],
-  index: ['tasks', 'builtins', 'pipeline', 'decorators', 'di', 'context', 'module', 'tools', 'resources', 'prompts', 'completions', 'errors', 'constants', 'interfaces'],
+  entries: ['decorators', 'errors', 'constants', 'context', 'interfaces', 'scale-out', 'tasks', 'builtins'],
+  index: [
+    'tasks', 'builtins', 'pipeline', 'decorators', 'di', 'context', 'host', 'server', 'transports', 'scale-out', 'tools', 'resources', 'prompts',
+    'completions', 'errors', 'constants', 'interfaces',
+  ],
 };
 
 describe('architecture', () => {
@@ -76,12 +98,26 @@ describe('architecture', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('imports the MCP SDK only from lib/protocol and lib/testing', () => {
+  it('imports the MCP SDK only from the server adapter, the transports, scale-out, the HTTP auth gate and lib/testing', () => {
+    const sdk = ['server', 'transports', 'scale-out', 'auth/http', 'testing'];
     const wrong = sources
       .filter((s) => s.imports.some((i) => i.startsWith('@modelcontextprotocol/')))
-      .filter((s) => s.area !== 'protocol' && s.area !== 'testing')
+      .filter((s) => !sdk.includes(s.area))
       .map((s) => s.rel);
     expect(wrong).toEqual([]);
+  });
+
+  it('has no import circle between areas: the allowed arrows themselves form layers', () => {
+    const circles: string[] = [];
+    const visit = (area: string, path: string[]): void => {
+      if (path.includes(area)) {
+        circles.push([...path.slice(path.indexOf(area)), area].join(' -> '));
+        return;
+      }
+      for (const next of ALLOWED[area] ?? []) visit(next, [...path, area]);
+    };
+    for (const area of Object.keys(ALLOWED)) visit(area, []);
+    expect(circles).toEqual([]);
   });
 
   it('calls Reflect metadata only from lib/metadata', () => {

@@ -1,4 +1,4 @@
-import type { McpInspection } from '../module/inspection';
+import type { McpInspection } from '../host/inspection';
 import { parseArgs, type CommandSpec } from './args';
 import type { CommandOutput } from './output';
 import { createProgress, type CliIo } from './progress';

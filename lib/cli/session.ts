@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { McpReflectError } from '../errors';
-import { buildApplication, type BuiltApplication } from '../module/mcp-factory';
+import { buildApplication, type BuiltApplication } from '../host/mcp-factory';
 import { createTestClient, type TestClient } from '../testing';
 import { CliError, CliErrorCode } from './cli.error';
 import { describe, loadRootModule } from './load-entry';

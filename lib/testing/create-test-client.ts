@@ -1,6 +1,6 @@
 import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import type { GeneratedMetadata, McpAuth, ModuleImport } from '../interfaces';
-import { McpApplication, McpFactory } from '../module';
+import { McpApplication, McpFactory } from '../host';
 import { TestingModule } from './testing-module';
 
 export interface TestClientOptions {

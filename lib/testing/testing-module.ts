@@ -1,5 +1,5 @@
 import type { Constructor, DependencyToken, GeneratedMetadata, InjectionToken, ModuleOptions, Provider } from '../interfaces';
-import { McpFactory, type McpApplication } from '../module';
+import { McpFactory, type McpApplication } from '../host';
 
 /**
  * Builds an application for a test, with providers replaced by mocks.

@@ -5,7 +5,7 @@ import type { Context } from '../../lib/context';
 import type { ExecutionContext, InjectionToken } from '../../lib/interfaces';
 import type { MethodHost, RequestHandle } from '../../lib/invocation';
 import type { GeneratedTypes } from '../../lib/metadata';
-import { composeApplication, type McpHost } from '../../lib/module';
+import { composeApplication, type McpHost } from '../../lib/host';
 import { NO_ENHANCERS, type ComponentEnhancers } from '../../lib/pipeline';
 
 /**

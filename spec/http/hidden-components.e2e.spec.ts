@@ -23,7 +23,7 @@ import {
   type McpApplication,
   type McpAuth,
 } from 'mcp-reflect';
-import type { ServerFactory } from '../../lib/protocol/server-factory';
+import type { ServerFactory } from '../../lib/server/server-factory';
 import { initializeBody, JSON_AND_SSE, messagesOf, rawRequest } from '../support/http-helpers';
 import { Arrivals } from '../support/waiting';
 

@@ -1,4 +1,4 @@
-import { decodeParamHeader, scanParamHeaders } from '../../lib/protocol/http/param-headers';
+import { decodeParamHeader, scanParamHeaders } from '../../lib/server/param-headers';
 
 describe('SEP-2243 header rules (hand-written schemas)', () => {
   it('finds declarations reached through properties, at any depth', () => {

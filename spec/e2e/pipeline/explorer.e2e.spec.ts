@@ -24,7 +24,7 @@ import { createTestClient } from 'mcp-reflect/testing';
 import { failureOf, testModule } from '../../support/bootstrap';
 import { answer } from '../../support/clients';
 import { Arrivals, roundTrip } from '../../support/waiting';
-import { buildApplication } from '../../../lib/module/mcp-factory';
+import { buildApplication } from '../../../lib/host/mcp-factory';
 
 describe('the explorer', () => {
   it('serves the tools of a request-scoped factory provided under its class', async () => {

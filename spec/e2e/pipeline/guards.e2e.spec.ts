@@ -23,7 +23,7 @@ import {
 } from 'mcp-reflect';
 import type { Client } from '@modelcontextprotocol/client';
 import { answer, connectAs } from '../../support/clients';
-import { buildApplication } from '../../../lib/module/mcp-factory';
+import { buildApplication } from '../../../lib/host/mcp-factory';
 
 /** Who may use what: the client's name is its role in these specs. */
 const Roles = Reflector.createDecorator<string[]>();

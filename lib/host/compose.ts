@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import { BootstrapError, BootstrapErrorCode } from '../errors';
+import type { McpMethod, MiddlewareHook } from '../interfaces';
+import { CompletionRegistry } from '../completions';
+import { ElicitationForms, type MethodHost } from '../invocation';
+import { GeneratedTypes } from '../metadata';
+import { middlewareHooks } from '../pipeline';
+import { PromptRegistry } from '../prompts';
+import { createServerFactory, isProtocolError, ServerHub, uriMatcher } from '../server';
+import { ResourceRegistry } from '../resources';
+import { ToolRegistry } from '../tools';
+import { SchemaCompiler } from '../validation';
+import { McpApplication, type ApplicationRegistries } from './mcp-application';
+import { checkGeneratedCoverage, loadGeneratedTypes } from './generated-types';
+import type { McpHost } from './host';
+import type { McpFactoryOptions } from './mcp-factory';
+import type { McpModuleOptions } from './mcp-options';
+import { stderrLogger } from './stderr-logger';
+import { exploreHosts } from './explorer';
+import { reportUndecoratedProperties } from './undecorated-properties';
+import { warnUnprovidedComponents } from './unprovided-components';
+
+/** @internal Options of `buildApplication()`: the public ones, and what only the library's own tools pass. */
+export interface BuildOptions extends McpFactoryOptions {
+  /**
+   * The generated metadata to use when neither `metadata` nor `McpModule.forRoot({ metadata })` gives any (the
+   * CLI's `inspect` and `call`: the file `mcp-reflect generate` wrote for the entry's project). Called then only.
+   */
+  readonly fallbackMetadata?: () => unknown;
+}
+
+/**
+ * @internal An application, and its registries for the one who built it: the CLI (which warns about
+ * unprovided components as `listen()` does), and the specs and benchmarks that measure compiled pipelines.
+ * Everything else describes an application through its public `app.inspect()`.
+ */
+export interface BuiltApplication {
+  readonly app: McpApplication;
+  readonly registries: ApplicationRegistries;
+}
+
+/**
+ * @internal Builds an application on a host: every component the host supplies is compiled (schema,
+ * validator, pipeline with the host's enhancers, result converter) and registered, and the server factory is
+ * made. Whatever supplies the instances (the standalone container, a NestJS application), this is the one way
+ * an application is built.
+ */
+export async function composeApplication(host: McpHost, options: BuildOptions = {}): Promise<BuiltApplication> {
+  const settings = host.options;
+  checkNumericOptions(settings);
+  const metadata = options.metadata ?? settings.metadata ?? options.fallbackMetadata?.();
+  // This application's own: handed to its hosts and forms, never stored where another application reads.
+  const types = metadata ? loadGeneratedTypes(metadata) : GeneratedTypes.none;
+  await host.init();
+  const logger = settings.logger ?? stderrLogger;
+  const policy = { maskErrorDetails: settings.maskErrorDetails ?? true, logger, isProtocolError };
+  const filter = { includeTags: settings.includeTags, excludeTags: settings.excludeTags };
+  const services = { openScope: host.openScope, guardDenial: settings.guardDenial ?? 'hide', callTimeout: settings.callTimeout ?? 300_000, logger };
+  // Resource URIs and prompt arguments are strings on the wire: they are always coerced (lenient).
+  const lenient = new SchemaCompiler(true);
+  const tools = new ToolRegistry(new SchemaCompiler(!settings.strictInputValidation), policy, services, filter, settings.pageSize);
+  const resources = new ResourceRegistry(lenient, uriMatcher, policy, services, filter, settings.pageSize);
+  const prompts = new PromptRegistry(lenient, policy, services, filter, settings.pageSize);
+  const completions = new CompletionRegistry(lenient, policy, services);
+  // Every kind is built before anything is added: a failure (at bootstrap or in app.tools.add()) changes nothing.
+  const undecorated = new Set<string>(); // DTO properties already named (once per application)
+  const served = new Set<Function>(); // the classes whose components are served (for the unprovided-components warning)
+  const register = (hosts: readonly MethodHost[]) => {
+    const found = exploreHosts(hosts, host);
+    const stagedTools = tools.stage(found.tools);
+    const stagedResources = resources.stage(found);
+    const stagedPrompts = prompts.stage(found.prompts);
+    // Completers last: they name prompts and templates, which must exist by then (staged ones count).
+    const stagedCompleters = completions.stage(found.completers, {
+      promptArguments: (name) => (prompts.find(name) ?? stagedPrompts.find((p) => p.name === name))?.descriptor.arguments.map((a) => a.name),
+      templateVariables: (uri) =>
+        [...resources.templates.values(), ...stagedResources.templates].find((t) => t.uriTemplate === uri)?.matcher.variableNames,
+      isExcluded: (ref) => (ref.type === 'ref/prompt' ? prompts.excluded.has(ref.name) : resources.excludedTemplates.has(ref.uri)),
+    });
+    const compiled = [...stagedTools, ...stagedPrompts.map((p) => p.compiled), ...stagedResources.templates.map((t) => t.compiled)];
+    reportUndecoratedProperties(compiled, logger, settings.warnings, undecorated);
+    hub.batch(() => {
+      tools.addAll(stagedTools);
+      resources.commit(stagedResources);
+      prompts.addAll(stagedPrompts);
+      completions.commit(stagedCompleters);
+    });
+    for (const host of hosts) served.add(host.target);
+    for (const prompt of stagedPrompts) completions.addStatic({ type: 'ref/prompt', name: prompt.name }, prompt.complete);
+    for (const template of stagedResources.templates) {
+      completions.addStatic({ type: 'ref/resource', uri: template.uriTemplate }, template.complete);
+    }
+  };
+  const hub = new ServerHub(logger);
+  const hosts = await host.components(types);
+  if (metadata) checkGeneratedCoverage(hosts, types);
+  register(hosts);
+  const hooks = new Map<McpMethod, readonly MiddlewareHook[]>();
+  const middleware = (method: McpMethod) => {
+    let found = hooks.get(method);
+    if (!found) hooks.set(method, (found = middlewareHooks(host.middleware, method)));
+    return found;
+  };
+
+  const factory = createServerFactory({
+    info: { name: settings.name, version: settings.version, title: settings.title },
+    instructions: settings.instructions,
+    tools,
+    resources,
+    prompts,
+    completions,
+    logger,
+    policy,
+    openScope: host.openScope,
+    middleware,
+    hub,
+    forms: new ElicitationForms(lenient, types),
+    stateSecret: stateSecret(settings.requestStateSecret),
+    declare: settings.capabilities,
+    maxSubscriptionsPerSession: settings.maxSubscriptionsPerSession ?? 100,
+    cacheHints: settings.cacheHints,
+    tasks: settings.tasks,
+  });
+  const registries: ApplicationRegistries = {
+    server: { name: settings.name, version: settings.version, ...(settings.title !== undefined ? { title: settings.title } : {}) },
+    types,
+    tools,
+    resources,
+    prompts,
+    completions,
+    hub,
+    register: (instances) => register(instances.map((instance) => host.adopt(instance, types))),
+    warnUnprovidedComponents: () => warnUnprovidedComponents(served, host.name, logger, settings.warnings),
+  };
+  const app = new McpApplication(host, factory, registries, logger);
+  await host.ready();
+  return { app, registries };
+}
+
+/** The HMAC key of multi-round-trip state: the configured one (≥ 32 bytes), or a random one per process. */
+function stateSecret(configured: string | undefined): string | Uint8Array {
+  if (configured === undefined) return randomBytes(32);
+  if (Buffer.byteLength(configured) >= 32) return configured;
+  throw new BootstrapError(
+    BootstrapErrorCode.InvalidOption,
+    `Cannot use requestStateSecret: it is ${Buffer.byteLength(configured)} bytes long, and an HMAC-SHA256 key must be at least 32 bytes.\n` +
+      `Fix: use a random secret of 32 bytes or more, e.g. the output of \`openssl rand -base64 48\`, shared by every instance.`,
+  );
+}
+
+/** Numeric options are whole numbers in range: a bad one would fail every list or call, not the bootstrap. */
+function checkNumericOptions(settings: McpModuleOptions): void {
+  const rules: [keyof McpModuleOptions, number, string][] = [
+    ['pageSize', 1, 'the number of items per list page, e.g. pageSize: 50 (leave it out for one page)'],
+    ['callTimeout', 0, 'milliseconds, e.g. callTimeout: 60_000 (0: no deadline)'],
+    ['maxSubscriptionsPerSession', 0, 'a count, e.g. maxSubscriptionsPerSession: 100'],
+  ];
+  for (const [option, min, example] of rules) {
+    const value = settings[option];
+    if (value === undefined || (typeof value === 'number' && Number.isSafeInteger(value) && value >= min)) continue;
+    throw new BootstrapError(
+      BootstrapErrorCode.InvalidOption,
+      `Cannot use McpModule.forRoot({ ${option}: ${JSON.stringify(value) ?? String(value)} }): it must be a whole number of at least ${min}.\n` +
+        `Fix: give ${example}.`,
+    );
+  }
+}
+

@@ -1,0 +1,22 @@
+export { McpModule } from './mcp.module';
+export { McpFactory } from './mcp-factory';
+export type { McpFactoryOptions } from './mcp-factory';
+export type { McpModuleAsyncOptions } from './mcp.module';
+export { McpApplication } from './mcp-application';
+export type { ListenOptions, StdioListenOptions, ConnectOptions, ShutdownSignal, Transport } from './mcp-application';
+export type { McpModuleOptions, McpWarningOptions } from './mcp-options';
+export type {
+  ComponentOwner,
+  InspectedComponent,
+  InspectedCompletion,
+  InspectedPrompt,
+  InspectedResource,
+  InspectedResourceTemplate,
+  InspectedTask,
+  InspectedTool,
+  McpInspection,
+} from './inspection';
+export type { McpHost } from './host';
+export { NativeHost } from './native/native-host';
+export { composeApplication } from './compose';
+export type { BuildOptions, BuiltApplication } from './compose';

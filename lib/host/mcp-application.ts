@@ -1,0 +1,258 @@
+import { ErrorCode, McpReflectError } from '../errors';
+import { describeToken } from '../errors/describe';
+import type { InjectionToken, McpAuth } from '../interfaces';
+import { attachBus, type ChangeBus, type ServerFactory, type ServerHub } from '../server';
+import {
+  createNodeHandler,
+  listenHttp,
+  serveConnection,
+  serveProcessStdio,
+  type ConnectionHandle,
+  type HttpListener,
+  type HttpListenOptions,
+  type HttpOptions,
+  type NodeHttpHandler,
+  type Transport,
+} from '../transports';
+import type { ServerLogger } from '../tools';
+import { ComponentControl, McpComponents } from './component-control';
+import type { McpHost } from './host';
+import { inspectApplication, type InspectionSources, type McpInspection } from './inspection';
+
+/**
+ * @internal What the factory hands the application: its own registries, server info and generated types
+ * (nothing of an application lives outside it).
+ */
+export interface ApplicationRegistries extends InspectionSources {
+  readonly hub: ServerHub;
+  /** Adds the components of objects at runtime: all of them, or (on any error) none. */
+  readonly register: (instances: readonly object[]) => void;
+  /** Warns about classes with component decorators that no module provides (once per class and process). */
+  readonly warnUnprovidedComponents?: () => void;
+}
+
+export type { Transport };
+
+/** How `app.listen()` serves the application: stdio, or Streamable HTTP. */
+export type ListenOptions = StdioListenOptions | HttpListenOptions;
+
+/** `app.listen({ transport: 'stdio' })`. */
+export interface StdioListenOptions {
+  transport: 'stdio';
+  /**
+   * The identity of the stdio client (the one process that launched this server), for `@Scopes()`, guards and
+   * `ctx.auth`: stdio has no bearer tokens, so it comes from the environment (MCP spec, "Authorization").
+   * Without it, components with `@Scopes()` are not served over stdio.
+   */
+  auth?: McpAuth;
+  /**
+   * While serving, anything else written to stdout (`console.log` in a tool, a chatty library) goes to stderr,
+   * so it cannot corrupt the protocol stream. Default true; false leaves stdout alone.
+   */
+  redirectStdout?: boolean;
+}
+
+/**
+ * A signal `enableShutdownHooks()` can close the application on. A union of our own rather than Node's
+ * `Signals` type, so the published types need no `NodeJS` namespace from `@types/node`.
+ */
+export type ShutdownSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'SIGQUIT' | 'SIGBREAK' | 'SIGUSR1' | 'SIGUSR2';
+
+/** `app.connect(transport, options)`. */
+export interface ConnectOptions {
+  /** The identity of the client on this connection (as for stdio). */
+  auth?: McpAuth;
+}
+
+/**
+ * A bootstrapped MCP server: every schema, validator and list is built. Serve it with `listen()`, attach a
+ * transport of your own with `connect()`, and stop it with `close()`.
+ */
+export class McpApplication {
+  private readonly connections = new Set<ConnectionHandle>();
+  private readonly http: HttpListener[] = [];
+  private readonly signalListeners = new Map<ShutdownSignal, () => void>();
+  private closed = false;
+
+  /** Runtime control of the tools: enable, disable, remove, add. */
+  readonly tools: ComponentControl;
+  /** Runtime control of the resources and resource templates. */
+  readonly resources: ComponentControl;
+  /** Runtime control of the prompts. */
+  readonly prompts: ComponentControl;
+
+  /** @internal Built by `McpFactory.create()` (on the standalone host) or by another host's bootstrap. */
+  constructor(
+    private readonly host: McpHost,
+    private readonly factory: ServerFactory,
+    private readonly registries: ApplicationRegistries,
+    private readonly logger: ServerLogger,
+  ) {
+    const add = (instance: object) => registries.register([instance]);
+    this.tools = new ComponentControl([registries.tools], add);
+    this.resources = new ComponentControl([registries.resources.resources, registries.resources.templates], add);
+    this.prompts = new ComponentControl([registries.prompts], add);
+    // Providers reach the same controls by injecting McpComponents.
+    if (host.has(McpComponents)) host.get<McpComponents>(McpComponents)?.bind(this);
+  }
+
+  /**
+   * Describes what the application serves: every tool, resource, resource template, prompt and completer,
+   * with its schemas (exactly as the lists show them), owning class and method, tags, scopes and task
+   * settings, disabled ones included. Frozen plain data, a snapshot of now (docs/inspection.md).
+   *
+   * @example
+   * const { tools } = app.inspect();
+   * for (const tool of tools) console.log(`${tool.name} (${tool.owner.class.name}.${tool.owner.method})`, tool.inputSchema);
+   */
+  inspect(): McpInspection {
+    return inspectApplication(this.registries);
+  }
+
+  /**
+   * Sends `notifications/resources/updated` for `uri` to every session subscribed to it.
+   *
+   * @example
+   * await app.notifyResourceUpdated('config://app');
+   */
+  notifyResourceUpdated(uri: string): Promise<void> {
+    return this.registries.hub.resourceUpdated(uri);
+  }
+
+  /**
+   * Serves the application. On stdio, messages arrive on stdin and go to stdout (log with `console.error`).
+   * Over HTTP it resolves once the port is bound and rejects if it cannot be (EADDRINUSE).
+   *
+   * @example
+   * await app.listen({ transport: 'stdio' });
+   * await app.listen({ transport: 'http', host: '127.0.0.1', port: 3000, path: '/mcp' });
+   */
+  async listen(options: ListenOptions): Promise<void> {
+    if (this.closed) throw new McpReflectError(ErrorCode.ApplicationClosed, 'Cannot listen: the application is closed.\nFix: create a new application with McpFactory.create().');
+    this.registries.warnUnprovidedComponents?.(); // here, not at create(): one process serves this one application
+    if (options.transport === 'stdio') {
+      const connection = options.auth ? { auth: options.auth } : undefined;
+      this.track(serveProcessStdio(this.factory, (error) => this.logger.warn(`stdio: ${error.message}`), connection, options.redirectStdout ?? true));
+      return;
+    }
+    if (options.transport !== 'http') {
+      throw new McpReflectError(ErrorCode.UnknownTransport, `Cannot listen on the transport '${String((options as { transport: unknown }).transport)}': there is no such transport.\nFix: use { transport: 'stdio' } or { transport: 'http' }.`);
+    }
+    const listener = await listenHttp(this.factory, options, this.logger);
+    this.http.push(listener);
+    this.track({ close: () => listener.close() });
+  }
+
+  /** The URL of the HTTP endpoint `listen()` bound, e.g. `http://127.0.0.1:54321/mcp`. */
+  async getUrl(): Promise<string> {
+    const listener = this.http[0];
+    if (!listener) {
+      throw new McpReflectError(ErrorCode.NotListening, "Cannot give a URL: the application is not listening over HTTP.\nFix: call app.listen({ transport: 'http' }) first.");
+    }
+    return listener.url;
+  }
+
+  /**
+   * Joins the instances of one server through a bus (`RedisBus`): list changes and resource updates made on
+   * any instance reach the sessions and `subscriptions/listen` streams of every instance.
+   *
+   * @example
+   * await app.useBus(new RedisBus(redis));
+   */
+  async useBus(bus: ChangeBus): Promise<void> {
+    const leave = await attachBus(this.registries.hub, bus, this.logger);
+    this.track({ close: leave });
+  }
+
+  /**
+   * A `(req, res)` handler serving the MCP endpoint, to mount in your own node:http or Express server.
+   *
+   * @example
+   * const handler = app.createHttpHandler({ allowedHosts: ['mcp.example.com'] });
+   * express().all('/mcp', handler).listen(3000);
+   */
+  createHttpHandler(options: HttpOptions = {}): NodeHttpHandler {
+    const handler = createNodeHandler(this.factory, options, this.logger);
+    this.track({ close: () => handler.close() });
+    return handler;
+  }
+
+  /** Serves one connection over a transport you provide (an SDK `Transport`), e.g. an in-memory pair. */
+  async connect(transport: Transport, options: ConnectOptions = {}): Promise<ConnectionHandle> {
+    const connection = options.auth ? { auth: options.auth } : undefined;
+    return this.track(serveConnection(this.factory, (error) => this.logger.warn(error.message), transport, connection));
+  }
+
+  /** A provider instance from the application's host (the standalone container, or the host application's). */
+  get<T>(token: abstract new (...args: never[]) => T): T;
+  get<T = unknown>(token: InjectionToken): T;
+  get<T = unknown>(token: InjectionToken): T {
+    if (!this.host.has(token)) {
+      throw new McpReflectError(
+        'PROVIDER_NOT_FOUND',
+        `Cannot get ${describeToken(token)}: no module of the application provides it.\n` +
+          `Fix: add it to the providers of a module in the application's module graph.`,
+      );
+    }
+    return this.host.get<T>(token) as T;
+  }
+
+  /**
+   * Closes every connection, then runs the shutdown hooks in reverse module order: `onModuleDestroy`,
+   * `beforeApplicationShutdown(signal)`, `onApplicationShutdown(signal)`. Safe to call twice.
+   */
+  async close(signal?: string): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.removeSignalListeners();
+    const open = [...this.connections];
+    this.connections.clear();
+    await Promise.allSettled(open.map((c) => c.close()));
+    // Running tasks are aborted (their Context's signal fires) before the providers they use are destroyed.
+    this.factory.close();
+    await this.host.shutdown(signal);
+  }
+
+  /**
+   * Closes the application (running the shutdown hooks) when the process receives one of `signals`, then
+   * lets the signal end the process as it would have.
+   *
+   * @example
+   * const app = await McpFactory.create(AppModule);
+   * app.enableShutdownHooks();
+   */
+  enableShutdownHooks(signals: readonly ShutdownSignal[] = ['SIGINT', 'SIGTERM']): this {
+    for (const signal of signals) {
+      if (this.signalListeners.has(signal)) continue;
+      const listener = () => {
+        void this.close(signal)
+          .catch((error) => this.logger.error(`Shutdown on ${signal} failed:`, error))
+          .finally(() => process.kill(process.pid, signal));
+      };
+      this.signalListeners.set(signal, listener);
+      process.once(signal, listener);
+    }
+    return this;
+  }
+
+  private removeSignalListeners(): void {
+    for (const [signal, listener] of this.signalListeners) process.removeListener(signal, listener);
+    this.signalListeners.clear();
+  }
+
+  private track(handle: ConnectionHandle): ConnectionHandle {
+    if (this.closed) {
+      void handle.close();
+      throw new McpReflectError(ErrorCode.ApplicationClosed, 'Cannot connect: the application is closed.\nFix: create a new application with McpFactory.create().');
+    }
+    const tracked: ConnectionHandle = {
+      close: async () => {
+        this.connections.delete(tracked);
+        await handle.close();
+      },
+    };
+    this.connections.add(tracked);
+    return tracked;
+  }
+}
+

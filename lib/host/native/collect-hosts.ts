@@ -1,0 +1,60 @@
+import { Scope } from '../../constants';
+import type { Container, ModuleRecord, ProviderRecord } from '../../di';
+import { BootstrapError, BootstrapErrorCode } from '../../errors';
+import { describeValue } from '../../errors/describe';
+import type { MethodHost, RequestHandle } from '../../invocation';
+import type { GeneratedTypes } from '../../metadata';
+import { perRequest } from './enhancer-resolver';
+import { hasComponents } from '../explorer';
+
+/** A component host and the module whose providers its enhancers may inject. */
+export interface HostRecord extends MethodHost {
+  readonly module: ModuleRecord;
+}
+
+/**
+ * The providers whose class has decorated methods, as hosts: singletons and transients serve every call with
+ * one instance; request-scoped ones (classes, or factories provided under their class) build theirs per
+ * request. A provider whose components cannot be served fails the bootstrap. Each host carries the
+ * application's generated types (`types`), which its methods are compiled with.
+ */
+export async function collectHosts(container: Container, types: GeneratedTypes): Promise<HostRecord[]> {
+  const hosts: HostRecord[] = [];
+  const seen = new Set<Function>();
+  for (const record of container.providers()) {
+    if (record.recipe.kind === 'existing' || record.recipe.kind === 'request-value') continue; // an alias serves nothing of its own
+    const target = targetOf(record);
+    if (!target || seen.has(target) || !hasComponents(target)) continue;
+    seen.add(target);
+    if (record.requestScoped) {
+      hosts.push({
+        target,
+        module: record.module,
+        resolve: perRequest(container, record) as (request: RequestHandle) => object | Promise<object>,
+        types,
+      });
+      continue;
+    }
+    const instance = record.scope === Scope.TRANSIENT ? await container.instantiateTransient(record) : record.instance;
+    if (typeof instance !== 'object' || instance === null || !(instance instanceof target)) {
+      throw new BootstrapError(
+        BootstrapErrorCode.InvalidProvider,
+        `Cannot serve the components of ${target.name} (provider in ${record.module.name}): its provider gave ${describeValue(instance)}, not an instance of ${target.name}.\n` +
+          `Fix: make the factory return an instance of ${target.name}, or provide the class itself (useClass).`,
+      );
+    }
+    hosts.push({ target, module: record.module, instance, types });
+  }
+  return hosts;
+}
+
+/** The class whose decorated methods a provider serves. */
+function targetOf(record: ProviderRecord): Function | undefined {
+  if (record.recipe.kind === 'class') return record.recipe.useClass;
+  // A factory or value provided under a class token serves that class (request-scoped factories too).
+  if (typeof record.token === 'function' && hasComponents(record.token)) return record.token;
+  if (record.requestScoped || record.scope === Scope.TRANSIENT) return undefined; // not built: nothing to inspect
+  const instance = record.instance;
+  return typeof instance === 'object' && instance !== null ? instance.constructor : undefined;
+}
+

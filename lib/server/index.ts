@@ -1,0 +1,7 @@
+export { createServerFactory } from './server-factory';
+export { isProtocolError } from './error-mapping';
+export { ServerHub } from './server-hub';
+export { uriMatcher } from './uri-matcher';
+export type { ProtocolApplication, ServerFactory } from './server-factory';
+export { attachBus } from './change-bus';
+export type { ChangeBus, ChangeMessage } from './change-bus';

@@ -1,0 +1,95 @@
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import type { ClientInfo, InteractionChannel, LogLevel, RequestChannel } from '../context';
+import type { McpAuth } from '../interfaces';
+import type { ElicitationForms, ServerLogger } from '../invocation';
+import { fromAuthInfo } from './auth-info';
+import type { Answers, InputRounds } from './input-required';
+import type { ServerHub } from './server-hub';
+
+/** What every request channel of the application shares. */
+export interface ChannelServices {
+  readonly logger: ServerLogger;
+  readonly hub: ServerHub;
+  readonly rounds: InputRounds;
+  readonly forms: ElicitationForms;
+  readonly readResource: (uri: string, channel: RequestChannel) => Promise<unknown[]>;
+}
+
+/** The Context's view of one SDK request: cancellation, ids, the client, and the ways of talking back. */
+export class SdkRequestChannel implements RequestChannel {
+  private answers?: Answers;
+
+  constructor(
+    private readonly ctx: ServerContext,
+    private readonly server: Server,
+    readonly progressToken: string | number | undefined,
+    private readonly services: ChannelServices,
+    private readonly target = '',
+    private readonly connectionAuth?: McpAuth,
+  ) {}
+
+  get interaction(): InteractionChannel {
+    return {
+      response: (key) => (this.answers ??= this.services.rounds.answers(this.ctx, this.target))[key],
+      form: (dto) => this.services.forms.form(dto),
+      readResource: (uri) => this.services.readResource(uri, this),
+    };
+  }
+
+  get signal(): AbortSignal {
+    return this.ctx.mcpReq.signal;
+  }
+
+  get requestId(): string | number {
+    return this.ctx.mcpReq.id;
+  }
+
+  get sessionId(): string | undefined {
+    return this.ctx.sessionId;
+  }
+
+  /** 2026-07-28 requests carry the client in their envelope; 2025-era sessions declared it at initialize. */
+  get client(): ClientInfo {
+    const envelope = this.ctx.mcpReq.envelope as Record<string, any> | undefined;
+    const info = envelope?.['io.modelcontextprotocol/clientInfo'] ?? this.server.getClientVersion();
+    const capabilities = envelope?.['io.modelcontextprotocol/clientCapabilities'] ?? this.server.getClientCapabilities() ?? {};
+    return { name: info?.name, version: info?.version, capabilities };
+  }
+
+  /** The bearer token's identity over HTTP; else the identity the connection was opened with (stdio, in memory). */
+  get auth(): McpAuth | undefined {
+    const info = this.ctx.http?.authInfo;
+    return info ? fromAuthInfo(info) : this.connectionAuth;
+  }
+
+  get headers(): Readonly<Record<string, string>> | undefined {
+    const request = this.ctx.http?.req;
+    return request ? Object.fromEntries(request.headers.entries()) : undefined;
+  }
+
+  get meta(): Readonly<Record<string, unknown>> | undefined {
+    return this.ctx.mcpReq._meta as Readonly<Record<string, unknown>> | undefined;
+  }
+
+  get protocolVersion(): string | undefined {
+    const envelope = this.ctx.mcpReq.envelope as Record<string, any> | undefined;
+    return envelope?.['io.modelcontextprotocol/protocolVersion'] ?? this.server.getNegotiatedProtocolVersion();
+  }
+
+  // A notification that cannot be delivered (client gone) must not fail the call: report it and go on.
+  notify(method: string, params: Record<string, unknown>): Promise<void> {
+    return this.ctx.mcpReq.notify({ method, params } as never).catch((error: unknown) => this.dropped(method, error));
+  }
+
+  log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
+    return this.ctx.mcpReq.log(level, data, logger).catch((error: unknown) => this.dropped('notifications/message', error));
+  }
+
+  resourceUpdated(uri: string): Promise<void> {
+    return this.services.hub.resourceUpdated(uri);
+  }
+
+  private dropped(method: string, error: unknown): void {
+    this.services.logger.warn(`Could not send ${method}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

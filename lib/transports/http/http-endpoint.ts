@@ -1,0 +1,298 @@
+import { createHash } from 'node:crypto';
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isJsonContentType,
+  isLegacyRequest,
+  originValidationResponse,
+  PROTOCOL_VERSION_META_KEY,
+  type AuthInfo,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
+import { MODERN_REVISION } from '../../context';
+import type { ServerLogger } from '../../invocation';
+import type { ServerFactory } from '../../server/server-factory';
+import { BootstrapError, BootstrapErrorCode } from '../../errors';
+import type { AuthOptions } from '../../interfaces';
+import { AuthGate, type Admitted } from '../../auth/http/auth-gate';
+import { InMemoryEventStore } from './event-store';
+import { Admission, resolveLimits, type HttpLimits, type PendingBytes } from './http-limits';
+import { jsonRpcError, jsonRpcRefusal, unread, watchBody } from './http-messages';
+import type { HttpOptions } from './http-options';
+import { DEFAULTS, LegacySessions, type RequestOptions } from './legacy-sessions';
+import { CLIENT_HEADER, PEER_HEADER } from '../../server/peer-headers';
+import { checkParamHeaders, HEADER_MISMATCH } from '../../server/param-headers';
+import { parseBody, receiveBody, webBody, type BodyRefusal, type BodySource } from './request-body';
+
+/** What the framework adapter in front passes along besides the request (all optional). */
+export interface EndpointRequestOptions extends RequestOptions {
+  /** The body to receive when the endpoint is ready for it (the Node adapter's request stream). */
+  readonly body?: BodySource;
+  /** Who the request comes from, when the adapter already asked `clientOf`. */
+  readonly client?: string;
+}
+
+export { jsonRpcError } from './http-messages';
+
+/**
+ * One Streamable HTTP endpoint serving both protocol eras (spec 2025-11-25 basic/transports#streamable-http
+ * and 2026-07-28): requests carrying the 2026-07-28 envelope go to the SDK's per-request handler; 2025-era
+ * traffic is served with sessions (`Mcp-Session-Id`, SSE, resumable streams), or per request when stateless.
+ */
+export class HttpEndpoint {
+  private readonly modern: McpHttpHandler;
+  private readonly sessions?: LegacySessions;
+  /** Calls (POST requests) whose answer is still being produced. */
+  private inFlight = 0;
+  private draining = false;
+  private drained?: () => void;
+  private readonly unpublish: () => void;
+  /** With `auth`: the resource server in front of the endpoint. */
+  private readonly gate?: AuthGate;
+  /** The bounds of this endpoint, and what counts against them. */
+  readonly limits: HttpLimits;
+  private readonly admission: Admission;
+  /** The bus of the 2026-07-28 listen streams: each update reaches only the streams whose caller may see it. */
+  private readonly listenBus: ReturnType<ServerFactory['listenBus']>;
+
+  /** `endpointUrl`: where the endpoint is served (known to `listen()`), the default `auth.resource`. */
+  constructor(
+    private readonly factory: ServerFactory,
+    private readonly options: HttpOptions,
+    private readonly logger: ServerLogger,
+    endpointUrl?: string,
+  ) {
+    this.limits = resolveLimits(options);
+    this.admission = new Admission(this.limits);
+    const maxRequestBodySize = this.limits.maxRequestBodySize;
+    if (options.auth) this.gate = new AuthGate(options.auth, resourceOf(options.auth, endpointUrl), factory, logger);
+    // The Mcp-Param header map is built as the HTTP endpoint starts (then once per change of the tools): a
+    // hand-written schema whose x-mcp-header breaks the rules is reported now, not at the first call. Only HTTP
+    // carries these headers, so stdio and in-memory servers never pay for it.
+    factory.paramHeaders();
+    this.listenBus = factory.listenBus((error) => this.logger.warn(`HTTP: ${error.message}`));
+    this.modern = createMcpHandler(() => factory(), {
+      bus: this.listenBus,
+      legacy: options.stateless ? 'stateless' : 'reject',
+      responseMode: options.jsonResponse ? 'json' : 'auto',
+      maxRequestBodySize,
+      maxSubscriptions: this.limits.maxListenStreams,
+      onerror: (error) => this.logger.warn(`HTTP: ${error.message}`),
+    });
+    // 2026-07-28 clients hear about changes on their subscriptions/listen streams, which this handler holds.
+    this.unpublish = factory.hub.addPublisher(this.modern.notify);
+    if (!options.stateless) this.sessions = new LegacySessions(factory, options, this.limits, this.admission, logger, options.eventStore ?? new InMemoryEventStore());
+  }
+
+  /** The paths of the protected resource metadata (with `auth`), which the endpoint also answers. */
+  get metadataPaths(): readonly string[] {
+    return this.gate?.paths ?? [];
+  }
+
+  /** Who a request comes from, for the per-client bounds: `clientKey`'s answer, else the connection's remote address. */
+  clientOf(request: Request): string | undefined {
+    const remote = request.headers.get(PEER_HEADER) ?? undefined;
+    const key = this.options.clientKey ? this.options.clientKey(request, remote) : remote;
+    // A key may come from a header the client sent: a long one is kept as its digest (bounded in bytes).
+    return key !== undefined && key.length > 128 ? createHash('sha256').update(key).digest('base64url') : key;
+  }
+
+  /** The unread bytes of one answer to `client` (the Node adapter counts them while it writes). */
+  pendingFor(client: string | undefined): PendingBytes {
+    return this.admission.pending(client);
+  }
+
+  /**
+   * Web-standard face: one HTTP request in, one response out (SSE responses stream). What costs nothing is
+   * checked first (shutdown, Host and Origin, the token, the client's unread answers, calls in progress), then
+   * the body is received within its bounds and parsed once; the parsed body goes on to the transport.
+   */
+  readonly fetch = async (request: Request, options: EndpointRequestOptions = {}): Promise<Response> => {
+    if (this.draining) {
+      return jsonRpcError(503, -32000, 'Server is shutting down: retry (on another instance).', { connection: 'close', 'retry-after': '1' });
+    }
+    // The protected resource metadata is public: any origin may read it (browser-based clients do).
+    const metadata = this.gate?.metadata(request);
+    if (metadata) return metadata;
+    const refused = this.refuseOrigin(request);
+    if (refused) return unread(refused);
+    let admitted: Admitted | undefined;
+    if (this.gate) {
+      const verified = await this.gate.authenticate(request);
+      if (verified instanceof Response) return unread(verified);
+      admitted = verified;
+    }
+    const { client = this.clientOf(request), body, parsedBody } = options;
+    if (client !== undefined) request.headers.set(CLIENT_HEADER, client);
+    const forwarded: RequestOptions = admitted ? { authInfo: admitted.authInfo } : options.authInfo ? { authInfo: options.authInfo } : {};
+    // GET streams (notifications, resumption) and DELETE carry no body and are no calls: sessions bound them.
+    if (request.method !== 'POST') return this.dispatch(request, forwarded);
+    if (!isJsonContentType(request.headers.get('content-type'))) {
+      return unread(jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json.'));
+    }
+    const slow = this.admission.slowReader(client);
+    if (slow) return unread(jsonRpcError(slow.status, -32000, slow.message, { 'retry-after': '1' }));
+    const limit = this.options.maxConcurrentRequests;
+    if (limit !== undefined && this.inFlight >= limit) {
+      return unread(jsonRpcError(503, -32000, `Server busy: more than ${limit} requests in progress. Retry shortly.`, { 'retry-after': '1' }));
+    }
+    this.inFlight++;
+    let release: (() => void) | undefined = this.release;
+    let response: Response;
+    try {
+      const json = parsedBody !== undefined ? { json: parsedBody } : await this.receive(request, body, client);
+      if (json instanceof Response) {
+        response = json;
+      } else {
+        const message = json?.json;
+        const sent: RequestOptions = { ...forwarded, ...(json !== undefined ? { parsedBody: message } : {}) };
+        const stepUp = admitted && this.gate!.stepUpFor(admitted, message);
+        const headerRefusal = stepUp ? undefined : await this.checkParamHeaders(request, message, sent.authInfo);
+        const listen = stepUp || headerRefusal ? undefined : this.admitListen(message, client);
+        if (stepUp || headerRefusal || listen instanceof Response) {
+          response = (stepUp ?? headerRefusal ?? listen) as Response;
+        } else if (listen) {
+          // A listen stream is not a call in progress: it holds no call slot, and listen bounds count it instead.
+          this.release();
+          release = undefined;
+          const stream = await this.dispatch(request, sent).catch((error: unknown) => {
+            listen(); // its place is free again
+            throw error;
+          });
+          response = watchBody(stream, listen, this.limits.listenIdleTimeoutMs);
+        } else {
+          response = await this.dispatch(request, sent);
+        }
+      }
+    } catch (error) {
+      this.logger.error('HTTP request failed:', error);
+      response = jsonRpcError(500, -32603, 'Internal server error.');
+    }
+    if (!release) return response;
+    // A streamed (SSE) answer is in progress until its body ends, not when its headers are ready.
+    if (!response.body || !response.headers.get('content-type')?.includes('text/event-stream')) {
+      release();
+      return response;
+    }
+    return watchBody(response, release);
+  };
+
+  /** One request, parsed, to the era that serves it: 2025 sessions, or the per-request handler. */
+  private async dispatch(request: Request, options: RequestOptions): Promise<Response> {
+    const legacy = this.sessions !== undefined && (await isLegacyRequest(request, options.parsedBody));
+    if (legacy) return this.sessions!.handle(request, options);
+    // The caller of a listen stream is kept with it, so that updates of what it may not see never reach it; other
+    // requests open no stream and pay nothing for it.
+    if ((options.parsedBody as { method?: unknown } | undefined)?.method !== 'subscriptions/listen') return this.modern.fetch(request, options);
+    return this.listenBus.as(this.factory.callerOf(request, options.authInfo, options.parsedBody), () => this.modern.fetch(request, options));
+  }
+
+  /**
+   * The body, received within the bounds of bodies in flight (a client may send only so many at once, and all
+   * clients together only so many bytes) and parsed once; the answer that refuses it otherwise.
+   */
+  private async receive(request: Request, source: BodySource | undefined, client: string | undefined): Promise<{ json: unknown } | Response | undefined> {
+    const from = source ?? webBody(request);
+    if (!from) return undefined;
+    const limits = this.limits;
+    if (from.declared !== undefined && from.declared > limits.maxRequestBodySize) {
+      return unread(jsonRpcError(413, -32000, `Payload Too Large: the body is over ${limits.maxRequestBodySize} bytes.`));
+    }
+    const ticket = this.admission.enterBody(client, Math.min(from.declared ?? 0, limits.maxRequestBodySize));
+    if (!('add' in ticket)) return unread(jsonRpcError(ticket.status, -32000, ticket.message, { 'retry-after': '1' }));
+    let bytes: Uint8Array | BodyRefusal;
+    try {
+      bytes = await receiveBody(from, limits, ticket);
+    } finally {
+      ticket.release();
+    }
+    if (!(bytes instanceof Uint8Array)) return unread(jsonRpcError(bytes.status, bytes.code, bytes.message));
+    const parsed = parseBody(bytes, limits);
+    if (parsed === undefined || 'json' in parsed) return parsed;
+    return jsonRpcError(parsed.status, parsed.code, parsed.message);
+  }
+
+  /** A 2026-07-28 `subscriptions/listen`: admitted under the per-client and total stream bounds (the release), or refused. */
+  private admitListen(message: unknown, client: string | undefined): (() => void) | Response | undefined {
+    const listen = message as { method?: unknown; id?: unknown } | null;
+    if (typeof listen !== 'object' || listen === null || listen.method !== 'subscriptions/listen') return undefined;
+    const admitted = this.admission.enterListen(client);
+    if (typeof admitted === 'function') return admitted;
+    const id = typeof listen.id === 'string' || typeof listen.id === 'number' ? listen.id : null;
+    return jsonRpcRefusal(admitted.status, id, -32000, admitted.message);
+  }
+
+  /**
+   * Drains, then closes: new requests are answered 503 (`Connection: close`) at once, calls in progress may
+   * finish for up to `drainTimeoutMs`, then every session is closed (aborting what is left) with the
+   * per-request handler.
+   */
+  async close(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    this.unpublish();
+    if (this.inFlight > 0) {
+      const timeout = this.options.drainTimeoutMs ?? DEFAULTS.drainTimeoutMs;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => (this.drained = resolve)),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, timeout))),
+      ]);
+      clearTimeout(timer);
+    }
+    await Promise.allSettled([this.sessions?.close(), this.modern.close()]);
+  }
+
+  /**
+   * SEP-2243: a 2026-07-28 `tools/call` of a tool with `Mcp-Param-*` headers is refused before dispatch when
+   * they disagree with its arguments (HTTP 400, -32020), read from the body parsed once.
+   */
+  private async checkParamHeaders(request: Request, body: unknown, authInfo: AuthInfo | undefined): Promise<Response | undefined> {
+    if (request.headers.get('mcp-method')?.trim() !== 'tools/call') return undefined;
+    const headers = this.factory.paramHeaders();
+    if (headers.size === 0) return undefined;
+    const message = body as { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown; _meta?: Record<string, unknown> } } | null;
+    if (typeof message !== 'object' || message === null || Array.isArray(message) || message.method !== 'tools/call') return undefined;
+    const version = message.params?._meta?.[PROTOCOL_VERSION_META_KEY];
+    // The per-request envelope of 2026-07-28 (an unsupported claim is the transport's to refuse, -32022).
+    if (version !== MODERN_REVISION) return undefined;
+    const declarations = typeof message.params?.name === 'string' ? headers.get(message.params.name) : undefined;
+    const refused = declarations && checkParamHeaders(declarations, message.params?.arguments, request.headers);
+    if (!refused) return undefined;
+    // A tool the caller may not see: no header is named; the tools/call handler answers it as a missing tool.
+    if (!(await this.factory.toolVisible(String(message.params?.name), this.factory.callerOf(request, authInfo, message)))) return undefined;
+    this.logger.warn(`HTTP: refused tools/call ${String(message.params?.name)}: ${refused.data.mismatch.body}`);
+    const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+    return jsonRpcRefusal(400, id, HEADER_MISMATCH, refused.message, refused.data);
+  }
+
+  private readonly release = (): void => {
+    this.inFlight--;
+    if (this.inFlight === 0) this.drained?.();
+  };
+
+  // DNS-rebinding protection (spec 2025-11-25 basic/transports#security-warning): Host, then Origin.
+  private refuseOrigin(request: Request): Response | undefined {
+    const hosts = this.options.allowedHosts;
+    if (hosts && hosts.length > 0) {
+      const refused = hostHeaderValidationResponse(request, hosts);
+      if (refused) return refused;
+    }
+    const origins = this.options.allowedOrigins;
+    if (origins && origins.length > 0 && request.headers.get('origin')) return originValidationResponse(request, origins);
+    return undefined;
+  }
+}
+
+
+function resourceOf(auth: AuthOptions, endpointUrl: string | undefined): string {
+  const resource = auth.resource ?? endpointUrl;
+  if (resource === undefined) {
+    throw new BootstrapError(
+      BootstrapErrorCode.InvalidAuthOptions,
+      'Cannot serve with these auth options: createHttpHandler() does not know the URL clients reach it at, and tokens must be issued for that URL.\n' +
+        "Fix: give it as auth.resource, e.g. app.createHttpHandler({ auth: { issuer, resource: 'https://mcp.example.com/mcp' } }).",
+    );
+  }
+  return resource;
+}

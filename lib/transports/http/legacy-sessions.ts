@@ -1,0 +1,302 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
+import { ownerOf } from '../../auth';
+import type { ServerLogger } from '../../invocation';
+import { fromAuthInfo } from '../../server/auth-info';
+import type { ServerFactory } from '../../server/server-factory';
+import { SessionEvents, type EventStore } from './event-store';
+import { jsonRpcError } from './http-messages';
+import type { Admission, HttpLimits } from './http-limits';
+import type { HttpOptions } from './http-options';
+import { PEER_HEADER } from '../../server/peer-headers';
+import type { SessionStore } from './session-store';
+
+/** What a framework adapter passes along: a body it already parsed, the verified auth of the request. */
+export interface RequestOptions {
+  parsedBody?: unknown;
+  authInfo?: AuthInfo;
+}
+
+/** The defaults of the HTTP limits not derived from the heap (docs/reliability.md lists them all). */
+export const DEFAULTS = {
+  sessionIdleTimeoutMs: 30 * 60_000,
+  handshakeTimeoutMs: 30_000,
+  maxRequestBodySize: 4 * 1024 * 1024,
+  drainTimeoutMs: 10_000,
+};
+
+
+
+interface LegacySession {
+  readonly id: string;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly server: Server;
+  /** Who opened it (for maxSessionsPerClient), when known. */
+  readonly client: string | undefined;
+  /** Whose it is (with authorization: the issuer and subject of the token that opened it). */
+  readonly owner: string | undefined;
+  lastSeen: number;
+  /** Until `notifications/initialized`: the handshake deadline. */
+  handshake?: NodeJS.Timeout;
+}
+
+/**
+ * The 2025-era sessions of one endpoint: opened by `initialize`, bounded (in all, per client, by handshake and
+ * idle time), their events kept per session, and (with a session store) served by any instance.
+ */
+export class LegacySessions {
+  private readonly sessions = new Map<string, LegacySession>();
+  private readonly perClient = new Map<string, number>();
+  private readonly reviving = new Map<string, Promise<LegacySession | undefined>>();
+  private readonly sweeper: NodeJS.Timeout;
+  private closing = false;
+  private evicting = false;
+
+  constructor(
+    private readonly factory: ServerFactory,
+    private readonly options: HttpOptions,
+    private readonly limits: HttpLimits,
+    private readonly admission: Admission,
+    private readonly logger: ServerLogger,
+    private readonly eventStore: EventStore,
+  ) {
+    const ttl = options.sessionIdleTimeoutMs ?? DEFAULTS.sessionIdleTimeoutMs;
+    this.sweeper = setInterval(() => void this.evictIdle(ttl), Math.max(250, Math.min(ttl / 4, 10_000)));
+    this.sweeper.unref();
+  }
+
+  /** Ends every session here (aborting what still runs); a shared store keeps them for other instances. */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.sweeper);
+    const open = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.allSettled(open.map((s) => this.end(s, false)));
+  }
+
+  /** One 2025-era request (spec 2025-11-25 basic/transports#session-management). */
+  async handle(request: Request, options: RequestOptions): Promise<Response> {
+    const id = request.headers.get('mcp-session-id');
+    const owner = options.authInfo ? ownerOf(fromAuthInfo(options.authInfo)) : undefined;
+    if (id) {
+      const session = this.sessions.get(id) ?? (await this.revive(id, request));
+      // Another subject's session is answered as an unknown one: its existence is not revealed.
+      if (!session || session.owner !== owner) return jsonRpcError(404, -32001, 'Session not found: it expired or was terminated. Start a new session with initialize.');
+      this.seen(session);
+      return session.transport.handleRequest(request, options);
+    }
+    if (request.method !== 'POST' || !(await isInitialize(request, options.parsedBody))) {
+      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (start a session with initialize).');
+    }
+    if (this.sessions.size >= this.limits.maxSessions) {
+      return jsonRpcError(503, -32000, 'Too many sessions: try again later.', { 'retry-after': '5' });
+    }
+    // The heap is nearly full: sessions idle the longest make room, and this one waits for it.
+    if (this.admission.underPressure()) {
+      void this.evictUnderPressure();
+      return jsonRpcError(503, -32000, 'Server busy: out of memory for new sessions. Retry shortly.', { 'retry-after': '5' });
+    }
+    const client = this.clientOf(request, owner);
+    const most = this.limits.maxSessionsPerClient;
+    if (client !== undefined && (this.perClient.get(client) ?? 0) >= most) {
+      return jsonRpcError(429, -32000, `Too many sessions from this client (at most ${most}): close one (DELETE with its Mcp-Session-Id) or reuse it.`, {
+        'retry-after': '5',
+      });
+    }
+    return this.open(request, options, client, owner);
+  }
+
+  /** Who a request comes from: `clientKey`'s answer, else the token's subject, else the remote address. */
+  private clientOf(request: Request, owner: string | undefined): string | undefined {
+    const remote = request.headers.get(PEER_HEADER) ?? undefined;
+    const key = this.options.clientKey ? this.options.clientKey(request, remote) : (owner ?? remote);
+    // A key may come from a header the client sent: a long one is kept as its digest (bounded in bytes).
+    return key !== undefined && key.length > 128 ? createHash('sha256').update(key).digest('base64url') : key;
+  }
+
+  private async open(request: Request, options: RequestOptions, client: string | undefined, owner: string | undefined): Promise<Response> {
+    const id = newSessionId();
+    const store = this.options.sessionStore;
+    const initialize = store ? await initializeParams(request, options.parsedBody) : undefined; // before the body is read
+    const session = await this.create(id, client, owner);
+    const response = await session.transport.handleRequest(request, options);
+    // Registered before the response (and with it the session id) reaches the client. Not an initialize, or a
+    // failed one: the transport answered 400 and no session exists.
+    if (session.transport.sessionId !== id) {
+      await this.end(session, true);
+      return response;
+    }
+    this.register(session);
+    // A client that never completes the handshake does not keep its session (nor a place under maxSessions).
+    // A session that sent anything since `initialize` is alive: its `initialized` may still be queued behind a
+    // busy server, and dropping it then would turn load into 404s.
+    const opened = session.lastSeen;
+    session.handshake = setTimeout(() => {
+      if (session.lastSeen === opened) void this.drop(id, true);
+    }, this.options.handshakeTimeoutMs ?? DEFAULTS.handshakeTimeoutMs);
+    session.handshake.unref();
+    session.server.oninitialized = () => {
+      clearTimeout(session.handshake);
+      session.handshake = undefined;
+      session.server.oninitialized = undefined;
+    };
+    if (store && initialize) await store.save(id, { initialize, ...(owner !== undefined ? { owner } : {}) }).catch((error: unknown) => this.warn('remember a session', error));
+    return response;
+  }
+
+  /** A session's server and transport, connected; its events go to the store under its id. */
+  private async create(id: string, client: string | undefined, owner: string | undefined): Promise<LegacySession> {
+    const server = this.factory();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessionclosed: this.dropSession,
+      enableJsonResponse: this.options.jsonResponse ?? false,
+      // The session's own view of the store: events of other sessions are never found, nor replayed.
+      eventStore: new SessionEvents(this.eventStore, id, this.logger),
+      maxRequestBodySize: this.limits.maxRequestBodySize,
+    });
+    await server.connect(transport);
+    return { id, transport, server, client, owner, lastSeen: Date.now() };
+  }
+
+  private register(session: LegacySession): void {
+    this.sessions.set(session.id, session);
+    if (session.client !== undefined) this.perClient.set(session.client, (this.perClient.get(session.client) ?? 0) + 1);
+  }
+
+  /**
+   * A session another instance opened (or this one, before a restart): found in the session store, it is
+   * opened here again by replaying the client's `initialize` and `notifications/initialized` to a new server.
+   */
+  private revive(id: string, request: Request): Promise<LegacySession | undefined> {
+    const store = this.options.sessionStore;
+    if (!store || this.closing) return Promise.resolve(undefined);
+    let pending = this.reviving.get(id);
+    if (!pending) {
+      pending = this.reopen(id, request, store).finally(() => this.reviving.delete(id));
+      this.reviving.set(id, pending);
+    }
+    return pending;
+  }
+
+  private async reopen(id: string, request: Request, store: SessionStore): Promise<LegacySession | undefined> {
+    const record = await store.load(id).catch((error: unknown) => this.warn('look up a session', error));
+    if (!record) return undefined;
+    const session = await this.create(id, undefined, record.owner);
+    const post = (body: object, headers: Record<string, string> = {}) =>
+      session.transport
+        .handleRequest(new Request(request.url, { method: 'POST', headers: { ...REVIVE_HEADERS, ...headers }, body: JSON.stringify(body) }))
+        .then((response) => response.text());
+    await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: record.initialize });
+    if (session.transport.sessionId !== id) {
+      await this.end(session, false);
+      return undefined;
+    }
+    const version = String(record.initialize.protocolVersion ?? '');
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id, 'mcp-protocol-version': version });
+    this.register(session);
+    return session;
+  }
+
+  /** Marks a session used; with a session store, keeps it from expiring there (at most once a minute). */
+  private seen(session: LegacySession): void {
+    const now = Date.now();
+    const store = this.options.sessionStore;
+    if (store && now - session.lastSeen > 60_000) void store.touch(session.id).catch((error: unknown) => this.warn('keep a session', error));
+    session.lastSeen = now;
+  }
+
+  private warn(what: string, error: unknown): undefined {
+    this.logger.warn(`HTTP: could not ${what}: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+
+  /** The client ended its session (DELETE): it is forgotten everywhere. */
+  private readonly dropSession = (id: string): void => void this.drop(id, true);
+
+  private async drop(id: string, forget: boolean): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    await this.end(session, forget);
+  }
+
+  /**
+   * Ends a session here. `forget`: it ended for good (DELETE, no handshake), so its events and its record go
+   * too; otherwise (idle here, shutdown) another instance may still serve it when a session store is shared,
+   * and only an instance-local store drops its events.
+   */
+  private async end(session: LegacySession, forget: boolean): Promise<void> {
+    clearTimeout(session.handshake);
+    if (session.client !== undefined) {
+      const left = (this.perClient.get(session.client) ?? 1) - 1;
+      if (left > 0) this.perClient.set(session.client, left);
+      else this.perClient.delete(session.client);
+    }
+    await session.transport.close().catch(() => undefined);
+    await session.server.close().catch(() => undefined);
+    const store = this.options.sessionStore;
+    if (forget && store) await store.delete(session.id).catch((error: unknown) => this.warn('forget a session', error));
+    if (forget || !store) await this.eventStore.dropSession(session.id).catch((error: unknown) => this.warn('drop the events of a session', error));
+    // Its tasks go with it (and their runs stop), so that they hold no place of the client's for their TTL.
+    if (forget || !store) await this.factory.sessionEnded(session.id);
+  }
+
+  private async evictIdle(ttl: number): Promise<void> {
+    const now = Date.now();
+    for (const [id, session] of this.sessions) {
+      if (now - session.lastSeen > ttl) await this.drop(id, false);
+    }
+    if (this.admission.underPressure()) await this.evictUnderPressure();
+  }
+
+  /**
+   * Under memory pressure, the tenth of the sessions idle the longest (and at least a minute) are ended here (as
+   * idle ones are: with a shared session store another instance may serve them again).
+   */
+  private async evictUnderPressure(): Promise<void> {
+    if (this.evicting) return;
+    this.evicting = true;
+    try {
+      const now = Date.now();
+      const idle = [...this.sessions.values()].filter((session) => now - session.lastSeen >= PRESSURE_IDLE_MS).sort((a, b) => a.lastSeen - b.lastSeen);
+      const count = Math.max(1, Math.ceil(this.sessions.size / 10));
+      if (idle.length > 0) this.logger.warn(`HTTP: memory is short: ending ${Math.min(count, idle.length)} idle sessions.`);
+      for (const session of idle.slice(0, count)) await this.drop(session.id, false);
+    } finally {
+      this.evicting = false;
+    }
+  }
+}
+
+/** Sessions used within this long are never ended for memory: they are in use. */
+const PRESSURE_IDLE_MS = 60_000;
+
+const REVIVE_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** The params of the `initialize` in a request body. */
+async function initializeParams(request: Request, parsedBody: unknown): Promise<Record<string, unknown> | undefined> {
+  try {
+    const body: unknown = parsedBody !== undefined ? parsedBody : await request.clone().json();
+    const messages = (Array.isArray(body) ? body : [body]) as { method?: unknown; params?: unknown }[];
+    const params = messages.find((m) => m?.method === 'initialize')?.params;
+    return typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function isInitialize(request: Request, parsedBody: unknown): Promise<boolean> {
+  try {
+    const body: unknown = parsedBody !== undefined ? parsedBody : await request.clone().json();
+    const messages = Array.isArray(body) ? body : [body];
+    return messages.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
+  } catch {
+    return true; // not JSON: let the transport answer with its parse error (-32700)
+  }
+}
+
+/** Cryptographically random (spec: session IDs SHOULD be globally unique and cryptographically secure). */
+function newSessionId(): string {
+  return randomUUID();
+}
