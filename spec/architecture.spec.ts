@@ -120,6 +120,10 @@ describe('architecture', () => {
     expect(circles).toEqual([]);
   });
 
+  it('re-exports by name, never with export * (a barrel shows what a folder offers)', () => {
+    expect(sources.filter((s) => /^export \*/m.test(s.text)).map((s) => s.rel)).toEqual([]);
+  });
+
   it('calls Reflect metadata only from lib/metadata', () => {
     const wrong = sources
       .filter((s) => /Reflect\.(get|define|has|getOwn|delete)[A-Za-z]*Metadata/.test(s.text) && s.area !== 'metadata')
