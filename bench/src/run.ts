@@ -9,7 +9,8 @@ import { eventStores, httpThroughput, memoryPerSession } from './scenarios/http'
 import { httpBearerAuth } from './scenarios/http-auth';
 import { inMemoryCalls } from './scenarios/in-memory';
 import { toolsList } from './scenarios/list';
-import { PAIRED_RATIOS } from './stats';
+import { BASELINE_PREFIX, baselineRev, namesBaseline, prepareBaseline, type Baseline } from './baseline';
+import { BASELINE_RATIOS, PAIRED_RATIOS } from './stats';
 import { loadSystems } from './systems';
 
 type Table = Record<string, Record<string, number>>;
@@ -23,9 +24,23 @@ async function main(): Promise<void> {
     ? { reps: 1, groups: 1, rounds: 1, calls: 200, maxMs: 100, seconds: 0.5, warmSeconds: 0.25, sessions: 20, memoryReps: 1, httpRounds: 1, authRounds: 1 }
     : { reps: 5, groups: 3, rounds: 3, calls: 5_000, maxMs: 120, seconds: 0.5, warmSeconds: 0.5, sessions: 1_000, memoryReps: 2, httpRounds: 7, authRounds: 5 };
   // `--systems=limit,mcp-reflect` measures only those (more alternations of the pair in the same time).
-  const chosen = process.argv.find((arg) => arg.startsWith('--systems='))?.slice('--systems='.length).split(',');
-  const systems = loadSystems().filter((s) => !chosen || chosen.includes(s.name));
-  if (chosen && systems.length !== chosen.length) throw new Error(`--systems: choose from ${loadSystems().map((s) => s.name).join(', ')}`);
+  // `--baseline=<rev>` adds `mcp-reflect@<short rev>`: the library built at <rev>, beside the current tree (baseline.ts).
+  let chosen = process.argv.find((arg) => arg.startsWith('--systems='))?.slice('--systems='.length).split(',');
+  const rev = baselineRev(process.argv, chosen);
+  const baseline = rev === undefined ? undefined : prepareBaseline(rev);
+  if (baseline) {
+    // Named in --systems by any revision of its commit (or `mcp-reflect@baseline`); added when not named.
+    const named = chosen?.filter((name) => name.startsWith(BASELINE_PREFIX)) ?? [];
+    const other = named.find((name) => !namesBaseline(name, baseline));
+    if (other) throw new Error(`--systems: ${other} is not the baseline ${baseline.name} (--baseline=${baseline.rev})`);
+    chosen = chosen && [...chosen.filter((name) => !named.includes(name)), baseline.name];
+  }
+  const all = loadSystems(baseline?.name);
+  const systems = all.filter((s) => !chosen || chosen.includes(s.name));
+  if (chosen && systems.length !== chosen.length) {
+    throw new Error(`--systems: choose from ${all.map((s) => s.name).join(', ')}${baseline ? '' : ', mcp-reflect@<rev> (a baseline)'}`);
+  }
+  if (baseline && !systems.some((s) => s.name === 'limit')) console.error('(no ratios against the limit: it is not among --systems)');
   const started = Date.now();
   const step = async (name: string, run: () => Promise<Table>): Promise<Table> => {
     const t = Date.now();
@@ -42,9 +57,9 @@ async function main(): Promise<void> {
     d: ['(d) HTTP stateless', () => httpThroughput(systems, settings)],
     e: ['(e) memory per session', () => memoryPerSession(systems, { ...settings, reps: settings.memoryReps })],
     f: ['(f) bootstrap', () => bootstrapTimes(systems, settings)],
-    g: ['(f) add variants (request scope, enhancers)', () => requestScope(settings)],
+    g: ['(f) add variants (request scope, enhancers)', () => requestScope(systems, settings)],
     h: ['(h) CPU time checks', () => cpuChecks(systems, { reps: quick ? 1 : 3, quick })],
-    i: ['(i) stateful HTTP, event stores', () => eventStores(settings)],
+    i: ['(i) stateful HTTP, event stores', () => eventStores(systems, settings)],
     j: ['(j) stateless HTTP with bearer auth', () => httpBearerAuth(systems, settings)],
   };
   const defaults = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'j']; // h only when asked for (two minutes a pair)
@@ -58,12 +73,15 @@ async function main(): Promise<void> {
   }
   const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
   const ratios = Object.fromEntries(PAIRED_RATIOS);
-  const result = { date: new Date().toISOString(), quick, machine, settings, systems: systems.map((s) => s.name), results: tables, pairedRatios: ratios };
+  const versus = baseline ? { baseline, ratios: Object.fromEntries(BASELINE_RATIOS) } : {};
+  const result = { date: new Date().toISOString(), quick, machine, settings, systems: systems.map((s) => s.name), results: tables, pairedRatios: ratios, ...versus };
   const root = path.resolve(__dirname, '..');
   mkdirSync(path.join(root, 'results'), { recursive: true });
-  const partial = only !== undefined || chosen !== undefined;
-  writeFileSync(path.join(root, 'results', partial ? 'bench.partial.json' : quick ? 'bench.quick.json' : 'bench.json'), JSON.stringify(result, null, 2) + '\n');
-  const markdown = render(tables, systems.map((s) => s.name), machine, settings);
+  // A comparison with a baseline is never the published result (bench.json, docs/performance.md).
+  const partial = only !== undefined || chosen !== undefined || baseline !== undefined;
+  const file = baseline ? 'bench.baseline.json' : partial ? 'bench.partial.json' : quick ? 'bench.quick.json' : 'bench.json';
+  writeFileSync(path.join(root, 'results', file), JSON.stringify(result, null, 2) + '\n');
+  const markdown = render(tables, systems.map((s) => s.name), machine, settings) + (baseline ? renderBaseline(tables, baseline) : '');
   console.log(markdown);
   if (!quick && !partial) writeResults(path.resolve(root, '..', 'docs', 'performance.md'), markdown);
   console.error(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -107,6 +125,39 @@ function render(tables: Table, systems: string[], machine: string, settings: obj
     "otherwise the value over the limit's value.",
   );
   lines.push(...extra);
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * The current tree against the baseline, row by row: mcp-reflect's value over mcp-reflect@<rev>'s, paired
+ * round by round where the row is measured in rounds (BASELINE_RATIOS), else the ratio of the two values; the
+ * tables of mcp-reflect alone (variants, event stores, bearer auth, DTO styles) against their baseline twins.
+ */
+function renderBaseline(tables: Table, baseline: Baseline): string {
+  const lines = [
+    '',
+    `mcp-reflect (this tree) against ${baseline.name} (\`${baseline.rev}\`: ${baseline.subject.length > 80 ? `${baseline.subject.slice(0, 80)}…` : baseline.subject}), same run:`,
+    "this tree's value over the baseline's, the median of round-by-round ratios where the row alternates in rounds.",
+    '↑ rows: below 1.00× is slower now; ↓ rows: above 1.00× costs more now.',
+    '',
+    `| scenario | mcp-reflect / ${baseline.name} |`,
+    '| --- | --- |',
+  ];
+  // A value at or below zero (memory per session can be, in a quick run) has no meaningful ratio.
+  const ratio = (paired: number | undefined, current: number, base: number) =>
+    paired !== undefined ? `${paired.toFixed(2)}×` : current > 0 && base > 0 ? `${(current / base).toFixed(2)}×` : `n/a (${format(current)} against ${format(base)})`;
+  for (const [scenario, values] of Object.entries(tables)) {
+    const arrow = LOWER_IS_BETTER.test(scenario) ? '↓' : '↑';
+    if (values['mcp-reflect'] !== undefined && values[baseline.name] !== undefined) {
+      lines.push(`| ${scenario} ${arrow} | ${ratio(BASELINE_RATIOS.get(scenario), values['mcp-reflect'], values[baseline.name])} |`);
+      continue;
+    }
+    // mcp-reflect's own tables (variants, event stores, bearer auth, DTO styles) against their baseline twins.
+    const twin = scenario.includes('mcp-reflect') && !scenario.includes(BASELINE_PREFIX) ? tables[scenario.replace('mcp-reflect', baseline.name)] : undefined;
+    for (const [column, value] of Object.entries(twin ? values : {})) {
+      if (column !== 'limit' && twin![column] !== undefined) lines.push(`| ${scenario}: ${column} ${arrow} | ${ratio(undefined, value, twin![column])} |`);
+    }
+  }
   return lines.join('\n') + '\n';
 }
 

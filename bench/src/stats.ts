@@ -1,3 +1,5 @@
+import { BASELINE_PREFIX } from './baseline';
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -52,6 +54,12 @@ function printSamples(samples: Map<string, number[]>): void {
  */
 export const PAIRED_RATIOS = new Map<string, Record<string, number>>();
 
+/**
+ * mcp-reflect over its baseline (`--baseline=<rev>`, `mcp-reflect@<rev>`), per cell measured in rounds: the
+ * median of round-by-round ratios of the current tree's sample over the baseline's, as PAIRED_RATIOS.
+ */
+export const BASELINE_RATIOS = new Map<string, number>();
+
 function pairedRatios(samples: Map<string, number[]>, reference = 'limit'): Record<string, number> | undefined {
   const base = samples.get(reference);
   if (!base?.length) return undefined;
@@ -66,5 +74,8 @@ export function summarize(cell: string, samples: Map<string, number[]>, referenc
   if (process.env.BENCH_SAMPLES) printSamples(samples);
   const ratios = pairedRatios(samples, reference);
   if (ratios) PAIRED_RATIOS.set(cell, ratios);
+  const baseline = [...samples.keys()].find((name) => name.startsWith(BASELINE_PREFIX));
+  const current = baseline && samples.get('mcp-reflect')?.length ? pairedRatios(samples, baseline)?.['mcp-reflect'] : undefined;
+  if (current !== undefined) BASELINE_RATIOS.set(cell, current);
   return Object.fromEntries([...samples].map(([name, values]) => [name, median(values)]));
 }

@@ -11,12 +11,12 @@ import type { Client } from '@modelcontextprotocol/client';
  * Arguments are validated by the system's own mechanism (that is what is measured).
  */
 export interface BenchSystem {
-  /** 'limit', 'McpServer+zod', 'mcp-reflect', 'mcp-nest', 'fastmcp'. */
+  /** 'limit', 'McpServer+zod', 'mcp-reflect', 'mcp-nest', 'fastmcp'; 'mcp-reflect@<rev>' for a baseline (baseline.ts). */
   readonly name: string;
   /** A server with the benchmark tools plus `extra` trivial tools, and an SDK v2 client connected to it in memory. */
   inMemory(extra: number, options?: { scoped?: boolean }): Promise<Connected>;
   /** Command that starts a stdio server with the benchmark tools plus `extra` trivial tools (for cold start). */
-  stdio?(extra: number): { command: string; args: string[] };
+  stdio?(extra: number): { command: string; args: string[]; env?: Record<string, string> };
   /** A stateless Streamable HTTP endpoint on 127.0.0.1 (port 0) with the benchmark tools. */
   httpStateless?(): Promise<Listening>;
   /** A stateful (session) Streamable HTTP endpoint on 127.0.0.1 (port 0) with the benchmark tools. */

@@ -1,3 +1,4 @@
+import { reflectVersions } from '../baseline';
 import type { BenchSystem } from '../system';
 import { alternate } from '../stats';
 import { startWorkers } from '../workers';
@@ -21,20 +22,26 @@ export async function bootstrapTimes(systems: readonly BenchSystem[], settings: 
 
 /**
  * (f) variants of `add` in memory through the client, µs per call: a singleton, a request-scoped class, and
- * a singleton with one guard and one interceptor (the pipeline's cost over the plain path).
+ * a singleton with one guard and one interceptor (the pipeline's cost over the plain path); for mcp-reflect
+ * and a baseline (`mcp-reflect@<rev>`) when one is measured, every variant of both in one alternation.
  */
-export async function requestScope(settings: Settings) {
-  const workers = await startWorkers(['mcp-reflect']);
-  const worker = workers.get('mcp-reflect')!;
+export async function requestScope(systems: readonly BenchSystem[], settings: Settings) {
+  const versions = reflectVersions(systems);
+  const workers = await startWorkers(versions);
   try {
-    const variants = [
-      { name: 'singleton', tool: 'add' },
-      { name: 'request-scoped', tool: 'addScoped' },
-      { name: 'one guard + one interceptor', tool: 'addEnhanced' },
-    ];
-    const medians = await alternate(variants, settings.reps, ({ tool }) => worker.run({ op: 'scoped', tool, calls: settings.calls }));
-    return { 'mcp-reflect add variants, µs per call (in memory)': Object.fromEntries(medians) };
+    const variants = versions.flatMap((system) => [
+      { system, label: 'singleton', tool: 'add' },
+      { system, label: 'request-scoped', tool: 'addScoped' },
+      { system, label: 'one guard + one interceptor', tool: 'addEnhanced' },
+    ].map((v) => ({ ...v, name: `${v.system} ${v.label}` })));
+    const medians = await alternate(variants, settings.reps, ({ system, tool }) => workers.get(system)!.run({ op: 'scoped', tool, calls: settings.calls }));
+    return Object.fromEntries(
+      versions.map((system) => [
+        `${system} add variants, µs per call (in memory)`,
+        Object.fromEntries(variants.filter((v) => v.system === system).map((v) => [v.label, medians.get(v.name)!])),
+      ]),
+    );
   } finally {
-    await worker.stop();
+    await Promise.all([...workers.values()].map((w) => w.stop()));
   }
 }

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { reflectVersions } from '../baseline';
 import type { BenchSystem } from '../system';
 import { startIssuer } from '../issuer';
 import { summarize } from '../stats';
@@ -10,7 +11,10 @@ const AUTH = 'with bearer auth';
 const BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } });
 
 interface Variant {
+  /** `${system} ${label}`. */
   readonly name: string;
+  readonly system: string;
+  readonly label: typeof NO_AUTH | typeof AUTH;
   readonly env: Record<string, string>;
 }
 
@@ -23,36 +27,38 @@ interface Variant {
  * the server verifies it once and keeps the result. Both servers run in processes of their own, started
  * fresh in `groups` successive pairs (a server's speed moves from one process to the next), alternating in
  * `authRounds` rounds within each pair after a warm-up and one uncounted round; the ratio is the median of
- * round-by-round ratios against the server without auth.
+ * round-by-round ratios against the server without auth. A baseline (`mcp-reflect@<rev>`) among the systems
+ * gets its own pair, alternating with mcp-reflect's, and its ratios against its own server without auth.
  */
 export async function httpBearerAuth(
   systems: readonly BenchSystem[],
   settings: Settings & { seconds: number; warmSeconds: number; authRounds: number },
 ): Promise<Record<string, Record<string, number>>> {
   if (!systems.some((s) => s.name === 'mcp-reflect')) return {};
+  const versions = reflectVersions(systems);
   const issuer = await startIssuer();
-  const variants: Variant[] = [
-    { name: NO_AUTH, env: {} },
-    { name: AUTH, env: { BENCH_AUTH_ISSUER: issuer.issuer, BENCH_AUTH_JWKS: issuer.jwksUri } },
-  ];
+  const variants = versions.flatMap((system): Variant[] => [
+    { name: `${system} ${NO_AUTH}`, system, label: NO_AUTH, env: {} },
+    { name: `${system} ${AUTH}`, system, label: AUTH, env: { BENCH_AUTH_ISSUER: issuer.issuer, BENCH_AUTH_JWKS: issuer.jwksUri } },
+  ]);
   const rate = new Map<string, number[]>(variants.map((v) => [v.name, []]));
   const cpu = new Map<string, number[]>(variants.map((v) => [v.name, []]));
   try {
     for (let group = 0; group < settings.groups; group++) {
-      const children = new Map(await Promise.all(variants.map(async (v) => [v.name, await startChild('mcp-reflect', 'stateless', v.env)] as const)));
+      const children = new Map(await Promise.all(variants.map(async (v) => [v.name, await startChild(v.system, 'stateless', v.env)] as const)));
       try {
         const loads = new Map(
           await Promise.all(
             variants.map(async (v) => {
               const url = children.get(v.name)!.url;
               const token = await issuer.sign(url); // aud: this server's URL (its default `auth.resource`)
-              await check(url, token, v.name === AUTH);
+              await check(url, token, v.label === AUTH);
               const headers = { ...HEADERS, authorization: `Bearer ${token}` };
               return [v.name, { url, method: 'POST' as const, headers, body: BODY, connections: 32 }] as const;
             }),
           ),
         );
-        // JIT warm-up of both servers, then one round, not counted.
+        // JIT warm-up of every server, then one round, not counted.
         for (const v of variants) await autocannon({ ...loads.get(v.name)!, duration: settings.warmSeconds });
         const measure = async (v: Variant, counted: boolean) => {
           const child = children.get(v.name)!;
@@ -74,10 +80,18 @@ export async function httpBearerAuth(
       }
     }
     // One key fetch per server process: every request after the first was admitted from the verified-token cache.
-    console.error(`  (j) JWKS fetched ${issuer.jwksFetches} times by ${settings.groups} authorizing server process(es)`);
-    const throughput = 'stateless HTTP tools/call with bearer auth, mcp-reflect, 32 connections (req/s)';
-    const cpuTime = 'stateless HTTP tools/call with bearer auth, mcp-reflect, server CPU µs per request';
-    return { [throughput]: summarize(throughput, rate, NO_AUTH), [cpuTime]: summarize(cpuTime, cpu, NO_AUTH) };
+    console.error(`  (j) JWKS fetched ${issuer.jwksFetches} times by ${settings.groups * versions.length} authorizing server process(es)`);
+    const tables: Record<string, Record<string, number>> = {};
+    for (const system of versions) {
+      // Per system, its two variants under their labels, against its own server without auth.
+      const own = (samples: Map<string, number[]>) =>
+        new Map(variants.filter((v) => v.system === system).map((v) => [v.label, samples.get(v.name)!] as const));
+      const throughput = `stateless HTTP tools/call with bearer auth, ${system}, 32 connections (req/s)`;
+      const cpuTime = `stateless HTTP tools/call with bearer auth, ${system}, server CPU µs per request`;
+      tables[throughput] = summarize(throughput, own(rate), NO_AUTH);
+      tables[cpuTime] = summarize(cpuTime, own(cpu), NO_AUTH);
+    }
+    return tables;
   } finally {
     await issuer.stop();
   }

@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { Agent, request } from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { reflectVersions } from '../baseline';
 import type { BenchSystem } from '../system';
 import { alternate, alternateSamples, median, summarize } from '../stats';
 import type { Settings } from './in-memory';
@@ -152,17 +153,24 @@ async function openSession(url: string): Promise<string> {
  * (i) stateful HTTP `tools/call` per second on one 2025-era session at 32 connections, mcp-reflect with its
  * SSE events in memory and in Redis (a redis-server on loopback; skipped when none is installed).
  */
-export async function eventStores(settings: { seconds: number; warmSeconds: number; httpRounds: number }): Promise<Record<string, Record<string, number>>> {
+export async function eventStores(
+  systems: readonly BenchSystem[],
+  settings: { seconds: number; warmSeconds: number; httpRounds: number },
+): Promise<Record<string, Record<string, number>>> {
   const redis = await startRedisServer();
   if (!redis) {
     console.error('  (i) skipped: redis-server is not installed (apt-get install redis-server)');
     return {};
   }
-  const variants: { name: string; env: Record<string, string> }[] = [
-    { name: 'in-memory event store', env: {} },
-    { name: 'Redis event store', env: { BENCH_REDIS_URL: redis.url } },
-  ];
-  const children = new Map(await Promise.all(variants.map(async (v) => [v.name, await startChild('mcp-reflect', 'stateful', v.env)] as const)));
+  // mcp-reflect, and a baseline (`mcp-reflect@<rev>`) when one is measured: every variant of both alternating.
+  const versions = reflectVersions(systems);
+  const variants = versions.flatMap((system) =>
+    [
+      { label: 'in-memory event store', env: {} as Record<string, string> },
+      { label: 'Redis event store', env: { BENCH_REDIS_URL: redis.url } },
+    ].map((v) => ({ ...v, system, name: `${system} ${v.label}` })),
+  );
+  const children = new Map(await Promise.all(variants.map(async (v) => [v.name, await startChild(v.system, 'stateful', v.env)] as const)));
   try {
     const loads = new Map(
       await Promise.all(
@@ -181,7 +189,12 @@ export async function eventStores(settings: { seconds: number; warmSeconds: numb
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${v.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       return result.requests.average;
     });
-    return { 'mcp-reflect stateful HTTP tools/call, one session, 32 connections (req/s)': Object.fromEntries(medians) };
+    return Object.fromEntries(
+      versions.map((system) => [
+        `${system} stateful HTTP tools/call, one session, 32 connections (req/s)`,
+        Object.fromEntries(variants.filter((v) => v.system === system).map((v) => [v.label, medians.get(v.name)!])),
+      ]),
+    );
   } finally {
     await Promise.all([...children.values()].map((c) => c.stop()));
     await redis.stop();

@@ -1,3 +1,6 @@
+import path from 'node:path';
+import { BASELINE_PREFIX, baselineDir } from '../baseline';
+import { useMcpReflectFrom } from '../baseline-hook';
 import type { BenchSystem } from '../system';
 
 /** Every system: its name, the module that implements it and the export. */
@@ -9,15 +12,28 @@ const SYSTEMS = [
   ['fastmcp', './fastmcp', 'fastmcp'],
 ] as const;
 
-/** Loads one system, and only its packages (a measuring process holds nothing else). */
+/**
+ * Loads one system, and only its packages (a measuring process holds nothing else). `mcp-reflect@<rev>` is
+ * the mcp-reflect system on the library built at <rev> (baseline.ts): this process resolves `mcp-reflect`
+ * to that build from here on, so it must not have loaded the current one.
+ */
 export function loadSystem(name: string): BenchSystem {
+  if (name.startsWith(BASELINE_PREFIX)) {
+    if (require.cache[require.resolve('./mcp-reflect')]) throw new Error(`${name}: this process has loaded the current mcp-reflect already`);
+    useMcpReflectFrom(baselineDir(name));
+    return { ...(require('./mcp-reflect').mcpReflect as BenchSystem), name, stdio: baselineStdio(name) };
+  }
   const entry = SYSTEMS.find(([n]) => n === name);
   if (!entry) throw new Error(`Unknown system '${name}'`);
   return require(entry[1])[entry[2]] as BenchSystem;
 }
 
-/** Every system that could be loaded; a peer whose packages are missing is left out (and said so). */
-export function loadSystems(): BenchSystem[] {
+/**
+ * Every system that could be loaded, in the parent (which measures none of them); a peer whose packages are
+ * missing is left out (and said so). A baseline comes right after mcp-reflect, described but not loaded: the
+ * parent holds the current library, and the baseline runs only in processes of its own.
+ */
+export function loadSystems(baseline?: string): BenchSystem[] {
   const systems: BenchSystem[] = [];
   for (const [name] of SYSTEMS) {
     try {
@@ -25,6 +41,31 @@ export function loadSystems(): BenchSystem[] {
     } catch (error) {
       console.error(`(skipping ${name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
     }
+    if (name === 'mcp-reflect' && baseline) systems.push(describeBaseline(baseline));
   }
   return systems;
+}
+
+/** A baseline's capabilities as the parent sees them; what measures runs in the baseline's own processes. */
+function describeBaseline(name: string): BenchSystem {
+  const elsewhere = (): never => {
+    throw new Error(`${name} is measured in processes of its own (loadSystem in a worker), never in the parent`);
+  };
+  return { name, inMemory: elsewhere, httpStateless: elsewhere, httpStateful: elsewhere, bootstrap: elsewhere, stdio: baselineStdio(name) };
+}
+
+/** The stdio cold-start server of a baseline: the mcp-reflect one, with `mcp-reflect` resolved to the baseline. */
+function baselineStdio(name: string, server = 'mcp-reflect.server'): NonNullable<BenchSystem['stdio']> {
+  return (extra) => ({
+    command: process.execPath,
+    args: ['--require', require.resolve('../baseline-hook'), path.join(__dirname, '..', 'servers', `${server}.js`), String(extra)],
+    env: { BENCH_MCP_REFLECT_DIR: baselineDir(name) },
+  });
+}
+
+/** The same for the `@Field()` DTO variant of the cold start (servers/mcp-reflect-field.server.ts). */
+export function fieldDtoStdio(name: string): NonNullable<BenchSystem['stdio']> {
+  return name.startsWith(BASELINE_PREFIX)
+    ? baselineStdio(name, 'mcp-reflect-field.server')
+    : (extra) => ({ command: process.execPath, args: [path.join(__dirname, '..', 'servers', 'mcp-reflect-field.server.js'), String(extra)] });
 }
