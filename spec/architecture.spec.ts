@@ -4,18 +4,13 @@ import path from 'node:path';
 /**
  * The house rules of ../shared/STYLE.md, checked on the source tree so a wrong arrow fails CI:
  * dependencies point one way between folders (no circle), only lib/metadata touches Reflect, only the SDK
- * adapter (server/), the transports, scale-out, the HTTP auth gate and the testing entry import the SDK, and no
+ * adapter (server/), the transports, scale-out, auth (its HTTP gate) and the testing entry import the SDK, and no
  * file grows past ~400 lines.
  */
 const lib = path.resolve(__dirname, '..', 'lib');
 
-/** Sub-folders that are an area of their own (a layer above their parent's): the HTTP auth gate sits on the server. */
-const SUB_AREAS = ['auth/http'];
-
-/** The area of a path inside lib/: its first folder (or its file), or the sub-area it lies in. */
+/** The area of a path inside lib/: its first folder (or its file). */
 function areaOf(rel: string): string {
-  const sub = SUB_AREAS.find((prefix) => rel.startsWith(`${prefix}/`));
-  if (sub) return sub;
   return rel.includes('/') ? rel.split('/')[0] : rel.replace(/\.ts$/, '');
 }
 
@@ -52,10 +47,9 @@ const ALLOWED: Record<string, string[]> = {
   context: ['errors'],
   invocation: ['context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
   catalogue: ['errors'],
-  pipeline: ['auth', 'catalogue', 'invocation', 'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants'],
+  pipeline: ['catalogue', 'invocation', 'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants'],
   content: [],
   apps: ['metadata', 'interfaces', 'errors', 'constants'],
-  auth: ['catalogue', 'context', 'interfaces', 'errors', 'constants'],
   builtins: ['pipeline', 'catalogue', 'decorators', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
   tasks: ['catalogue', 'interfaces', 'errors'],
   tools: ['apps', 'tasks', 'content', 'pipeline', 'catalogue', 'invocation', 'context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
@@ -63,11 +57,11 @@ const ALLOWED: Record<string, string[]> = {
   prompts: ['content', 'pipeline', 'catalogue', 'invocation', 'context', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
   completions: ['pipeline', 'validation', 'invocation', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
   // The SDK server adapter (with the tasks methods on the wire in server/tasks/): the registries behind SDK handlers.
-  server: ['apps', 'tasks', 'auth', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'invocation', 'context', 'interfaces', 'errors'],
-  // The bearer-token gate of the HTTP transport (RFC 6750/9728), on the server's types.
-  'auth/http': ['auth', 'server', 'invocation', 'interfaces', 'errors'],
+  server: ['apps', 'tasks', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'invocation', 'context', 'interfaces', 'errors'],
+  // The resource server: access-token verification and the HTTP bearer gate (RFC 6750, RFC 9728), on the server's types.
+  auth: ['server', 'catalogue', 'invocation', 'context', 'interfaces', 'errors', 'constants'],
   // stdio, in-memory connections and Streamable HTTP: they serve what the server factory makes.
-  transports: ['auth/http', 'auth', 'server', 'invocation', 'context', 'interfaces', 'errors'],
+  transports: ['auth', 'server', 'invocation', 'context', 'interfaces', 'errors'],
   // Redis adapters of the stores and the bus the server and transports define.
   'scale-out': ['transports', 'server', 'tasks'],
   // The composition root: an application on a host (host/), the standalone container's host (host/native/).
@@ -98,8 +92,8 @@ describe('architecture', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('imports the MCP SDK only from the server adapter, the transports, scale-out, the HTTP auth gate and lib/testing', () => {
-    const sdk = ['server', 'transports', 'scale-out', 'auth/http', 'testing'];
+  it('imports the MCP SDK only from the server adapter, the transports, scale-out, auth and lib/testing', () => {
+    const sdk = ['server', 'transports', 'scale-out', 'auth', 'testing'];
     const wrong = sources
       .filter((s) => s.imports.some((i) => i.startsWith('@modelcontextprotocol/')))
       .filter((s) => !sdk.includes(s.area))

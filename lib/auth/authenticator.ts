@@ -1,7 +1,7 @@
 import { LruMap } from '../catalogue/lru-map';
 import { BootstrapError, BootstrapErrorCode, InvalidTokenError } from '../errors';
 import type { AuthOptions, McpAuth, TokenVerifier } from '../interfaces';
-import { audiencesOf, sameResource } from './claims';
+import { audiencesOf, sameResource, SCOPE_TOKEN } from '../context';
 import { createIntrospectionVerifier } from './introspection';
 import { createJwtVerifier, DEFAULT_ALGORITHMS } from './jwt-verifier';
 import { ACCESS_TOKEN_TYPE, checkAccessTokenClaims, mediaType } from './token-type';
@@ -15,8 +15,6 @@ const CACHE_BYTES = 16 * 1024 * 1024;
 const MAX_PENDING = 1_000;
 /** RFC 6750 §2.1: `Bearer` then a token68. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
-/** RFC 6749 §3.3 scope-token. */
-export const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
 /** The identity of a request, or why there is none: no credentials at all, or credentials that fail. */
 export class MissingTokenError extends InvalidTokenError {

@@ -1,2 +1,1 @@
-export { Authenticator, MissingTokenError, MAX_AUTHORIZATION_LENGTH, SCOPE_TOKEN } from './authenticator';
-export { authFromClaims, missingScopes, ownerOf, scopesOf } from './claims';
+export { Authenticator, MissingTokenError, MAX_AUTHORIZATION_LENGTH } from './authenticator';

@@ -1,6 +1,6 @@
 import { AuthUnavailableError, InvalidTokenError } from '../errors';
 import type { IntrospectionOptions, McpAuth, TokenVerifier } from '../interfaces';
-import { authFromClaims } from './claims';
+import { authFromClaims } from '../context';
 import { checkIntrospectedType } from './token-type';
 
 /**

@@ -1,6 +1,6 @@
 import { AuthUnavailableError, InvalidTokenError } from '../errors';
 import type { McpAuth, TokenVerifier } from '../interfaces';
-import { authFromClaims } from './claims';
+import { authFromClaims } from '../context';
 import { discoverMetadata } from './discovery';
 import { checkAccessTokenClaims, checkHeaderType } from './token-type';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import type { McpMethod, MiddlewareHook } from '../interfaces';
+import type { GeneratedMetadata, InjectionToken, McpMethod, MiddlewareHook, Provider } from '../interfaces';
 import { CompletionRegistry } from '../completions';
 import { ElicitationForms, type MethodHost } from '../invocation';
 import { GeneratedTypes } from '../metadata';
@@ -13,7 +13,6 @@ import { SchemaCompiler } from '../validation';
 import { McpApplication, type ApplicationRegistries } from './mcp-application';
 import { checkGeneratedCoverage, loadGeneratedTypes } from './generated-types';
 import type { McpHost } from './host';
-import type { McpFactoryOptions } from './mcp-factory';
 import type { McpModuleOptions } from './mcp-options';
 import { stderrLogger } from './stderr-logger';
 import { exploreHosts } from './explorer';
@@ -166,3 +165,13 @@ function checkNumericOptions(settings: McpModuleOptions): void {
   }
 }
 
+/** Options of `McpFactory.create()`. */
+export interface McpFactoryOptions {
+  /** Providers that replace those with the same token anywhere in the graph (what `Test` overrides use). */
+  overrides?: ReadonlyMap<InjectionToken, Provider>;
+  /**
+   * The types `mcp-reflect generate` wrote (its module's `metadata` export): parameter and DTO schemas from
+   * the full TypeScript types and JSDoc. Same as `McpModule.forRoot({ metadata })`. See docs/types.md.
+   */
+  metadata?: GeneratedMetadata;
+}

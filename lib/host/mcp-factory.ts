@@ -1,6 +1,6 @@
-import type { GeneratedMetadata, InjectionToken, ModuleImport, Provider } from '../interfaces';
+import type { ModuleImport } from '../interfaces';
 import type { McpApplication } from './mcp-application';
-import { composeApplication, type BuildOptions, type BuiltApplication } from './compose';
+import { composeApplication, type BuildOptions, type BuiltApplication, type McpFactoryOptions } from './compose';
 import { NativeHost } from './native/native-host';
 
 /**
@@ -23,15 +23,4 @@ export async function buildApplication(root: ModuleImport, options: BuildOptions
   return composeApplication(await NativeHost.create(root, { overrides: options.overrides }), options);
 }
 
-export type { BuildOptions, BuiltApplication };
-
-/** Options of `McpFactory.create()`. */
-export interface McpFactoryOptions {
-  /** Providers that replace those with the same token anywhere in the graph (what `Test` overrides use). */
-  overrides?: ReadonlyMap<InjectionToken, Provider>;
-  /**
-   * The types `mcp-reflect generate` wrote (its module's `metadata` export): parameter and DTO schemas from
-   * the full TypeScript types and JSDoc. Same as `McpModule.forRoot({ metadata })`. See docs/types.md.
-   */
-  metadata?: GeneratedMetadata;
-}
+export type { BuildOptions, BuiltApplication, McpFactoryOptions };

@@ -1,5 +1,4 @@
-import { Context, InputRequiredSignal, type RequestChannel } from '../context';
-import { missingScopes } from '../auth';
+import { Context, InputRequiredSignal, missingScopes, type RequestChannel } from '../context';
 import { InsufficientScopeError, InvalidArgumentsError, TimeoutError, ToolError } from '../errors';
 import type { ArgumentMetadata, McpAuth, McpComponentKind, McpMethod } from '../interfaces';
 import { capitalize, type CompiledMethod, type RequestHandle, type RequestScopeOpener } from '../invocation';

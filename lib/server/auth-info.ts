@@ -1,5 +1,5 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { authFromClaims } from '../auth';
+import { authFromClaims } from '../context';
 import type { McpAuth } from '../interfaces';
 
 /** Where the verified identity rides inside the SDK's AuthInfo (`ctx.http.authInfo`). */

@@ -3,7 +3,7 @@ import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import { describeValue } from '../../errors/describe';
 import type { McpMiddleware } from '../../interfaces';
 import type { RequestHandle, RequestScopeOpener } from '../../invocation';
-import { SCOPE_TOKEN } from '../../auth';
+import { SCOPE_TOKEN } from '../../context';
 import { getCatch, getEnhancers, getParamMetadata, getRequiredScopes, type EnhancerKind } from '../../metadata';
 import { EnhancerChain, NO_ENHANCERS, type ComponentEnhancers, type Resolved, type ResolvedFilter } from '../../pipeline';
 import { RequestScope as Scope } from '../../di';

@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type ServerContext, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { ForwardingChannel, isModernRevision, type RequestChannel } from '../../context';
 import { RequestError, RpcCode } from '../../errors';
-import { missingScopes } from '../../auth';
+import { missingScopes } from '../../context';
 import type { McpAuth } from '../../interfaces';
 import { toRequestError } from '../../invocation';
 import { TASKS_EXTENSION, TERMINAL_STATUSES, type TaskRecord } from '../../tasks';

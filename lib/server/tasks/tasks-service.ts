@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { InputRequiredSignal, type InputSpec } from '../../context';
-import { missingScopes, ownerOf as identityOf } from '../../auth';
+import { missingScopes, ownerOf as identityOf } from '../../context';
 import type { McpAuth } from '../../interfaces';
 import type { ServerLogger } from '../../invocation';
 import { TERMINAL_STATUSES, type ResolvedTasksOptions, type TaskChange, type TaskError, type TaskEvent, type TaskRecord, type TaskStatus } from '../../tasks';

@@ -14,7 +14,7 @@ import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../../server/server-factory';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import type { AuthOptions } from '../../interfaces';
-import { AuthGate, type Admitted } from '../../auth/http/auth-gate';
+import { AuthGate, type Admitted } from '../../auth/auth-gate';
 import { InMemoryEventStore } from './event-store';
 import { Admission, resolveLimits, type HttpLimits, type PendingBytes } from './http-limits';
 import { jsonRpcError, jsonRpcRefusal, unread, watchBody } from './http-messages';

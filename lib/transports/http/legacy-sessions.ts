@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
-import { ownerOf } from '../../auth';
+import { ownerOf } from '../../context';
 import type { ServerLogger } from '../../invocation';
 import { fromAuthInfo } from '../../server/auth-info';
 import type { ServerFactory } from '../../server/server-factory';

@@ -1,10 +1,11 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { Authenticator, MissingTokenError, missingScopes } from '..';
-import { AuthUnavailableError, InvalidTokenError } from '../../errors';
-import type { AuthOptions, McpAuth } from '../../interfaces';
-import type { ServerLogger } from '../../invocation';
-import type { ServerFactory } from '../../server/server-factory';
-import { toAuthInfo } from '../../server/auth-info';
+import { missingScopes } from '../context';
+import { Authenticator, MissingTokenError } from './authenticator';
+import { AuthUnavailableError, InvalidTokenError } from '../errors';
+import type { AuthOptions, McpAuth } from '../interfaces';
+import type { ServerLogger } from '../invocation';
+import type { ServerFactory } from '../server/server-factory';
+import { toAuthInfo } from '../server/auth-info';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 

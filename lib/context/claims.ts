@@ -1,4 +1,7 @@
-import type { McpAuth } from '../interfaces';
+import type { McpAuth } from './auth';
+
+/** An OAuth scope-token: printable ASCII without spaces, quotes or backslashes (RFC 6749 §3.3). */
+export const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
 /** The scopes of a token's claims: `scope` (space-separated, RFC 9068) or `scp` (a list or a string). */
 export function scopesOf(claims: Readonly<Record<string, unknown>>): string[] {
