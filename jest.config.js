@@ -15,6 +15,7 @@ module.exports = {
   moduleNameMapper: {
     '^mcp-reflect$': '<rootDir>/lib/index.ts',
     '^mcp-reflect/testing$': '<rootDir>/lib/testing/index.ts',
+    '^mcp-reflect/nest$': '<rootDir>/lib/nest/index.ts',
     '^mcp-reflect/(common|redis|tasks|builtins)$': '<rootDir>/lib/entries/$1.ts',
   },
   testTimeout: 30000,

@@ -69,6 +69,8 @@ const ALLOWED: Record<string, string[]> = {
     'apps', 'tasks', 'auth', 'server', 'transports', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di',
     'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants',
   ],
+  // mcp-reflect/nest: the NestJS host (the only importer of @nestjs/* and rxjs).
+  nest: ['host', 'transports', 'pipeline', 'invocation', 'context', 'metadata', 'interfaces', 'errors'],
   testing: ['host', 'interfaces'],
   generator: ['metadata', 'interfaces'],
   cli: ['generator', 'host', 'testing', 'metadata', 'errors'],
@@ -116,6 +118,11 @@ describe('architecture', () => {
 
   it('re-exports by name, never with export * (a barrel shows what a folder offers)', () => {
     expect(sources.filter((s) => /^export \*/m.test(s.text)).map((s) => s.rel)).toEqual([]);
+  });
+
+  it('imports @nestjs/* and rxjs only from lib/nest (the core never loads them)', () => {
+    const wrong = sources.filter((s) => s.imports.some((i) => i.startsWith('@nestjs/') || i === 'rxjs' || i.startsWith('rxjs/')) && s.area !== 'nest').map((s) => s.rel);
+    expect(wrong).toEqual([]);
   });
 
   it('calls Reflect metadata only from lib/metadata', () => {

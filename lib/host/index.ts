@@ -20,3 +20,6 @@ export type { McpHost } from './host';
 export { NativeHost } from './native/native-host';
 export { composeApplication } from './compose';
 export type { BuildOptions, BuiltApplication } from './compose';
+export { hasComponents } from './explorer';
+export { McpComponents } from './component-control';
+export type { ComponentControl } from './component-control';

@@ -1,0 +1,78 @@
+import { All, Controller, Inject, Module, Req, Res, type DynamicModule, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { McpComponents } from '../host';
+import { MCP_NEST_OPTIONS, type McpNestOptions } from './mcp-nest.options';
+import { McpService } from './mcp.service';
+
+/**
+ * Serves the MCP components of a Nest application: every provider of any module whose class has
+ * `@Tool()`, `@Resource()`, `@ResourceTemplate()`, `@ResourceList()`, `@Prompt()`, `@Complete()` or
+ * `@UiResource()` (from `mcp-reflect`), with its instances and enhancers from Nest. Import it once, in the
+ * root module.
+ *
+ * @example
+ * @Module({ imports: [McpModule.forRoot({ name: 'weather', version: '1.0.0' })], providers: [WeatherTools] })
+ * export class AppModule {}
+ */
+@Module({})
+export class McpModule {
+  static forRoot(options: McpNestOptions): DynamicModule {
+    return moduleWith({ provide: MCP_NEST_OPTIONS, useValue: { ...options } }, options.http, []);
+  }
+
+  /**
+   * Like `forRoot()`, with the options computed from other providers (a ConfigService, say). Where the
+   * endpoint is served is static (`http`), since Nest maps routes before any factory runs.
+   *
+   * @example
+   * McpModule.forRootAsync({
+   *   imports: [ConfigModule],
+   *   inject: [ConfigService],
+   *   useFactory: (config: ConfigService) => ({ name: config.get('MCP_NAME'), version: '1.0.0' }),
+   * })
+   */
+  static forRootAsync(options: McpNestAsyncOptions): DynamicModule {
+    const provider = {
+      provide: MCP_NEST_OPTIONS,
+      inject: [...(options.inject ?? [])],
+      useFactory: async (...args: unknown[]) => ({ ...(await options.useFactory(...args)), http: options.http }),
+    };
+    return moduleWith(provider, options.http, options.imports ?? []);
+  }
+}
+
+/** Options of `McpModule.forRootAsync()`. */
+export interface McpNestAsyncOptions {
+  /** Modules whose exported providers the factory needs. */
+  readonly imports?: ModuleMetadata['imports'];
+  /** Tokens whose instances are passed to `useFactory`, in order. */
+  readonly inject?: readonly (string | symbol | Function | Type)[];
+  useFactory: (...args: any[]) => Omit<McpNestOptions, 'http'> | Promise<Omit<McpNestOptions, 'http'>>;
+  /** Where the endpoint is served (see `McpNestOptions.http`). */
+  readonly http?: McpNestOptions['http'];
+}
+
+function moduleWith(options: Provider, http: McpNestOptions['http'], imports: NonNullable<ModuleMetadata['imports']>): DynamicModule {
+  return {
+    module: McpModule,
+    global: true,
+    imports: [DiscoveryModule, ...imports],
+    providers: [options, McpService, McpComponents],
+    controllers: http === false ? [] : [endpointController(http?.path ?? '/mcp')],
+    exports: [McpService, McpComponents],
+  };
+}
+
+/** A controller of the endpoint's route, so Nest's middleware, global prefix, CORS and HTTP guards apply to it. */
+function endpointController(path: string): Type {
+  @Controller()
+  class McpEndpointController {
+    constructor(@Inject(McpService) private readonly mcp: McpService) {}
+
+    @All(path)
+    handle(@Req() req: never, @Res() res: never): Promise<void> {
+      return this.mcp.serveHttp(req, res);
+    }
+  }
+  return McpEndpointController;
+}

@@ -1,0 +1,184 @@
+import type { ArgumentsHost, CanActivate, ExecutionContext as NestExecutionContext, NestInterceptor, PipeTransform } from '@nestjs/common';
+import type { ContextId, ExternalContextCreator } from '@nestjs/core';
+import type { ArgumentMetadata, ExecutionContext } from '../interfaces';
+import type { RequestHandle } from '../invocation';
+import type { ComponentEnhancers } from '../pipeline';
+import { NestRequestHandle } from './nest-request';
+
+/** The execution-context type Nest's guards, interceptors and filters see: `context.getType() === 'mcp'`. */
+export const MCP_CONTEXT_TYPE = 'mcp';
+
+type Callback = (...args: unknown[]) => unknown;
+interface Creator<T> {
+  create(instance: object, callback: Callback, module: string, contextId?: ContextId, inquirerId?: string): T;
+}
+interface FiltersHandler {
+  invokeCustomFilters(exception: unknown, host: ArgumentsHost): Promise<unknown> | null;
+}
+interface NestContextHost extends NestExecutionContext {
+  setType(type: string): void;
+}
+
+/**
+ * What Nest's ExternalContextCreator is made of: the context creators that read `@UseGuards()` & co. and the
+ * global enhancers, and the consumers that run them in Nest's order. Read once from the instance Nest injects.
+ */
+export interface NestEnhancerMachinery {
+  readonly guards: Creator<CanActivate[]>;
+  readonly guardsConsumer: {
+    tryActivate(guards: CanActivate[], args: unknown[], instance: object, callback: Callback, type?: string): Promise<boolean>;
+    createContext(args: unknown[], instance: object, callback: Callback): NestContextHost;
+  };
+  readonly interceptors: Creator<NestInterceptor[]>;
+  readonly interceptorsConsumer: {
+    intercept(interceptors: NestInterceptor[], args: unknown[], instance: object, callback: Callback, next: () => Promise<unknown>, type?: string): Promise<unknown>;
+  };
+  readonly pipes: Creator<PipeTransform[]>;
+  readonly pipesConsumer: { apply(value: unknown, metadata: { metatype?: unknown; type?: unknown; data?: unknown }, pipes: PipeTransform[]): Promise<unknown> };
+  readonly filters: Creator<FiltersHandler>;
+  moduleKey(moduleClass: Function | undefined): string;
+  /** An interceptor chain's answer (an Observable) as a promise of its last value, as Nest does it. */
+  toResult(value: unknown): Promise<unknown>;
+}
+
+/** The machinery inside Nest's ExternalContextCreator; a Nest that built it otherwise fails the bootstrap, naming it. */
+export function machineryOf(creator: ExternalContextCreator): NestEnhancerMachinery {
+  const inner = creator as unknown as Record<string, unknown>;
+  const names = ['guardsContextCreator', 'guardsConsumer', 'interceptorsContextCreator', 'interceptorsConsumer', 'pipesContextCreator', 'pipesConsumer', 'filtersContextCreator'];
+  const missing = names.filter((name) => typeof inner[name] !== 'object' || inner[name] === null);
+  if (missing.length > 0) {
+    throw new Error(
+      `Cannot run Nest's enhancers on MCP components: this version of @nestjs/core builds ExternalContextCreator without ${missing.join(', ')}.\n` +
+        `Fix: use @nestjs/core 11 or 12 (the versions mcp-reflect/nest is tested with).`,
+    );
+  }
+  return {
+    guards: inner.guardsContextCreator as never,
+    guardsConsumer: inner.guardsConsumer as never,
+    interceptors: inner.interceptorsContextCreator as never,
+    interceptorsConsumer: inner.interceptorsConsumer as never,
+    pipes: inner.pipesContextCreator as never,
+    pipesConsumer: inner.pipesConsumer as never,
+    filters: inner.filtersContextCreator as never,
+    moduleKey: (moduleClass) => creator.getContextModuleKey(moduleClass),
+    toResult: (value) => creator.transformToResult(value),
+  };
+}
+
+/** Nest's enhancers of one component method, for one context id (static, or one request's). */
+interface Resolved {
+  readonly guards: CanActivate[];
+  readonly interceptors: NestInterceptor[];
+  readonly pipes: PipeTransform[];
+  readonly filters: FiltersHandler;
+}
+
+/** Where one component method lives for Nest: its class, its handler, its module, and how to reach its instance. */
+export interface NestComponentSite {
+  readonly target: Function;
+  readonly handler: Callback;
+  readonly moduleKey: string;
+  /** The singleton instance (static dependency trees), else undefined: per request. */
+  readonly instance?: object;
+  /** Builds (once per request) the request's instance, which also loads its request-scoped enhancers. */
+  readonly resolve?: (handle: NestRequestHandle) => Promise<object>;
+}
+
+/**
+ * Nest's guards, interceptors, pipes and filters on one MCP component method, run by Nest's own consumers in
+ * Nest's order: `@UseGuards()`/`@UseInterceptors()`/`@UsePipes()`/`@UseFilters()` of `@nestjs/common`, the
+ * `APP_*` providers and `app.useGlobal*()`. They see Nest's ExecutionContext with type `'mcp'`, whose
+ * `switchToRpc().getData()` is the arguments and `getContext()` the MCP Context.
+ */
+export class NestEnhancers implements ComponentEnhancers {
+  readonly guards: boolean;
+  readonly interceptors: boolean;
+  readonly filters: boolean;
+  readonly pipes: boolean;
+  readonly requestScoped: boolean;
+  private readonly stand: object;
+  private readonly fixed?: Resolved;
+  private unguarded?: NestEnhancers;
+
+  constructor(
+    private readonly nest: NestEnhancerMachinery,
+    private readonly site: NestComponentSite,
+    private readonly skipGuards = false,
+  ) {
+    this.requestScoped = site.instance === undefined;
+    // Metadata is read from the class and the handler: a stand-in of the class serves until a request's instance exists.
+    this.stand = site.instance ?? Object.create(site.target.prototype as object);
+    // A static tree's enhancers are resolved once, here. A request-scoped tree's are resolved per request (Nest
+    // builds request-scoped enhancers only for a context id), so every stage is asked and may find none.
+    const found = this.requestScoped ? undefined : this.resolve(undefined);
+    this.guards = !skipGuards && (found ? found.guards.length > 0 : true);
+    this.interceptors = found ? found.interceptors.length > 0 : true;
+    this.pipes = found ? found.pipes.length > 0 : true;
+    this.filters = found ? hasFilters(found.filters) : true;
+    this.fixed = found;
+  }
+
+  hasPipes(): boolean {
+    return this.pipes;
+  }
+
+  async canActivate(execution: ExecutionContext, request: RequestHandle | undefined): Promise<boolean> {
+    const { guards } = await this.forRequest(request);
+    if (guards.length === 0) return true;
+    return this.nest.guardsConsumer.tryActivate(guards, execution.getArgs(), this.stand, this.site.handler, MCP_CONTEXT_TYPE);
+  }
+
+  async intercept(execution: ExecutionContext, request: RequestHandle | undefined, next: () => Promise<unknown>): Promise<unknown> {
+    const { interceptors } = await this.forRequest(request);
+    if (interceptors.length === 0) return next();
+    const chain = this.nest.interceptorsConsumer.intercept(interceptors, execution.getArgs(), this.stand, this.site.handler, next, MCP_CONTEXT_TYPE);
+    return this.nest.toResult(await chain);
+  }
+
+  async transform(_index: number, value: unknown, metadata: ArgumentMetadata, request: RequestHandle | undefined): Promise<unknown> {
+    const { pipes } = await this.forRequest(request);
+    if (pipes.length === 0) return value;
+    // Nest's pipes know 'body' | 'query' | 'param' | 'custom': an MCP argument is 'custom', with its name as data.
+    return this.nest.pipesConsumer.apply(value, { metatype: metadata.metatype, type: 'custom', data: metadata.data }, pipes);
+  }
+
+  async recover(error: unknown, execution: ExecutionContext, request: RequestHandle | undefined): Promise<{ value: unknown } | undefined> {
+    const { filters } = await this.forRequest(request);
+    const host = this.nest.guardsConsumer.createContext(execution.getArgs(), this.stand, this.site.handler);
+    host.setType(MCP_CONTEXT_TYPE);
+    const answer = filters.invokeCustomFilters(error, host);
+    return answer === null ? undefined : { value: await answer };
+  }
+
+  withoutGuards(): ComponentEnhancers {
+    if (!this.guards) return this;
+    return (this.unguarded ??= new NestEnhancers(this.nest, this.site, true));
+  }
+
+  private async forRequest(request: RequestHandle | undefined): Promise<Resolved> {
+    if (this.fixed) return this.fixed;
+    if (!(request instanceof NestRequestHandle)) {
+      throw new TypeError('Cannot resolve a request-scoped Nest enhancer: the request handle was not opened by the Nest host.');
+    }
+    return request.memo(this, async () => {
+      await this.site.resolve!(request); // loads the class's request-scoped enhancers for this context id
+      return this.resolve(request.contextId);
+    });
+  }
+
+  private resolve(contextId: ContextId | undefined): Resolved {
+    const { nest, site, stand } = this;
+    const at = <T>(creator: Creator<T>) => creator.create(stand, site.handler, site.moduleKey, contextId);
+    return {
+      guards: this.skipGuards ? [] : at(nest.guards),
+      interceptors: at(nest.interceptors),
+      pipes: at(nest.pipes),
+      filters: at(nest.filters),
+    };
+  }
+}
+
+function hasFilters(handler: FiltersHandler): boolean {
+  const filters = (handler as unknown as { filters?: unknown[] }).filters;
+  return Array.isArray(filters) && filters.length > 0;
+}

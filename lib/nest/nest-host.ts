@@ -1,0 +1,151 @@
+import type { Type } from '@nestjs/common';
+import { ContextIdFactory, type DiscoveryService, type ExternalContextCreator, type ModuleRef } from '@nestjs/core';
+import type { Context } from '../context';
+import { BootstrapError, BootstrapErrorCode } from '../errors';
+import type { InjectionToken, McpMiddleware } from '../interfaces';
+import type { MethodHost, RequestHandle, RequestScopeOpener } from '../invocation';
+import type { GeneratedTypes } from '../metadata';
+import { hasComponents, type McpHost, type McpModuleOptions } from '../host';
+import type { ComponentEnhancers } from '../pipeline';
+import { machineryOf, NestEnhancers, type NestComponentSite, type NestEnhancerMachinery } from './nest-enhancers';
+import { NestRequestHandle } from './nest-request';
+
+/** One provider of the Nest application that serves components: where it lives, and how to reach its instance. */
+interface NestComponent extends MethodHost {
+  readonly moduleKey: string;
+  readonly moduleName: string;
+}
+
+/** The Nest services a host is made of (injected into McpService by Nest). */
+export interface NestServices {
+  readonly discovery: DiscoveryService;
+  readonly moduleRef: ModuleRef;
+  readonly externalContextCreator: ExternalContextCreator;
+}
+
+/**
+ * The NestJS application as a host: components are the Nest providers (of any module) whose classes carry
+ * mcp-reflect's component decorators, with their instances from Nest's container (singletons as they are;
+ * request-scoped trees per MCP request, through a Nest context id with `REQUEST` bound to an `McpRequest`),
+ * and their enhancers are Nest's. Nest runs the lifecycle hooks itself.
+ */
+export class NestHost implements McpHost {
+  readonly name: string;
+  readonly middleware: readonly McpMiddleware[];
+  readonly openScope: RequestScopeOpener;
+  private readonly nest: NestEnhancerMachinery;
+  private readonly sites = new WeakMap<MethodHost, NestComponent>();
+
+  constructor(
+    readonly options: McpModuleOptions,
+    private readonly services: NestServices,
+    middleware: readonly McpMiddleware[] = [],
+  ) {
+    this.name = 'the Nest application';
+    this.middleware = middleware;
+    this.nest = machineryOf(services.externalContextCreator);
+    this.openScope = (context: Context): RequestHandle => {
+      const contextId = ContextIdFactory.create();
+      const request = { type: 'mcp' as const, context, auth: context.auth, sessionId: context.sessionId };
+      services.moduleRef.registerRequestByContextId(request, contextId);
+      return new NestRequestHandle(contextId, request);
+    };
+  }
+
+  async init(): Promise<void> {}
+
+  async components(types: GeneratedTypes): Promise<readonly MethodHost[]> {
+    const found: NestComponent[] = [];
+    const seen = new Map<Function, string>();
+    const controllers = new Set(this.services.discovery.getControllers().map((c) => c.metatype));
+    for (const wrapper of this.services.discovery.getProviders()) {
+      // A class provider serves its class; a factory or value provided under a class token serves that class.
+      const target = (wrapper.isNotMetatype ? wrapper.token : wrapper.metatype) as unknown;
+      if (typeof target !== 'function' || !target.prototype || !hasComponents(target)) continue;
+      const moduleName = wrapper.host?.metatype?.name ?? 'an unknown module';
+      const where = seen.get(target);
+      if (where !== undefined) throw twoModules(target, where, moduleName);
+      seen.set(target, moduleName);
+      if (controllers.has(target as Type)) throw alsoController(target, moduleName);
+      const moduleKey = this.nest.moduleKey(wrapper.host?.metatype);
+      if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
+        const instance = wrapper.instance as object | undefined;
+        if (!(instance instanceof target)) throw notAnInstance(target, moduleName);
+        found.push(this.site({ target, instance, types, moduleKey, moduleName }));
+        continue;
+      }
+      const token = wrapper.token as InjectionToken;
+      const resolve = (request: RequestHandle) => {
+        if (!(request instanceof NestRequestHandle)) throw foreignHandle(target);
+        return request.memo(target, () => this.services.moduleRef.resolve(token as never, request.contextId, { strict: false }) as Promise<object>);
+      };
+      found.push(this.site({ target, resolve, types, moduleKey, moduleName }));
+    }
+    return found;
+  }
+
+  adopt(instance: object, types: GeneratedTypes): MethodHost {
+    return this.site({ target: instance.constructor, instance, types, moduleKey: this.nest.moduleKey(undefined), moduleName: 'the application' });
+  }
+
+  enhancersFor(component: MethodHost, method: string): ComponentEnhancers {
+    const site = this.sites.get(component)!;
+    const handler = (component.target.prototype as Record<string, (...args: unknown[]) => unknown>)[method];
+    const nestSite: NestComponentSite = {
+      target: component.target,
+      handler,
+      moduleKey: site.moduleKey,
+      ...(component.instance ? { instance: component.instance } : { resolve: (handle) => Promise.resolve(component.resolve!(handle)) }),
+    };
+    return new NestEnhancers(this.nest, nestSite);
+  }
+
+  has(token: InjectionToken): boolean {
+    return this.get(token) !== undefined;
+  }
+
+  get<T>(token: InjectionToken): T | undefined {
+    try {
+      return this.services.moduleRef.get<T>(token as never, { strict: false });
+    } catch {
+      return undefined;
+    }
+  }
+
+  async ready(): Promise<void> {}
+
+  async shutdown(): Promise<void> {}
+
+  private site(component: NestComponent): NestComponent {
+    this.sites.set(component, component);
+    return component;
+  }
+}
+
+function twoModules(target: Function, first: string, second: string): BootstrapError {
+  return new BootstrapError(
+    BootstrapErrorCode.InvalidProvider,
+    `Cannot serve the components of ${target.name}: both ${first} and ${second} provide it, so its tools would be served twice.\n` +
+      `Fix: provide ${target.name} in one module (export it from there and import that module where it is needed).`,
+  );
+}
+
+function alsoController(target: Function, module: string): BootstrapError {
+  return new BootstrapError(
+    BootstrapErrorCode.InvalidProvider,
+    `Cannot serve the components of ${target.name} (${module}): it is also a Nest controller, whose instances Nest builds per route, not as a provider.\n` +
+      `Fix: keep the MCP components in a provider class and call it from the controller (both can share one service).`,
+  );
+}
+
+function notAnInstance(target: Function, module: string): BootstrapError {
+  return new BootstrapError(
+    BootstrapErrorCode.InvalidProvider,
+    `Cannot serve the components of ${target.name} (provider in ${module}): its provider did not give an instance of ${target.name}.\n` +
+      `Fix: make the factory return an instance of ${target.name}, or provide the class itself.`,
+  );
+}
+
+function foreignHandle(target: Function): TypeError {
+  return new TypeError(`Cannot build the request-scoped ${target.name}: the request handle was not opened by the Nest host.`);
+}

@@ -1,0 +1,148 @@
+import 'reflect-metadata';
+import {
+  CallHandler,
+  Catch,
+  type CanActivate,
+  type ExceptionFilter,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  Module,
+  type NestInterceptor,
+  type PipeTransform,
+  Scope,
+  SetMetadata,
+  UseFilters,
+  UseGuards,
+  UseInterceptors,
+  UsePipes,
+  Controller,
+  Get,
+} from '@nestjs/common';
+import { REQUEST, Reflector } from '@nestjs/core';
+import { map } from 'rxjs';
+import { Ctx, Param, Tool, type Context } from 'mcp-reflect';
+import { McpModule, type McpRequest } from 'mcp-reflect/nest';
+
+/** A service shared by a REST controller and MCP tools: one instance, from Nest. */
+@Injectable()
+export class Greetings {
+  readonly said: string[] = [];
+  greet(name: string): string {
+    this.said.push(name);
+    return `Hello, ${name}`;
+  }
+}
+
+export const GREETING_PREFIX = 'GREETING_PREFIX';
+export const Roles = (...roles: string[]) => SetMetadata('roles', roles);
+
+/** A roles guard on Nest's Reflector: reads @Roles() and the caller's scopes from the MCP Context. */
+@Injectable()
+export class RolesGuard implements CanActivate {
+  static seen: string[] = [];
+  constructor(@Inject(Reflector) private readonly reflector: Reflector) {}
+  canActivate(context: ExecutionContext): boolean {
+    RolesGuard.seen.push(context.getType());
+    const roles = this.reflector.getAllAndOverride<string[] | undefined>('roles', [context.getHandler(), context.getClass()]);
+    if (!roles) return true;
+    const mcp = context.switchToRpc().getContext<Context>();
+    return roles.every((role) => mcp.auth?.scopes.includes(role));
+  }
+}
+
+/** An RxJS interceptor: wraps the method's value. */
+@Injectable()
+export class ShoutInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler) {
+    return next.handle().pipe(map((value: unknown) => String(value).toUpperCase()));
+  }
+}
+
+@Injectable()
+export class TrimPipe implements PipeTransform {
+  transform(value: unknown) {
+    return typeof value === 'string' ? value.trim() : value;
+  }
+}
+
+export class OutOfStock extends Error {}
+
+@Catch(OutOfStock)
+export class OutOfStockFilter implements ExceptionFilter {
+  catch(error: OutOfStock) {
+    return `sorry: ${error.message}`;
+  }
+}
+
+@Injectable()
+@UseGuards(RolesGuard)
+export class GreetTools {
+  constructor(
+    @Inject(Greetings) private readonly greetings: Greetings,
+    @Inject(GREETING_PREFIX) private readonly prefix: string,
+  ) {}
+
+  @Tool({ description: 'Greets someone' })
+  greet(@Param('name') name: string): string {
+    return `${this.prefix}${this.greetings.greet(name)}`;
+  }
+
+  @Tool()
+  @UseInterceptors(ShoutInterceptor)
+  shout(@Param('text') text: string): string {
+    return text;
+  }
+
+  @Tool()
+  @UsePipes(TrimPipe)
+  trimmed(@Param('text') text: string): string {
+    return `[${text}]`;
+  }
+
+  @Tool()
+  @Roles('admin')
+  secret(): string {
+    return 'the secret';
+  }
+
+  @Tool()
+  @UseFilters(OutOfStockFilter)
+  order(@Param('item') item: string): string {
+    throw new OutOfStock(`no ${item} left`);
+  }
+}
+
+let built = 0;
+/** Request-scoped: one instance per MCP request, with the request Nest binds to REQUEST. */
+@Injectable({ scope: Scope.REQUEST })
+export class WhoTools {
+  readonly id = ++built;
+  constructor(@Inject(REQUEST) private readonly request: McpRequest) {}
+
+  @Tool()
+  whoami(@Ctx() ctx: Context): string {
+    return `${this.request.type} #${this.id} ${this.request.auth?.subject ?? 'anonymous'} same-context=${this.request.context === ctx}`;
+  }
+}
+
+@Controller('greetings')
+export class GreetingsController {
+  constructor(@Inject(Greetings) private readonly greetings: Greetings) {}
+  @Get()
+  list(): string[] {
+    return this.greetings.said;
+  }
+}
+
+@Module({ providers: [Greetings, { provide: GREETING_PREFIX, useValue: '' }], exports: [Greetings, GREETING_PREFIX] })
+export class SharedModule {}
+
+@Module({ imports: [SharedModule], providers: [GreetTools, WhoTools, RolesGuard], controllers: [GreetingsController] })
+export class GreetModule {}
+
+export function appModule(options: Parameters<typeof McpModule.forRoot>[0] = { name: 'nest-app', version: '1.0.0' }) {
+  @Module({ imports: [McpModule.forRoot(options), GreetModule] })
+  class AppModule {}
+  return AppModule;
+}

@@ -1,0 +1,82 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Test } from '@nestjs/testing';
+import { McpService } from 'mcp-reflect/nest';
+import { createTestClient, type TestClient } from 'mcp-reflect/testing';
+import { appModule, Greetings, GreetTools, RolesGuard } from './fixtures';
+
+/** mcp-reflect inside a real Nest 11 application: discovery, instances, Nest's enhancers, through a real SDK client. */
+const text = (result: unknown) => ((result as { content: { text: string }[] }).content ?? [])[0]?.text;
+
+describe('mcp-reflect/nest: components of a Nest application', () => {
+  let close: () => Promise<void>;
+  let client: TestClient;
+  afterEach(() => close?.());
+
+  async function start(auth?: { subject: string; scopes: string[] }) {
+    const context = await NestFactory.createApplicationContext(appModule({ name: 'nest-app', version: '1.0.0', http: false }), { logger: false });
+    client = await createTestClient(context.get(McpService).application, auth ? { auth } : {});
+    close = async () => {
+      await client.close();
+      await context.close();
+    };
+    return context;
+  }
+
+  it('serves the providers of every module, with instances and services from Nest', async () => {
+    const context = await start();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['greet', 'order', 'shout', 'trimmed', 'whoami']);
+    expect(tools.find((t) => t.name === 'greet')).toMatchObject({ description: 'Greets someone', inputSchema: { properties: { name: { type: 'string' } }, required: ['name'] } });
+    expect(text(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hello, Ada');
+    expect(context.get(Greetings).said).toEqual(['Ada']); // the one Nest instance
+    expect(await client.callTool({ name: 'greet', arguments: {} })).toMatchObject({ isError: true });
+  });
+
+  it("runs Nest's guards (type 'mcp', Reflector metadata), hiding what they deny from lists and calls", async () => {
+    RolesGuard.seen = [];
+    await start();
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('secret');
+    const denied = await client.callTool({ name: 'secret', arguments: {} }).catch((error: Error) => ({ error: error.message }));
+    expect(JSON.stringify(denied)).not.toContain('the secret');
+    expect(RolesGuard.seen.length).toBeGreaterThan(0);
+    expect(new Set(RolesGuard.seen)).toEqual(new Set(['mcp']));
+  });
+
+  it('lets a caller whose scopes satisfy the guard see and call it', async () => {
+    await start({ subject: 'root', scopes: ['admin'] });
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('secret');
+    expect(text(await client.callTool({ name: 'secret', arguments: {} }))).toBe('the secret');
+  });
+
+  it('runs RxJS interceptors, Nest pipes and exception filters around the method', async () => {
+    await start();
+    expect(text(await client.callTool({ name: 'shout', arguments: { text: 'quiet' } }))).toBe('QUIET');
+    expect(text(await client.callTool({ name: 'trimmed', arguments: { text: '  padded  ' } }))).toBe('[padded]');
+    expect(text(await client.callTool({ name: 'order', arguments: { item: 'tea' } }))).toBe('sorry: no tea left');
+  });
+
+  it('builds request-scoped providers per MCP request, with REQUEST bound to the MCP request', async () => {
+    await start({ subject: 'ada', scopes: [] });
+    const first = text(await client.callTool({ name: 'whoami', arguments: {} }));
+    const second = text(await client.callTool({ name: 'whoami', arguments: {} }));
+    expect(first).toMatch(/^mcp #\d+ ada same-context=true$/);
+    expect(second).toMatch(/^mcp #\d+ ada same-context=true$/);
+    expect(first).not.toBe(second);
+  });
+
+  it('works with @nestjs/testing, overrides included', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [appModule({ name: 'nest-app', version: '1.0.0', http: false })] })
+      .overrideProvider(Greetings)
+      .useValue({ greet: (name: string) => `Hi ${name} (mock)` })
+      .compile();
+    await moduleRef.init();
+    client = await createTestClient(moduleRef.get(McpService).application);
+    close = async () => {
+      await client.close();
+      await moduleRef.close();
+    };
+    expect(text(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hi Ada (mock)');
+    expect(moduleRef.get(GreetTools)).toBeInstanceOf(GreetTools);
+  });
+});
