@@ -1,0 +1,92 @@
+import 'reflect-metadata';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { INestApplication, NestMiddleware } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { appModule } from './fixtures';
+
+/**
+ * Streamable HTTP on the Nest application's own server (Express): the endpoint is a route of the application,
+ * so the global prefix, Nest middleware and CORS apply to it as to controllers, and it shuts down with Nest.
+ */
+const text = (result: unknown) => ((result as { content: { text: string }[] }).content ?? [])[0]?.text;
+
+async function serve(prepare: (app: INestApplication) => void = () => {}, http: { path?: string; stateless?: boolean } = {}) {
+  const app = await NestFactory.create(appModule({ name: 'nest-http', version: '1.0.0', http }), { logger: false, forceCloseConnections: true });
+  prepare(app);
+  await app.listen(0, '127.0.0.1');
+  const base = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
+  return { app, base };
+}
+
+async function connect(url: string, protocolVersion?: '2026-07-28'): Promise<Client> {
+  const client = new Client({ name: 'nest-http-spec', version: '1.0.0' }, protocolVersion ? { versionNegotiation: { mode: { pin: protocolVersion } } } : {});
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+describe('mcp-reflect/nest over HTTP on the Nest application (Express)', () => {
+  let app: INestApplication | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  it('serves /mcp beside the REST controllers, sharing their services, in both protocol eras', async () => {
+    const served = await serve();
+    app = served.app;
+    for (const era of [undefined, '2026-07-28'] as const) {
+      const client = await connect(`${served.base}/mcp`, era);
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('greet');
+      expect(text(await client.callTool({ name: 'greet', arguments: { name: era ?? 'legacy' } }))).toBe(`Hello, ${era ?? 'legacy'}`);
+      await client.close();
+    }
+    const rest = await fetch(`${served.base}/greetings`);
+    expect(await rest.json()).toEqual(['legacy', '2026-07-28']); // the one service the tools used
+  });
+
+  it('applies the global prefix, a path of its own and Nest middleware to the endpoint', async () => {
+    const seen: string[] = [];
+    const served = await serve(
+      (nest) => {
+        nest.setGlobalPrefix('api');
+        const middleware: NestMiddleware = { use: (req: { url: string }, _res: unknown, next: () => void) => (seen.push(req.url), next()) };
+        nest.use(middleware.use);
+      },
+      { path: '/assistant' },
+    );
+    app = served.app;
+    const client = await connect(`${served.base}/api/assistant`);
+    expect(text(await client.callTool({ name: 'greet', arguments: { name: 'prefixed' } }))).toBe('Hello, prefixed');
+    await client.close();
+    expect(seen.some((url) => url.startsWith('/api/assistant'))).toBe(true);
+    expect((await fetch(`${served.base}/mcp`, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('answers bad requests with the endpoint\'s own errors, after Nest\'s JSON parser', async () => {
+    const served = await serve();
+    app = served.app;
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${served.base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+    // A body Nest's parser refuses is answered by Nest (400), before the endpoint sees it; nothing leaks.
+    const malformed = await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"');
+    expect(malformed.status).toBe(400);
+    expect(await malformed.text()).not.toMatch(/at .*\.js:\d+/);
+    // What the parser accepts, the endpoint judges: a batch that is not JSON-RPC, a wrong Accept header.
+    const batch = await post('[1, 2]');
+    expect(batch.status).toBe(400);
+    expect(await batch.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const accept = await post(JSON.stringify(initialize), { accept: 'text/html' });
+    expect(accept.status).toBe(406);
+    expect(await accept.json()).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringContaining('Accept') } });
+  });
+
+  it('ends its sessions when Nest closes', async () => {
+    const served = await serve();
+    const client = await connect(`${served.base}/mcp`);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await served.app.close();
+    await expect(client.listTools()).rejects.toThrow();
+    await client.close().catch(() => {});
+  });
+});
