@@ -52,7 +52,12 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
   const types = metadata ? loadGeneratedTypes(metadata) : GeneratedTypes.none;
   await host.init();
   const logger = settings.logger ?? stderrLogger;
-  const policy = { maskErrorDetails: settings.maskErrorDetails ?? true, logger, isProtocolError };
+  const policy = {
+    maskErrorDetails: settings.maskErrorDetails ?? true,
+    logger,
+    isProtocolError,
+    ...(host.clientFacing ? { clientFacing: (error: unknown) => host.clientFacing!(error) } : {}),
+  };
   const filter = { includeTags: settings.includeTags, excludeTags: settings.excludeTags };
   const services = { openScope: host.openScope, guardDenial: settings.guardDenial ?? 'hide', callTimeout: settings.callTimeout ?? 300_000, logger };
   // Resource URIs and prompt arguments are strings on the wire: they are always coerced (lenient).

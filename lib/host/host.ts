@@ -1,5 +1,5 @@
 import type { InjectionToken, McpMiddleware } from '../interfaces';
-import type { MethodHost, RequestScopeOpener } from '../invocation';
+import type { ClientFacingError, MethodHost, RequestScopeOpener } from '../invocation';
 import type { ComponentEnhancers } from '../pipeline';
 import type { GeneratedTypes } from '../metadata';
 import type { McpModuleOptions } from './mcp-options';
@@ -39,4 +39,6 @@ export interface McpHost {
   ready(): Promise<void>;
   /** Runs as the application closes, after its connections closed (the shutdown hooks). */
   shutdown(signal?: string): Promise<void>;
+  /** Errors this host's framework makes for clients to read (e.g. Nest's `HttpException`): their message reaches the caller. */
+  clientFacing?(error: unknown): ClientFacingError | undefined;
 }

@@ -14,6 +14,18 @@ export interface CallPolicy {
   readonly logger: ServerLogger;
   /** Errors that must reach the client as JSON-RPC errors (the SDK's protocol errors); rethrown untouched. */
   readonly isProtocolError: (error: unknown) => boolean;
+  /**
+   * Errors the host made for clients to read (a NestJS host: the `HttpException` family), with their message
+   * and, for resources and prompts, the JSON-RPC code; undefined for any other error (masked as usual).
+   */
+  readonly clientFacing?: (error: unknown) => ClientFacingError | undefined;
+}
+
+/** What a client is told of an error its host made for clients. */
+export interface ClientFacingError {
+  readonly message: string;
+  /** The JSON-RPC code for resources and prompts (tools answer `isError` results). */
+  readonly code: number;
 }
 
 /**
@@ -24,6 +36,8 @@ export interface CallPolicy {
 export function toRequestError(error: unknown, what: string, where: string, policy: CallPolicy): unknown {
   if (error instanceof RequestError || error instanceof InputRequiredSignal || policy.isProtocolError(error)) return error;
   if (error instanceof ToolError) return new RequestError(RpcCode.InternalError, error.message);
+  const facing = policy.clientFacing?.(error);
+  if (facing) return new RequestError(facing.code, facing.message);
   policy.logger.error(`${capitalize(what)} (${where}) threw:`, error);
   const detail = policy.maskErrorDetails ? '' : `: ${error instanceof Error ? error.message : String(error)}`;
   return new RequestError(RpcCode.InternalError, `Error ${what}${detail}`);
@@ -36,6 +50,8 @@ export function toRequestError(error: unknown, what: string, where: string, poli
  */
 export function toolErrorText(error: unknown, tool: string, where: string, policy: CallPolicy): string {
   if (error instanceof ToolError) return error.message;
+  const facing = policy.clientFacing?.(error);
+  if (facing) return facing.message;
   policy.logger.error(`Tool '${tool}' (${where}) threw:`, error);
   if (policy.maskErrorDetails) return `Error calling tool '${tool}'`;
   return `Error calling tool '${tool}': ${error instanceof Error ? error.message : String(error)}`;

@@ -6,6 +6,6 @@ export type { MethodHost, RequestHandle, RequestScopeOpener } from './method-hos
 export { parseMethod } from './method-parser';
 export type { ParsedParameter } from './method-parser';
 export { capitalize, toRequestError, toolErrorText } from './call-policy';
-export type { CallPolicy, ServerLogger } from './call-policy';
+export type { CallPolicy, ClientFacingError, ServerLogger } from './call-policy';
 export { ElicitationForms } from './elicitation-forms';
 export { pruneUndefined } from './prune';

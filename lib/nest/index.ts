@@ -2,6 +2,6 @@ export { McpModule } from './mcp.module';
 export type { McpNestAsyncOptions } from './mcp.module';
 export { McpService } from './mcp.service';
 export { MCP_NEST_OPTIONS } from './mcp-nest.options';
-export type { McpNestHttpOptions, McpNestOptions } from './mcp-nest.options';
+export type { McpIdentity, McpNestHttpOptions, McpNestOptions } from './mcp-nest.options';
 export type { McpRequest } from './nest-request';
 export { MCP_CONTEXT_TYPE } from './nest-enhancers';

@@ -1,3 +1,6 @@
+import type { CanActivate, Type } from '@nestjs/common';
+import type { McpAuth } from '../context';
+import type { McpMiddleware } from '../interfaces';
 import type { McpModuleOptions } from '../host';
 import type { HttpOptions } from '../transports';
 
@@ -8,13 +11,33 @@ export const MCP_NEST_OPTIONS = Symbol('mcp-reflect:nest-options');
 export interface McpNestHttpOptions extends HttpOptions {
   /** The route of the endpoint, under the application's global prefix. Default `/mcp`. */
   readonly path?: string;
+  /**
+   * Nest guards in front of the endpoint (an HTTP guard such as Passport's `AuthGuard('jwt')`): a request they
+   * refuse never reaches MCP. Global guards (`APP_GUARD`) apply to the endpoint as to every controller.
+   */
+  readonly guards?: readonly (Type<CanActivate> | CanActivate)[];
+  /**
+   * The caller's identity from the framework request once the guards let it through (e.g. Passport's
+   * `req.user`): it becomes `ctx.auth`, what `@Scopes()` and guards check and what tasks and sessions are
+   * owned by. Missing fields: client id `nest`, no scopes, no claims, an empty token. Use it instead of `auth`
+   * (the endpoint's own bearer-token verification), not with it.
+   */
+  readonly identity?: (request: any) => McpIdentity | undefined;
 }
+
+/** What `identity` gives: the fields of an `McpAuth` it knows. */
+export type McpIdentity = Partial<McpAuth>;
 
 /**
  * `McpModule.forRoot()` of mcp-reflect/nest: the options of the standalone `McpModule.forRoot()` (name, version,
  * instructions, metadata, masking, pagination, tasks, cache hints, …) and where to serve.
  */
-export interface McpNestOptions extends McpModuleOptions {
+export interface McpNestOptions extends Omit<McpModuleOptions, 'guards' | 'interceptors' | 'pipes' | 'filters' | 'middleware'> {
+  /**
+   * Protocol middleware (`onRequest`, `onCallTool`, …) as instances. Guards, interceptors, pipes and filters are
+   * Nest's: `@UseGuards()` & co., `APP_GUARD` & co. and `app.useGlobal*()`.
+   */
+  readonly middleware?: readonly McpMiddleware[];
   /**
    * Streamable HTTP on the Nest application's HTTP server (a route of its own, so Nest middleware, the global
    * prefix, CORS and guards apply): the endpoint's options, or false for none (stdio or in-memory only).

@@ -1,7 +1,7 @@
-import { All, Controller, Inject, Module, Req, Res, type DynamicModule, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
+import { All, Controller, Inject, Module, Req, Res, UseGuards, type DynamicModule, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { McpComponents } from '../host';
-import { MCP_NEST_OPTIONS, type McpNestOptions } from './mcp-nest.options';
+import { MCP_NEST_OPTIONS, type McpNestHttpOptions, type McpNestOptions } from './mcp-nest.options';
 import { McpService } from './mcp.service';
 
 /**
@@ -58,14 +58,15 @@ function moduleWith(options: Provider, http: McpNestOptions['http'], imports: No
     global: true,
     imports: [DiscoveryModule, ...imports],
     providers: [options, McpService, McpComponents],
-    controllers: http === false ? [] : [endpointController(http?.path ?? '/mcp')],
+    controllers: http === false ? [] : [endpointController(http?.path ?? '/mcp', http?.guards ?? [])],
     exports: [McpService, McpComponents],
   };
 }
 
 /** A controller of the endpoint's route, so Nest's middleware, global prefix, CORS and HTTP guards apply to it. */
-function endpointController(path: string): Type {
+function endpointController(path: string, guards: NonNullable<McpNestHttpOptions['guards']>): Type {
   @Controller()
+  @UseGuards(...(guards as Type[]))
   class McpEndpointController {
     constructor(@Inject(McpService) private readonly mcp: McpService) {}
 

@@ -2,8 +2,10 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import { DiscoveryService, ExternalContextCreator, ModuleRef } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { composeApplication, type ConnectOptions, type ListenOptions, type McpApplication } from '../host';
-import type { ConnectionHandle, NodeHttpHandler, Transport } from '../transports';
-import { MCP_NEST_OPTIONS, type McpNestOptions } from './mcp-nest.options';
+import type { McpAuth } from '../context';
+import { authInfoOf } from '../server';
+import type { ConnectionHandle, HttpOptions, NodeHttpHandler, Transport } from '../transports';
+import { MCP_NEST_OPTIONS, type McpIdentity, type McpNestHttpOptions, type McpNestOptions } from './mcp-nest.options';
 import { NestHost } from './nest-host';
 
 /**
@@ -29,8 +31,9 @@ export class McpService implements OnApplicationBootstrap, BeforeApplicationShut
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { http: _http, ...options } = this.options;
-    const host = new NestHost(options, { discovery: this.discovery, moduleRef: this.moduleRef, externalContextCreator: this.externalContextCreator });
+    const { http: _http, middleware, ...options } = this.options;
+    const services = { discovery: this.discovery, moduleRef: this.moduleRef, externalContextCreator: this.externalContextCreator };
+    const host = new NestHost(options, services, middleware);
     this.built = (await composeApplication(host)).app;
   }
 
@@ -64,11 +67,28 @@ export class McpService implements OnApplicationBootstrap, BeforeApplicationShut
     const { http } = this.options;
     this.http ??= this.application.createHttpHandler(http === false || http === undefined ? {} : withoutPath(http));
     res.hijack?.(); // Fastify: the reply is written to the raw response
-    return this.http(req.raw ?? req, res.raw ?? res, req.body);
+    const raw = (req.raw ?? req) as IncomingMessage & { auth?: unknown };
+    const identity = http ? http.identity?.(req) : undefined;
+    if (identity) raw.auth = authInfoOf(identityAuth(identity));
+    return this.http(raw, res.raw ?? res, req.body);
   }
 }
 
-function withoutPath<T extends { path?: string }>(options: T): Omit<T, 'path'> {
-  const { path: _path, ...rest } = options;
+/** The endpoint's options, without what only the Nest route uses. */
+function withoutPath(options: McpNestHttpOptions): HttpOptions {
+  const { path: _path, guards: _guards, identity: _identity, ...rest } = options;
   return rest;
+}
+
+/** An identity from a Nest guard, completed as an McpAuth. */
+function identityAuth(identity: McpIdentity): McpAuth {
+  return {
+    clientId: identity.clientId ?? 'nest',
+    scopes: identity.scopes ?? [],
+    claims: identity.claims ?? (identity.subject !== undefined ? { sub: identity.subject } : {}),
+    token: identity.token ?? '',
+    ...(identity.subject !== undefined ? { subject: identity.subject } : {}),
+    ...(identity.issuer !== undefined ? { issuer: identity.issuer } : {}),
+    ...(identity.expiresAt !== undefined ? { expiresAt: identity.expiresAt } : {}),
+  };
 }

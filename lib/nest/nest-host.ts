@@ -1,9 +1,9 @@
-import type { Type } from '@nestjs/common';
+import { HttpException, type Type } from '@nestjs/common';
 import { ContextIdFactory, type DiscoveryService, type ExternalContextCreator, type ModuleRef } from '@nestjs/core';
 import type { Context } from '../context';
-import { BootstrapError, BootstrapErrorCode } from '../errors';
+import { BootstrapError, BootstrapErrorCode, RpcCode } from '../errors';
 import type { InjectionToken, McpMiddleware } from '../interfaces';
-import type { MethodHost, RequestHandle, RequestScopeOpener } from '../invocation';
+import type { ClientFacingError, MethodHost, RequestHandle, RequestScopeOpener } from '../invocation';
 import type { GeneratedTypes } from '../metadata';
 import { hasComponents, type McpHost, type McpModuleOptions } from '../host';
 import type { ComponentEnhancers } from '../pipeline';
@@ -115,6 +115,20 @@ export class NestHost implements McpHost {
   async ready(): Promise<void> {}
 
   async shutdown(): Promise<void> {}
+
+  /**
+   * Nest's `HttpException` family is client-facing by design: its message reaches the caller (a tool's
+   * `isError` text; for resources and prompts a JSON-RPC error: 4xx → -32602, as a missing resource is answered
+   * in both eras; 5xx → -32603). A `ValidationPipe`'s list of messages is joined.
+   */
+  clientFacing(error: unknown): ClientFacingError | undefined {
+    if (!(error instanceof HttpException)) return undefined;
+    const status = error.getStatus();
+    const response = error.getResponse();
+    const detail = typeof response === 'string' ? response : (response as { message?: unknown }).message;
+    const message = Array.isArray(detail) ? detail.map(String).join('; ') : typeof detail === 'string' ? detail : error.message;
+    return { message, code: status < 500 ? RpcCode.InvalidParams : RpcCode.InternalError };
+  }
 
   private site(component: NestComponent): NestComponent {
     this.sites.set(component, component);

@@ -7,13 +7,16 @@ const MCP_AUTH = 'mcp-reflect:auth';
 
 /** The SDK's AuthInfo for a verified identity (what the SDK's transports carry to the handlers). */
 export function toAuthInfo(auth: McpAuth, resource: URL, resourceMetadataUrl: string): AuthInfo {
+  return { ...authInfoOf(auth), resource, resourceMetadataUrl };
+}
+
+/** The SDK's AuthInfo for an identity a host verified itself (a Nest HTTP guard, say): carried as it is. */
+export function authInfoOf(auth: McpAuth): AuthInfo {
   return {
     token: auth.token,
     clientId: auth.clientId,
     scopes: [...auth.scopes],
     ...(auth.expiresAt !== undefined ? { expiresAt: auth.expiresAt } : {}),
-    resource,
-    resourceMetadataUrl,
     extra: { [MCP_AUTH]: auth },
   };
 }

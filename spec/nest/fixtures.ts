@@ -18,10 +18,12 @@ import {
   UsePipes,
   Controller,
   Get,
+  NotFoundException,
+  BadRequestException,
 } from '@nestjs/common';
 import { REQUEST, Reflector } from '@nestjs/core';
 import { map } from 'rxjs';
-import { Ctx, Param, Tool, type Context } from 'mcp-reflect';
+import { Ctx, Param, Prompt, Resource, Tool, type Context } from 'mcp-reflect';
 import { McpModule, type McpRequest } from 'mcp-reflect/nest';
 
 /** A service shared by a REST controller and MCP tools: one instance, from Nest. */
@@ -113,6 +115,30 @@ export class GreetTools {
   }
 }
 
+/** Nest's HttpException family is client-facing; anything else stays masked. */
+@Injectable()
+export class FailingTools {
+  @Tool()
+  city(@Param('name') name: string): string {
+    throw new NotFoundException(`No city named ${name}`);
+  }
+
+  @Tool()
+  leak(): string {
+    throw new Error('db password is hunter2');
+  }
+
+  @Resource('config://missing', { name: 'missing' })
+  missing(): string {
+    throw new NotFoundException('The configuration is gone');
+  }
+
+  @Prompt()
+  picky(@Param('topic') topic: string): string {
+    throw new BadRequestException([`topic ${topic} is not allowed`, 'choose another']);
+  }
+}
+
 let built = 0;
 /** Request-scoped: one instance per MCP request, with the request Nest binds to REQUEST. */
 @Injectable({ scope: Scope.REQUEST })
@@ -138,7 +164,7 @@ export class GreetingsController {
 @Module({ providers: [Greetings, { provide: GREETING_PREFIX, useValue: '' }], exports: [Greetings, GREETING_PREFIX] })
 export class SharedModule {}
 
-@Module({ imports: [SharedModule], providers: [GreetTools, WhoTools, RolesGuard], controllers: [GreetingsController] })
+@Module({ imports: [SharedModule], providers: [GreetTools, WhoTools, FailingTools, RolesGuard], controllers: [GreetingsController] })
 export class GreetModule {}
 
 export function appModule(options: Parameters<typeof McpModule.forRoot>[0] = { name: 'nest-app', version: '1.0.0' }) {

@@ -26,7 +26,7 @@ describe('mcp-reflect/nest: components of a Nest application', () => {
   it('serves the providers of every module, with instances and services from Nest', async () => {
     const context = await start();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['greet', 'order', 'shout', 'trimmed', 'whoami']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['city', 'greet', 'leak', 'order', 'shout', 'trimmed', 'whoami']);
     expect(tools.find((t) => t.name === 'greet')).toMatchObject({ description: 'Greets someone', inputSchema: { properties: { name: { type: 'string' } }, required: ['name'] } });
     expect(text(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hello, Ada');
     expect(context.get(Greetings).said).toEqual(['Ada']); // the one Nest instance
@@ -63,6 +63,18 @@ describe('mcp-reflect/nest: components of a Nest application', () => {
     expect(first).toMatch(/^mcp #\d+ ada same-context=true$/);
     expect(second).toMatch(/^mcp #\d+ ada same-context=true$/);
     expect(first).not.toBe(second);
+  });
+
+  it("passes Nest's HttpException messages to the caller and masks other errors", async () => {
+    await start();
+    expect(await client.callTool({ name: 'city', arguments: { name: 'Atlantis' } })).toMatchObject({ isError: true, content: [{ text: 'No city named Atlantis' }] });
+    const leak = await client.callTool({ name: 'leak', arguments: {} });
+    expect(leak).toMatchObject({ isError: true, content: [{ text: "Error calling tool 'leak'" }] });
+    await expect(client.readResource({ uri: 'config://missing' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('The configuration is gone') });
+    await expect(client.getPrompt({ name: 'picky', arguments: { topic: 'cats' } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('topic cats is not allowed; choose another'),
+    });
   });
 
   it('works with @nestjs/testing, overrides included', async () => {

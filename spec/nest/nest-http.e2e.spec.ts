@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { INestApplication, NestMiddleware } from '@nestjs/common';
+import { Injectable, type CanActivate, type ExecutionContext, type INestApplication, type NestMiddleware } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { appModule } from './fixtures';
 
@@ -10,7 +10,18 @@ import { appModule } from './fixtures';
  */
 const text = (result: unknown) => ((result as { content: { text: string }[] }).content ?? [])[0]?.text;
 
-async function serve(prepare: (app: INestApplication) => void = () => {}, http: { path?: string; stateless?: boolean } = {}) {
+/** An HTTP guard in front of the endpoint, as Passport's would be: it sets req.user from the API key. */
+@Injectable()
+class ApiKeyGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const req = context.switchToHttp().getRequest<{ headers: Record<string, string>; user?: unknown }>();
+    if (req.headers['x-api-key'] !== 'secret-key') return false;
+    req.user = { id: 'ada', roles: ['admin'] };
+    return true;
+  }
+}
+
+async function serve(prepare: (app: INestApplication) => void = () => {}, http: Record<string, unknown> = {}) {
   const app = await NestFactory.create(appModule({ name: 'nest-http', version: '1.0.0', http }), { logger: false, forceCloseConnections: true });
   prepare(app);
   await app.listen(0, '127.0.0.1');
@@ -18,9 +29,9 @@ async function serve(prepare: (app: INestApplication) => void = () => {}, http: 
   return { app, base };
 }
 
-async function connect(url: string, protocolVersion?: '2026-07-28'): Promise<Client> {
+async function connect(url: string, protocolVersion?: '2026-07-28', headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'nest-http-spec', version: '1.0.0' }, protocolVersion ? { versionNegotiation: { mode: { pin: protocolVersion } } } : {});
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
 }
 
@@ -79,6 +90,23 @@ describe('mcp-reflect/nest over HTTP on the Nest application (Express)', () => {
     const accept = await post(JSON.stringify(initialize), { accept: 'text/html' });
     expect(accept.status).toBe(406);
     expect(await accept.json()).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringContaining('Accept') } });
+  });
+
+  it('takes the identity a Nest HTTP guard established: it becomes ctx.auth, for guards and tools', async () => {
+    const served = await serve(() => {}, {
+      guards: [ApiKeyGuard],
+      identity: (req: { user?: { id: string; roles: string[] } }) => (req.user ? { subject: req.user.id, scopes: req.user.roles } : undefined),
+    });
+    app = served.app;
+    const refused = await fetch(`${served.base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(refused.status).toBe(403); // Nest's guard answered; MCP never saw it
+    for (const era of [undefined, '2026-07-28'] as const) {
+      const client = await connect(`${served.base}/mcp`, era, { 'x-api-key': 'secret-key' });
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('secret'); // the roles guard reads ctx.auth
+      expect(text(await client.callTool({ name: 'secret', arguments: {} }))).toBe('the secret');
+      expect(text(await client.callTool({ name: 'whoami', arguments: {} }))).toMatch(/^mcp #\d+ ada /);
+      await client.close();
+    }
   });
 
   it('ends its sessions when Nest closes', async () => {
