@@ -2,10 +2,11 @@ import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Injectable, type CanActivate, type ExecutionContext, type INestApplication, type NestMiddleware } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { appModule } from './fixtures';
 
 /**
- * Streamable HTTP on the Nest application's own server (Express): the endpoint is a route of the application,
+ * Streamable HTTP on the Nest application's own server (Express and Fastify): the endpoint is a route of the application,
  * so the global prefix, Nest middleware and CORS apply to it as to controllers, and it shuts down with Nest.
  */
 const text = (result: unknown) => ((result as { content: { text: string }[] }).content ?? [])[0]?.text;
@@ -21,8 +22,15 @@ class ApiKeyGuard implements CanActivate {
   }
 }
 
+type Platform = 'express' | 'fastify';
+let platform: Platform = 'express';
+
 async function serve(prepare: (app: INestApplication) => void = () => {}, http: Record<string, unknown> = {}) {
-  const app = await NestFactory.create(appModule({ name: 'nest-http', version: '1.0.0', http }), { logger: false, forceCloseConnections: true });
+  const module = appModule({ name: 'nest-http', version: '1.0.0', http });
+  const app =
+    platform === 'express'
+      ? await NestFactory.create(module, { logger: false, forceCloseConnections: true })
+      : await NestFactory.create(module, new FastifyAdapter({ forceCloseConnections: true }), { logger: false });
   prepare(app);
   await app.listen(0, '127.0.0.1');
   const base = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
@@ -35,8 +43,11 @@ async function connect(url: string, protocolVersion?: '2026-07-28', headers: Rec
   return client;
 }
 
-describe('mcp-reflect/nest over HTTP on the Nest application (Express)', () => {
+describe.each<Platform>(['express', 'fastify'])('mcp-reflect/nest over HTTP on the Nest application (%s)', (name) => {
   let app: INestApplication | undefined;
+  beforeAll(() => {
+    platform = name;
+  });
   afterEach(async () => {
     await app?.close();
     app = undefined;
@@ -45,6 +56,7 @@ describe('mcp-reflect/nest over HTTP on the Nest application (Express)', () => {
   it('serves /mcp beside the REST controllers, sharing their services, in both protocol eras', async () => {
     const served = await serve();
     app = served.app;
+    expect(app.getHttpAdapter().getType()).toBe(name);
     for (const era of [undefined, '2026-07-28'] as const) {
       const client = await connect(`${served.base}/mcp`, era);
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('greet');
