@@ -12,6 +12,7 @@ if (process.env.MCP_REFLECT_NO_DECORATOR_METADATA === '1') swc.jsc.transform.dec
 const aliases = {
   'mcp-reflect': path.join(root, 'lib', 'index.ts'),
   'mcp-reflect/testing': path.join(root, 'lib', 'testing', 'index.ts'),
+  'mcp-reflect/nest': path.join(root, 'lib', 'nest', 'index.ts'),
 };
 
 const resolve = Module._resolveFilename;
