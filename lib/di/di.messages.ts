@@ -1,4 +1,5 @@
 import { describeToken, indent } from '../errors/describe';
+import { isNestModule } from '../metadata';
 
 export function unknownDependencyMessage(args: {
   owner: string;
@@ -83,6 +84,12 @@ export function invalidProviderMessage(provider: unknown, module: string, index:
 }
 
 export function invalidModuleMessage(value: unknown, parent: string): string {
+  if (typeof value === 'function' && isNestModule(value)) {
+    return (
+      `Cannot import ${value.name} into ${parent}: it is a NestJS module (@Module() of @nestjs/common), and the standalone server (McpFactory, McpModule of 'mcp-reflect') builds its own modules.\n` +
+      `Fix: serve a Nest application's components from inside it, with McpModule.forRoot() of 'mcp-reflect/nest' imported into ${value.name} (docs/nestjs.md); or decorate the module with @Module() of 'mcp-reflect'.`
+    );
+  }
   return (
     `Cannot import ${describeValue(value)} into ${parent}: it is not a class decorated with @Module() nor a dynamic module ({ module, providers, ... }).\n` +
     `Fix: decorate the class with @Module({ ... }), or check the import for a typo or a circular file import (the value is undefined then).`

@@ -23,3 +23,4 @@ export type { BuildOptions, BuiltApplication } from './compose';
 export { hasComponents } from './explorer';
 export { McpComponents } from './component-control';
 export type { ComponentControl } from './component-control';
+export { unprovidedComponentClasses } from './unprovided-components';

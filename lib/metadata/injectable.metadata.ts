@@ -65,6 +65,14 @@ export function defineModuleMetadata(target: Function, options: ModuleOptions): 
   defineMetadata(MODULE_METADATA, options, target);
 }
 
+/**
+ * Whether a class is a NestJS module (`@Module()` of `@nestjs/common` writes its options as the metadata keys
+ * `imports`, `providers`, `controllers` and `exports`): passed to the standalone container by mistake.
+ */
+export function isNestModule(target: Function): boolean {
+  return ['imports', 'providers', 'controllers', 'exports'].some((key) => getOwnMetadata<unknown>(key, target) !== undefined);
+}
+
 /** `@Module()` options of a class, or undefined when the class is not a module. Not inherited. */
 export function getModuleMetadata(target: Function): ModuleOptions | undefined {
   return getOwnMetadata<ModuleOptions>(MODULE_METADATA, target);

@@ -1,3 +1,4 @@
+import './peers';
 export { McpModule } from './mcp.module';
 export type { McpNestAsyncOptions } from './mcp.module';
 export { McpService } from './mcp.service';

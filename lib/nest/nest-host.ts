@@ -1,11 +1,12 @@
-import { HttpException, type Type } from '@nestjs/common';
+import { HttpException } from '@nestjs/common';
 import { ContextIdFactory, type DiscoveryService, type ExternalContextCreator, type ModuleRef } from '@nestjs/core';
 import type { Context } from '../context';
 import { BootstrapError, BootstrapErrorCode, RpcCode } from '../errors';
 import type { InjectionToken, McpMiddleware } from '../interfaces';
 import type { ClientFacingError, MethodHost, RequestHandle, RequestScopeOpener } from '../invocation';
 import type { GeneratedTypes } from '../metadata';
-import { hasComponents, type McpHost, type McpModuleOptions } from '../host';
+import { MCP_OPTIONS } from '../constants';
+import { hasComponents, unprovidedComponentClasses, type McpHost, type McpModuleOptions } from '../host';
 import type { ComponentEnhancers } from '../pipeline';
 import { machineryOf, NestEnhancers, type NestComponentSite, type NestEnhancerMachinery } from './nest-enhancers';
 import { NestRequestHandle } from './nest-request';
@@ -55,9 +56,13 @@ export class NestHost implements McpHost {
   async init(): Promise<void> {}
 
   async components(types: GeneratedTypes): Promise<readonly MethodHost[]> {
+    if (this.get(MCP_OPTIONS) !== undefined) throw standaloneModule();
     const found: NestComponent[] = [];
     const seen = new Map<Function, string>();
-    const controllers = new Set(this.services.discovery.getControllers().map((c) => c.metatype));
+    for (const controller of this.services.discovery.getControllers()) {
+      const target = controller.metatype as Function | null;
+      if (typeof target === 'function' && hasComponents(target)) throw alsoController(target, controller.host?.metatype?.name ?? 'an unknown module');
+    }
     for (const wrapper of this.services.discovery.getProviders()) {
       // A class provider serves its class; a factory or value provided under a class token serves that class.
       const target = (wrapper.isNotMetatype ? wrapper.token : wrapper.metatype) as unknown;
@@ -66,7 +71,6 @@ export class NestHost implements McpHost {
       const where = seen.get(target);
       if (where !== undefined) throw twoModules(target, where, moduleName);
       seen.set(target, moduleName);
-      if (controllers.has(target as Type)) throw alsoController(target, moduleName);
       const moduleKey = this.nest.moduleKey(wrapper.host?.metatype);
       if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
         const instance = wrapper.instance as object | undefined;
@@ -80,6 +84,10 @@ export class NestHost implements McpHost {
         return request.memo(target, () => this.services.moduleRef.resolve(token as never, request.contextId, { strict: false }) as Promise<object>);
       };
       found.push(this.site({ target, resolve, types, moduleKey, moduleName }));
+    }
+    if (this.options.warnings?.unprovidedComponents !== false) {
+      const orphans = unprovidedComponentClasses(new Set(seen.keys()));
+      if (orphans.length > 0) throw unprovided(orphans);
     }
     return found;
   }
@@ -147,7 +155,7 @@ function twoModules(target: Function, first: string, second: string): BootstrapE
 function alsoController(target: Function, module: string): BootstrapError {
   return new BootstrapError(
     BootstrapErrorCode.InvalidProvider,
-    `Cannot serve the components of ${target.name} (${module}): it is also a Nest controller, whose instances Nest builds per route, not as a provider.\n` +
+    `Cannot serve the components of ${target.name} (${module}): it is a Nest controller, whose instances Nest builds for its routes, not a provider.\n` +
       `Fix: keep the MCP components in a provider class and call it from the controller (both can share one service).`,
   );
 }
@@ -157,6 +165,23 @@ function notAnInstance(target: Function, module: string): BootstrapError {
     BootstrapErrorCode.InvalidProvider,
     `Cannot serve the components of ${target.name} (provider in ${module}): its provider did not give an instance of ${target.name}.\n` +
       `Fix: make the factory return an instance of ${target.name}, or provide the class itself.`,
+  );
+}
+
+function standaloneModule(): BootstrapError {
+  return new BootstrapError(
+    BootstrapErrorCode.InvalidModule,
+    `Cannot serve the Nest application: McpModule of 'mcp-reflect' (the standalone server's) is imported into it, beside McpModule of 'mcp-reflect/nest'.\n` +
+      `Fix: import McpModule from 'mcp-reflect/nest' only; the standalone McpModule and McpFactory are for applications without Nest.`,
+  );
+}
+
+function unprovided(classes: readonly Function[]): BootstrapError {
+  const names = classes.map((c) => c.name);
+  return new BootstrapError(
+    BootstrapErrorCode.InvalidProvider,
+    `Cannot serve the Nest application: ${names.join(', ')} ${names.length > 1 ? 'have' : 'has'} MCP components (@Tool(), @Resource(), @Prompt(), …) but no Nest module provides ${names.length > 1 ? 'them' : 'it'}, so ${names.length > 1 ? 'they' : 'it'} would not be served.\n` +
+      `Fix: add ${names.join(', ')} to the providers of a module of the application; or, if ${names.length > 1 ? 'they belong' : 'it belongs'} to another application in this process, McpModule.forRoot({ warnings: { unprovidedComponents: false } }).`,
   );
 }
 
