@@ -21,6 +21,7 @@ import {
   NotFoundException,
   BadRequestException,
 } from '@nestjs/common';
+import { createParamDecorator } from '@nestjs/common';
 import { REQUEST, Reflector } from '@nestjs/core';
 import { map } from 'rxjs';
 import { Ctx, Param, Prompt, Resource, Tool, type Context } from 'mcp-reflect';
@@ -139,12 +140,22 @@ export class FailingTools {
   }
 }
 
+/** A Nest param decorator (createParamDecorator of @nestjs/common): reads the MCP Context from the execution context. */
+export const Caller = createParamDecorator((fallback: string, context: ExecutionContext) => {
+  return context.getType<string>() === 'mcp' ? context.switchToRpc().getContext<Context>().auth?.subject ?? fallback : fallback;
+});
+
 let built = 0;
 /** Request-scoped: one instance per MCP request, with the request Nest binds to REQUEST. */
 @Injectable({ scope: Scope.REQUEST })
 export class WhoTools {
   readonly id = ++built;
   constructor(@Inject(REQUEST) private readonly request: McpRequest) {}
+
+  @Tool()
+  asking(@Param('question') question: string, @Caller('nobody') caller: string): string {
+    return `${caller} asks: ${question}`;
+  }
 
   @Tool()
   whoami(@Ctx() ctx: Context): string {

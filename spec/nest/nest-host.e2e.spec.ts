@@ -26,7 +26,7 @@ describe('mcp-reflect/nest: components of a Nest application', () => {
   it('serves the providers of every module, with instances and services from Nest', async () => {
     const context = await start();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['city', 'greet', 'leak', 'order', 'shout', 'trimmed', 'whoami']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['asking', 'city', 'greet', 'leak', 'order', 'shout', 'trimmed', 'whoami']);
     expect(tools.find((t) => t.name === 'greet')).toMatchObject({ description: 'Greets someone', inputSchema: { properties: { name: { type: 'string' } }, required: ['name'] } });
     expect(text(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hello, Ada');
     expect(context.get(Greetings).said).toEqual(['Ada']); // the one Nest instance
@@ -63,6 +63,13 @@ describe('mcp-reflect/nest: components of a Nest application', () => {
     expect(first).toMatch(/^mcp #\d+ ada same-context=true$/);
     expect(second).toMatch(/^mcp #\d+ ada same-context=true$/);
     expect(first).not.toBe(second);
+  });
+
+  it("binds parameters of Nest's createParamDecorator(), leaving them out of the schema", async () => {
+    await start({ subject: 'ada', scopes: [] });
+    const asking = (await client.listTools()).tools.find((t) => t.name === 'asking');
+    expect(Object.keys((asking?.inputSchema as { properties: object }).properties)).toEqual(['question']);
+    expect(text(await client.callTool({ name: 'asking', arguments: { question: 'why?' } }))).toBe('ada asks: why?');
   });
 
   it("passes Nest's HttpException messages to the caller and masks other errors", async () => {
