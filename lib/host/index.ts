@@ -21,6 +21,7 @@ export { NativeHost } from './native/native-host';
 export { composeApplication } from './compose';
 export type { BuildOptions, BuiltApplication } from './compose';
 export { hasComponents } from './explorer';
+export { checkedScopes } from './required-scopes';
 export { McpComponents } from './component-control';
 export type { ComponentControl } from './component-control';
 export { unprovidedComponentClasses } from './unprovided-components';

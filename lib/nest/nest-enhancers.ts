@@ -80,6 +80,8 @@ export interface NestComponentSite {
   readonly moduleKey: string;
   /** The singleton instance (static dependency trees), else undefined: per request. */
   readonly instance?: object;
+  /** `@Scopes()` of the class and method (checked by the pipeline, before Nest's guards). */
+  readonly requiredScopes?: readonly string[];
   /** Builds (once per request) the request's instance, which also loads its request-scoped enhancers. */
   readonly resolve?: (handle: NestRequestHandle) => Promise<object>;
 }
@@ -91,6 +93,7 @@ export interface NestComponentSite {
  * `switchToRpc().getData()` is the arguments and `getContext()` the MCP Context.
  */
 export class NestEnhancers implements ComponentEnhancers {
+  readonly requiredScopes?: readonly string[];
   readonly guards: boolean;
   readonly interceptors: boolean;
   readonly filters: boolean;
@@ -106,6 +109,7 @@ export class NestEnhancers implements ComponentEnhancers {
     private readonly skipGuards = false,
   ) {
     this.requestScoped = site.instance === undefined;
+    if (site.requiredScopes) this.requiredScopes = site.requiredScopes;
     // Metadata is read from the class and the handler: a stand-in of the class serves until a request's instance exists.
     this.stand = site.instance ?? Object.create(site.target.prototype as object);
     // A static tree's enhancers are resolved once, here. A request-scoped tree's are resolved per request (Nest

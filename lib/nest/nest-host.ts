@@ -6,7 +6,7 @@ import type { InjectionToken, McpMiddleware } from '../interfaces';
 import type { ClientFacingError, MethodHost, RequestHandle, RequestScopeOpener } from '../invocation';
 import type { GeneratedTypes } from '../metadata';
 import { MCP_OPTIONS } from '../constants';
-import { hasComponents, unprovidedComponentClasses, type McpHost, type McpModuleOptions } from '../host';
+import { checkedScopes, hasComponents, unprovidedComponentClasses, type McpHost, type McpModuleOptions } from '../host';
 import type { ComponentEnhancers } from '../pipeline';
 import { machineryOf, NestEnhancers, type NestComponentSite, type NestEnhancerMachinery } from './nest-enhancers';
 import { NestRequestHandle } from './nest-request';
@@ -99,10 +99,12 @@ export class NestHost implements McpHost {
   enhancersFor(component: MethodHost, method: string): ComponentEnhancers {
     const site = this.sites.get(component)!;
     const handler = (component.target.prototype as Record<string, (...args: unknown[]) => unknown>)[method];
+    const requiredScopes = checkedScopes(component.target, method);
     const nestSite: NestComponentSite = {
       target: component.target,
       handler,
       moduleKey: site.moduleKey,
+      ...(requiredScopes ? { requiredScopes } : {}),
       ...(component.instance ? { instance: component.instance } : { resolve: (handle) => Promise.resolve(component.resolve!(handle)) }),
     };
     return new NestEnhancers(this.nest, nestSite);

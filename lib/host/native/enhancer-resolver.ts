@@ -3,8 +3,8 @@ import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import { describeValue } from '../../errors/describe';
 import type { McpMiddleware } from '../../interfaces';
 import type { RequestHandle, RequestScopeOpener } from '../../invocation';
-import { SCOPE_TOKEN } from '../../context';
-import { getCatch, getEnhancers, getParamMetadata, getRequiredScopes, type EnhancerKind } from '../../metadata';
+import { getCatch, getEnhancers, getParamMetadata, type EnhancerKind } from '../../metadata';
+import { checkedScopes } from '../required-scopes';
 import { EnhancerChain, NO_ENHANCERS, type ComponentEnhancers, type Resolved, type ResolvedFilter } from '../../pipeline';
 import { RequestScope as Scope } from '../../di';
 
@@ -224,19 +224,4 @@ function notEnhancerMessage(role: Role, what: string, where: string): string {
 function missingMethodMessage(role: Role, what: string, where: string): string {
   const { what: kind, signature } = ROLES[role];
   return `Cannot use ${what} as ${kind} (${where}): it has no ${signature} method.\nFix: implement ${signature} in it, or give it where ${kind === 'a pipe' ? 'pipes' : `${kind.replace(/^an? /, '')}s`} are expected.`;
-}
-
-/** The scopes `target.method` needs, each an OAuth scope-token (RFC 6749 §3.3), else the bootstrap fails. */
-function checkedScopes(target: Function, method: string): readonly string[] | undefined {
-  const scopes = getRequiredScopes(target, method);
-  const bad = scopes?.find((scope) => typeof scope !== 'string' || !SCOPE_TOKEN.test(scope));
-  if (bad !== undefined) {
-    throw new BootstrapError(
-      BootstrapErrorCode.InvalidScope,
-      `Cannot use the scope ${JSON.stringify(bad)} in @Scopes() on ${target.name}.${method} (or its class).\n` +
-        `Cause: an OAuth scope is printable ASCII without spaces, quotes or backslashes (RFC 6749 §3.3).\n` +
-        `Fix: give each scope as its own argument, e.g. @Scopes('notes:read', 'notes:write').`,
-    );
-  }
-  return scopes;
 }
