@@ -46,8 +46,9 @@ export class NestHost implements McpHost {
     this.middleware = middleware;
     this.nest = machineryOf(services.externalContextCreator);
     this.openScope = (context: Context): RequestHandle => {
-      const contextId = ContextIdFactory.create();
       const request = { type: 'mcp' as const, context, auth: context.auth, sessionId: context.sessionId };
+      // A registered ContextIdStrategy (durable providers, per tenant say) is asked with the McpRequest.
+      const contextId = ContextIdFactory.getByRequest(request);
       services.moduleRef.registerRequestByContextId(request, contextId);
       return new NestRequestHandle(contextId, request);
     };

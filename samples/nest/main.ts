@@ -8,7 +8,7 @@ import { AppModule } from './app.module';
 // Otherwise: the Nest HTTP application on 127.0.0.1:$PORT (default 3000): REST at /notes, MCP at /mcp.
 async function main(): Promise<void> {
   if (process.argv.includes('--stdio')) {
-    const context = await NestFactory.createApplicationContext(AppModule, { logger: ['error', 'warn'] });
+    const context = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] }); // stdout is the protocol
     context.enableShutdownHooks();
     await context.get(McpService).listen({ transport: 'stdio', auth: { clientId: 'stdio', scopes: ['notes:admin'], claims: {}, token: '' } });
     console.error('nest-notes MCP server ready on stdio');

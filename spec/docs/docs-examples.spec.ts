@@ -29,6 +29,7 @@ const COMPILER_OPTIONS = {
   paths: {
     'mcp-reflect': [path.join(root, 'lib', 'index.ts')],
     'mcp-reflect/testing': [path.join(root, 'lib', 'testing', 'index.ts')],
+    'mcp-reflect/nest': [path.join(root, 'lib', 'nest', 'index.ts')],
   },
 };
 
