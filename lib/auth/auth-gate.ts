@@ -21,6 +21,16 @@ export interface Admitted {
  * token for this resource (RFC 6750, RFC 8707 audience), answers 401 with a `WWW-Authenticate` challenge
  * otherwise, and 403 `insufficient_scope` when the token lacks the scopes the request needs (step-up).
  */
+/**
+ * Where a resource's protected resource metadata is served, at its origin: RFC 9728 §3.1's well-known path
+ * before the resource's path, then the bare form for clients that try it.
+ */
+export function metadataPathsOf(resource: string): readonly [string, string] {
+  const { pathname } = new URL(resource);
+  const path = pathname === '/' ? '' : pathname.replace(/\/$/, '');
+  return [`${WELL_KNOWN}${path}`, WELL_KNOWN];
+}
+
 export class AuthGate {
   private readonly authenticator: Authenticator;
   private readonly metadataUrl: string;
@@ -41,10 +51,9 @@ export class AuthGate {
     this.authenticator = new Authenticator(options, resource);
     const url = new URL(resource);
     this.resourceUrl = url;
-    const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
-    // RFC 9728 §3.1: the well-known path before the resource's path; the bare form for clients that try it.
-    this.metadataUrl = `${url.origin}${WELL_KNOWN}${path}`;
-    this.metadataPaths = new Set([`${WELL_KNOWN}${path}`, WELL_KNOWN]);
+    const [suffixed] = metadataPathsOf(resource);
+    this.metadataUrl = `${url.origin}${suffixed}`;
+    this.metadataPaths = new Set(metadataPathsOf(resource));
     this.metadataBody = JSON.stringify({
       resource,
       authorization_servers: this.authenticator.issuers,

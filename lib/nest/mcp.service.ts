@@ -1,5 +1,7 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { DiscoveryService, ExternalContextCreator, ModuleRef } from '@nestjs/core';
+import { Inject, Injectable, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { metadataPathsOf } from '../auth';
+import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { composeApplication, type ConnectOptions, type ListenOptions, type McpApplication } from '../host';
 import type { McpAuth } from '../context';
@@ -19,7 +21,7 @@ import { NestHost } from './nest-host';
  * await context.get(McpService).listen({ transport: 'stdio' });
  */
 @Injectable()
-export class McpService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private built?: McpApplication;
   private http?: NodeHttpHandler;
 
@@ -28,13 +30,32 @@ export class McpService implements OnApplicationBootstrap, BeforeApplicationShut
     @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
     @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
     @Inject(ExternalContextCreator) private readonly externalContextCreator: ExternalContextCreator,
+    @Optional() @Inject(HttpAdapterHost) private readonly adapterHost?: HttpAdapterHost,
   ) {}
 
+  /**
+   * With `http.auth`: the protected resource metadata (RFC 9728) is served at the resource's origin, outside the
+   * global prefix, so it is routed on the HTTP adapter itself (before Nest's not-found handler).
+   */
+  onModuleInit(): void {
+    const { http } = this.options;
+    const adapter = this.adapterHost?.httpAdapter;
+    if (!http || !http.auth || !adapter) return;
+    if (!http.auth.resource) throw resourceMissing();
+    const serve = (req: Parameters<McpService['serveHttp']>[0], res: Parameters<McpService['serveHttp']>[1]) => void this.serveHttp(req, res);
+    for (const path of metadataPathsOf(http.auth.resource)) {
+      adapter.get(path, serve);
+      adapter.options(path, serve);
+    }
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    const { http: _http, middleware, ...options } = this.options;
+    const { http, middleware, ...options } = this.options;
     const services = { discovery: this.discovery, moduleRef: this.moduleRef, externalContextCreator: this.externalContextCreator };
     const host = new NestHost(options, services, middleware);
     this.built = (await composeApplication(host)).app;
+    // The endpoint is made now, so that a mistake in its options stops the bootstrap, not the first request.
+    if (http !== false && this.adapterHost?.httpAdapter) this.endpoint();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -65,13 +86,26 @@ export class McpService implements OnApplicationBootstrap, BeforeApplicationShut
   /** @internal Serves one HTTP request of the endpoint route (Express, or Fastify's raw request and reply). */
   serveHttp(req: IncomingMessage & { body?: unknown; raw?: IncomingMessage }, res: ServerResponse & { raw?: ServerResponse; hijack?: () => void }): Promise<void> {
     const { http } = this.options;
-    this.http ??= this.application.createHttpHandler(http === false || http === undefined ? {} : withoutPath(http));
+    const handler = this.endpoint();
     res.hijack?.(); // Fastify: the reply is written to the raw response
     const raw = (req.raw ?? req) as IncomingMessage & { auth?: unknown };
     const identity = http ? http.identity?.(req) : undefined;
     if (identity) raw.auth = authInfoOf(identityAuth(identity));
-    return this.http(raw, res.raw ?? res, req.body);
+    return handler(raw, res.raw ?? res, req.body);
   }
+
+  private endpoint(): NodeHttpHandler {
+    const { http } = this.options;
+    return (this.http ??= this.application.createHttpHandler(http === false || http === undefined ? {} : withoutPath(http)));
+  }
+}
+
+function resourceMissing(): BootstrapError {
+  return new BootstrapError(
+    BootstrapErrorCode.InvalidOption,
+    "Cannot serve the MCP endpoint with http.auth: auth.resource is missing, and inside a Nest application the endpoint's public URL is not known before it serves.\n" +
+      "Fix: give the endpoint's canonical URL, e.g. McpModule.forRoot({ http: { auth: { issuer, resource: 'https://mcp.example.com/api/mcp' } } }).",
+  );
 }
 
 /** The endpoint's options, without what only the Nest route uses. */

@@ -85,6 +85,28 @@ describe.each<Platform>(['express', 'fastify'])('mcp-reflect/nest over HTTP on t
     expect((await fetch(`${served.base}/mcp`, { method: 'POST' })).status).toBe(404);
   });
 
+  it("applies Nest's CORS to the endpoint: preflight and the headers of answers", async () => {
+    const served = await serve((nest) => nest.enableCors({ origin: 'https://app.example', exposedHeaders: ['mcp-session-id'] }));
+    app = served.app;
+    const preflight = await fetch(`${served.base}/mcp`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,mcp-protocol-version' },
+    });
+    expect(preflight.status).toBeLessThan(300);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const answer = await fetch(`${served.base}/mcp`, {
+      method: 'POST',
+      headers: { origin: 'https://app.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(initialize),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(answer.headers.get('access-control-expose-headers')).toContain('mcp-session-id');
+    expect(answer.headers.get('mcp-session-id')).toBeTruthy();
+    await answer.body?.cancel();
+  });
+
   it('answers bad requests with the endpoint\'s own errors, after Nest\'s JSON parser', async () => {
     const served = await serve();
     app = served.app;
