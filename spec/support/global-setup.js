@@ -1,10 +1,12 @@
 // Provides what the specs need before any runs, so that `npm test` passes on a fresh machine (docs/testing.md):
 // Debian's redis-server and chromium (installed with apt-get when missing, as .ci/run does), the pinned MCP
-// Inspector of tools/conformance (npm), and the build in dist/ (the CLI and package specs run it). What cannot be
-// provided (no root, no sudo, no network) stops the run here, naming what to install: no spec skips for it.
+// Inspector of tools/conformance (npm), the build in dist/ (the CLI and package specs run it), and for the Nest
+// versions spec Nest 12 with a copy of that build (tools/nest12) and Node 22 (tools/node22), by their lockfiles.
+// What cannot be provided (no root, no sudo, no network) stops the run here, naming what to install: no spec skips for it.
 const { spawnSync } = require('node:child_process');
 const { existsSync, readdirSync, rmSync, statSync } = require('node:fs');
 const path = require('node:path');
+const { installedAsLocked, nest12Copy, nest12CopyIsCurrent, nest12LockDrift } = require('./installed-tools');
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -49,6 +51,27 @@ function stale() {
   return newer(path.join(root, 'lib'));
 }
 
+/**
+ * Nest 12 as tools/nest12's lockfile pins it, and its copy of mcp-reflect (`file:../..` with --install-links) made
+ * of dist/ as it is now: installed after the build, and the copy alone made again when only the build changed.
+ * An error text when it cannot be. Without a build (it failed, and said so) there is nothing to copy: the Nest
+ * versions spec then fails, naming it.
+ */
+function nest12() {
+  if (!existsSync(path.join(root, 'dist', 'nest', 'index.js'))) return undefined;
+  const drift = nest12LockDrift();
+  if (drift) return drift;
+  let failed;
+  if (!installedAsLocked('nest12')) {
+    failed = run('npm', ['ci', '--prefix', 'tools/nest12', '--install-links', '--no-audit', '--no-fund'], 'npm ci --prefix tools/nest12 --install-links (Nest 12, a copy of mcp-reflect)');
+  } else if (!nest12CopyIsCurrent()) {
+    rmSync(nest12Copy, { recursive: true, force: true });
+    failed = run('npm', ['install', '--prefix', 'tools/nest12', '--install-links', '--no-audit', '--no-fund', '--no-save'], 'npm install --prefix tools/nest12 --install-links (a copy of the new build)');
+  }
+  if (failed) return failed;
+  return nest12CopyIsCurrent() ? undefined : `${path.relative(root, nest12Copy)} is not a copy of dist/ after its install: run npm ci --prefix tools/nest12 --install-links`;
+}
+
 module.exports = async function globalSetup() {
   const problems = [
     debian('redis-server', ['redis-server']),
@@ -56,7 +79,7 @@ module.exports = async function globalSetup() {
     existsSync(path.join(root, 'tools', 'conformance', 'node_modules', '@modelcontextprotocol', 'inspector'))
       ? undefined
       : run('npm', ['install', '--prefix', 'tools/conformance', '--no-audit', '--no-fund', '--no-save'], 'npm install --prefix tools/conformance (the MCP Inspector)'),
-  ].filter(Boolean);
+  ];
   // The CLI specs run the build too: it is made again when a source is newer than it. A source that does not
   // compile (type errors while you work) leaves no build behind: those specs fail, naming the file, and the rest run.
   if (stale()) {
@@ -66,5 +89,7 @@ module.exports = async function globalSetup() {
       process.stderr.write(`\n  ${failed}\n  The specs of the built CLI will fail until it compiles.\n`);
     }
   }
-  if (problems.length > 0) throw new Error(`npm test cannot run every spec on this machine:\n- ${problems.join('\n- ')}`);
+  problems.push(nest12(), installedAsLocked('node22') ? undefined : run('npm', ['ci', '--prefix', 'tools/node22', '--no-audit', '--no-fund'], 'npm ci --prefix tools/node22 (Node 22)'));
+  const failures = problems.filter(Boolean);
+  if (failures.length > 0) throw new Error(`npm test cannot run every spec on this machine:\n- ${failures.join('\n- ')}`);
 };
