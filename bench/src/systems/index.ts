@@ -9,6 +9,7 @@ const SYSTEMS = [
   ['McpServer+zod', './mcp-server', 'mcpServer'],
   ['mcp-reflect', './mcp-reflect', 'mcpReflect'],
   ['mcp-nest', './mcp-nest', 'mcpNest'],
+  ['mcp-reflect-nest', './mcp-reflect-nest', 'mcpReflectNest'],
   ['fastmcp', './fastmcp', 'fastmcp'],
 ] as const;
 
