@@ -1,42 +1,22 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
-import {
-  Injectable,
-  Module,
-  Scope,
-  UseGuards,
-  UseInterceptors,
-  type CallHandler,
-  type CanActivate,
-  type ExecutionContext,
-  type NestInterceptor,
-  type Type,
-} from '@nestjs/common';
+import { Injectable, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Args, Param, Tool } from 'mcp-reflect';
-import { McpModule, McpService, type McpNestHttpOptions } from 'mcp-reflect/nest';
-import type { Observable } from 'rxjs';
+import { Args, Tool } from 'mcp-reflect';
+import { McpService, type McpNestHttpOptions } from 'mcp-reflect/nest';
 import { bookText, type BenchSystem, type Listening } from '../system';
 import { clientSdk } from '../lazy';
 import { BookInput } from './mcp-reflect-dto';
-import { extraTools } from './mcp-reflect-extra';
+import { nestAppModule } from './mcp-reflect-nest-app';
 
 /**
  * mcp-reflect inside a minimal Nest 11 application (`mcp-reflect/nest`): the same tool classes as the
  * mcp-reflect system (`@Tool()`, `@Param()`, the class-validator DTO), provided by a Nest `@Module()` from
- * `@nestjs/common` with Nest's `@Injectable()`, found by `McpModule.forRoot()` among the application's
- * providers; instances and enhancers are Nest's. In memory and on stdio from
+ * `@nestjs/common` with Nest's `@Injectable()` (mcp-reflect-nest-app.ts), found by `McpModule.forRoot()` among
+ * the application's providers; instances and enhancers are Nest's. In memory and on stdio from
  * `NestFactory.createApplicationContext()` (`McpService.connect()` / `.listen({ transport: 'stdio' })`); HTTP
- * on the Nest application's own Express server at /mcp, the way mcp-nest serves it.
+ * on the Nest application's own Express server at /mcp, a route of the application.
  */
-
-@Injectable()
-class AddTools {
-  @Tool({ description: 'Add two numbers' })
-  add(@Param() a: number, @Param() b: number): string {
-    return String(a + b);
-  }
-}
 
 @Injectable()
 class BookTools {
@@ -46,49 +26,9 @@ class BookTools {
   }
 }
 
-@Injectable({ scope: Scope.REQUEST })
-class ScopedTools {
-  @Tool({ description: 'Add two numbers, on a request-scoped class' })
-  addScoped(@Param() a: number, @Param() b: number): string {
-    return String(a + b);
-  }
-}
-
-/**
- * A Nest guard and a Nest interceptor doing what the mcp-reflect system's do (read the context, pass the call
- * on), written as Nest users write them: the interceptor returns `next.handle()`, an Observable.
- */
-class AllowGuard implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
-    return context.getHandler().name.length > 0;
-  }
-}
-
-class PassInterceptor implements NestInterceptor {
-  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return next.handle();
-  }
-}
-
-@Injectable()
-class EnhancedTools {
-  @UseGuards(new AllowGuard())
-  @UseInterceptors(new PassInterceptor())
-  @Tool({ description: 'Add two numbers, with one Nest guard and one Nest interceptor' })
-  addEnhanced(@Param() a: number, @Param() b: number): string {
-    return String(a + b);
-  }
-}
-
-/**
- * The application's root module: the benchmark tools (plus `extra` trivial ones) and `McpModule.forRoot()`;
- * `http`: the endpoint's options (served at /mcp when the application listens), false for none.
- */
+/** The application's root module with the class-validator `book` (see `nestAppModule`). */
 export function reflectNestModule(extra: number, options: { scoped?: boolean; http?: McpNestHttpOptions | false } = {}): Type {
-  const providers = [AddTools, BookTools, extraTools(extra, Injectable()), ...(options.scoped ? [ScopedTools, EnhancedTools] : [])];
-  @Module({ imports: [McpModule.forRoot({ name: 'mcp-reflect-nest', version: '1.0.0', http: options.http ?? false })], providers: providers as Type[] })
-  class BenchModule {}
-  return BenchModule;
+  return nestAppModule(extra, { ...options, book: BookTools });
 }
 
 async function listenHttp(http: McpNestHttpOptions): Promise<Listening> {
