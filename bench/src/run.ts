@@ -8,6 +8,7 @@ import { cpuChecks } from './scenarios/cpu';
 import { eventStores, httpThroughput, memoryPerSession } from './scenarios/http';
 import { httpBearerAuth } from './scenarios/http-auth';
 import { inMemoryCalls } from './scenarios/in-memory';
+import { sameEnhancers } from './scenarios/same-enhancers';
 import { toolsList } from './scenarios/list';
 import { BASELINE_PREFIX, baselineRev, namesBaseline, prepareBaseline, type Baseline } from './baseline';
 import { BASELINE_RATIOS, PAIRED_RATIOS } from './stats';
@@ -61,11 +62,12 @@ async function main(): Promise<void> {
     h: ['(h) CPU time checks', () => cpuChecks(systems, { reps: quick ? 1 : 3, quick })],
     i: ['(i) stateful HTTP, event stores', () => eventStores(systems, settings)],
     j: ['(j) stateless HTTP with bearer auth', () => httpBearerAuth(systems, settings)],
+    k: ['(k) same enhancers, mcp-reflect in Nest against standalone', () => sameEnhancers(systems, { ...settings, quick })],
   };
-  const defaults = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'j']; // h only when asked for (two minutes a pair)
+  const defaults = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'j', 'k']; // h only when asked for (two minutes a pair)
   const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
   const unknown = only?.filter((key) => !(key in scenarios)) ?? [];
-  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (choose from ${Object.keys(scenarios).join(', ')}; g = add variants, h = CPU time checks, i = event stores, j = bearer auth)`);
+  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (choose from ${Object.keys(scenarios).join(', ')}; g = add variants, h = CPU time checks, i = event stores, j = bearer auth, k = same enhancers in Nest)`);
   const tables: Table = {};
   for (const key of only ?? defaults) {
     const [name, run] = scenarios[key];

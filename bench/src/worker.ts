@@ -9,15 +9,24 @@ import { loadSystem } from './systems';
  */
 export type Job =
   | { op: 'check' }
-  | { op: 'calls'; tool: 'add' | 'book'; inFlight: number; calls: number; maxMs: number }
+  | { op: 'calls'; tool: string; inFlight: number; calls: number; maxMs: number; variants?: boolean }
   | { op: 'list'; total: number; lists: number; maxMs: number }
-  | { op: 'cpu'; tool: 'add' | 'book'; inFlight: number; warm: number; calls: number }
+  | { op: 'cpu'; tool: string; inFlight: number; warm: number; calls: number; variants?: boolean }
   | { op: 'bootstrap'; tools: number }
   | { op: 'scoped'; tool: string; calls: number };
 
 const system: BenchSystem = loadSystem(process.argv[2]);
 const lists = new Map<number, Promise<Connected & { list: () => Promise<string> }>>();
 let calls: Promise<Connected> | undefined;
+let variants: Promise<Connected> | undefined;
+
+/**
+ * The server every `calls` and `cpu` job of this process uses, kept: the plain one (add, book), or with
+ * `variants` the one that also serves the add variants (`addScoped`, `addEnhanced`: see `BenchSystem.inMemory`).
+ */
+function server(job: { variants?: boolean }): Promise<Connected> {
+  return job.variants ? (variants ??= system.inMemory(0, { scoped: true })) : (calls ??= system.inMemory(0));
+}
 
 async function run(job: Job): Promise<number> {
   switch (job.op) {
@@ -25,17 +34,15 @@ async function run(job: Job): Promise<number> {
       return check();
     case 'calls': {
       // One server for every repetition, as a production server lives: measured in its steady state.
-      calls ??= system.inMemory(0);
-      const { client } = await calls;
-      const args = job.tool === 'add' ? ADD_ARGS : BOOK_ARGS;
+      const { client } = await server(job);
+      const args = job.tool === 'book' ? BOOK_ARGS : ADD_ARGS;
       await callsPerSecond(client, job.tool, args, Math.min(200, job.calls), job.inFlight, job.maxMs);
       return callsPerSecond(client, job.tool, args, job.calls, job.inFlight, job.maxMs);
     }
     case 'cpu': {
       // CPU time of this process (every thread: GC included) per call, in steady state: µs.
-      calls ??= system.inMemory(0);
-      const { client } = await calls;
-      const args = job.tool === 'add' ? ADD_ARGS : BOOK_ARGS;
+      const { client } = await server(job);
+      const args = job.tool === 'book' ? BOOK_ARGS : ADD_ARGS;
       await callsPerSecond(client, job.tool, args, job.warm, job.inFlight, Infinity);
       const before = process.cpuUsage();
       await callsPerSecond(client, job.tool, args, job.calls, job.inFlight, Infinity);
@@ -163,6 +170,6 @@ async function settle(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 20)); // lets concurrent sweeping finish
 }
 process.on('disconnect', () => {
-  void Promise.all([...lists.values(), ...(calls ? [calls] : [])].map(async (c) => (await c).close())).finally(() => process.exit(0));
+  void Promise.all([...lists.values(), ...(calls ? [calls] : []), ...(variants ? [variants] : [])].map(async (c) => (await c).close())).finally(() => process.exit(0));
 });
 process.send!({ ready: true });

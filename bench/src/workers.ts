@@ -65,7 +65,7 @@ async function startWorker(name: string): Promise<Worker> {
  * uncounted round, then `rounds` rounds alternating the systems; the median per cell and system is taken
  * over the samples of every set. A system's speed moves by 10–20% from one process to the next (V8 decides
  * its optimizations per process, on the SDK's code as much as on the system's): one process per system
- * for the whole run would draw that once, several sample it.
+ * for the whole run would draw that once, several sample it. Paired ratios are taken against `reference`.
  */
 export async function measureInProcessGroups<S extends { name: string }>(
   systems: readonly S[],
@@ -73,6 +73,7 @@ export async function measureInProcessGroups<S extends { name: string }>(
   rounds: number,
   cells: Record<string, Job>,
   prepare: (worker: Worker) => Promise<unknown> = async () => undefined,
+  reference = 'limit',
 ): Promise<Record<string, Record<string, number>>> {
   const pooled = Object.fromEntries(Object.keys(cells).map((cell) => [cell, new Map(systems.map((s) => [s.name, [] as number[]]))]));
   for (let group = 0; group < groups; group++) {
@@ -87,5 +88,5 @@ export async function measureInProcessGroups<S extends { name: string }>(
       await Promise.all([...workers.values()].map((w) => w.stop()));
     }
   }
-  return Object.fromEntries(Object.entries(pooled).map(([cell, samples]) => [cell, summarize(cell, samples)]));
+  return Object.fromEntries(Object.entries(pooled).map(([cell, samples]) => [cell, summarize(cell, samples, reference)]));
 }

@@ -7,12 +7,12 @@ import { alternate } from '../stats';
 import type { Settings } from './in-memory';
 
 const FIELD_DTO = '@Field() DTO';
-const isReflect = (name: string) => name === 'mcp-reflect' || name.startsWith(BASELINE_PREFIX);
+const isReflect = (name: string) => name === 'mcp-reflect' || name === 'mcp-reflect-nest' || name.startsWith(BASELINE_PREFIX);
 
 /**
  * (c) stdio cold start: spawn → first tools/list answered, 50 tools. Milliseconds (lower is better). Measured
- * in the same alternation: mcp-reflect (and a baseline, `mcp-reflect@<rev>`) with the book DTO declared with
- * @Field() instead of class-validator.
+ * in the same alternation: mcp-reflect (and a baseline, `mcp-reflect@<rev>`, and mcp-reflect in Nest) with
+ * the book DTO declared with @Field() instead of class-validator.
  */
 export async function coldStart(systems: readonly BenchSystem[], settings: Settings) {
   const withStdio: Pick<BenchSystem, 'name' | 'stdio'>[] = systems.filter((s) => s.stdio);

@@ -9,6 +9,7 @@ const SYSTEMS = [
   ['McpServer+zod', './mcp-server', 'mcpServer'],
   ['mcp-reflect', './mcp-reflect', 'mcpReflect'],
   ['mcp-nest', './mcp-nest', 'mcpNest'],
+  ['mcp-reflect-nest', './mcp-reflect-nest', 'mcpReflectNest'],
   ['fastmcp', './fastmcp', 'fastmcp'],
 ] as const;
 
@@ -63,9 +64,12 @@ function baselineStdio(name: string, server = 'mcp-reflect.server'): NonNullable
   });
 }
 
-/** The same for the `@Field()` DTO variant of the cold start (servers/mcp-reflect-field.server.ts). */
+/**
+ * The same for the `@Field()` DTO variant of the cold start: servers/mcp-reflect-field.server.ts, or for
+ * mcp-reflect in Nest servers/mcp-reflect-nest-field.server.ts.
+ */
 export function fieldDtoStdio(name: string): NonNullable<BenchSystem['stdio']> {
-  return name.startsWith(BASELINE_PREFIX)
-    ? baselineStdio(name, 'mcp-reflect-field.server')
-    : (extra) => ({ command: process.execPath, args: [path.join(__dirname, '..', 'servers', 'mcp-reflect-field.server.js'), String(extra)] });
+  if (name.startsWith(BASELINE_PREFIX)) return baselineStdio(name, 'mcp-reflect-field.server');
+  const server = name === 'mcp-reflect-nest' ? 'mcp-reflect-nest-field.server.js' : 'mcp-reflect-field.server.js';
+  return (extra) => ({ command: process.execPath, args: [path.join(__dirname, '..', 'servers', server), String(extra)] });
 }

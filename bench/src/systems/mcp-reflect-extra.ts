@@ -10,8 +10,11 @@ export class AddTools {
   }
 }
 
-/** A provider class with `count` trivial tools `tool_i(n: number)`, decorated as TypeScript would. */
-export function extraTools(count: number): Function {
+/**
+ * A provider class with `count` trivial tools `tool_i(n: number)`, decorated as TypeScript would; `injectable`
+ * is the class decorator of its container (mcp-reflect's `@Injectable()`, or Nest's in a Nest application).
+ */
+export function extraTools(count: number, injectable: ClassDecorator = Injectable()): Function {
   class ExtraTools {}
   for (let i = 0; i < count; i++) {
     const name = `tool_${i}`;
@@ -20,6 +23,6 @@ export function extraTools(count: number): Function {
     Param('n')(ExtraTools.prototype, name, 0);
     Tool({ description: `Trivial tool ${i}` })(ExtraTools.prototype, name, Object.getOwnPropertyDescriptor(ExtraTools.prototype, name)!);
   }
-  Injectable()(ExtraTools);
+  injectable(ExtraTools);
   return ExtraTools;
 }

@@ -1,6 +1,4 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import {
   Args,
   Injectable,
@@ -20,21 +18,8 @@ import {
 } from 'mcp-reflect';
 import { bookText, type BenchSystem } from '../system';
 import { clientSdk } from '../lazy';
+import { BookInput } from './mcp-reflect-dto';
 import { AddTools, extraTools } from './mcp-reflect-extra';
-
-class Author {
-  @IsString() first!: string;
-  @IsString() last!: string;
-  @IsInt() born!: number;
-}
-
-class BookInput {
-  @IsString() @Length(1, 100) title!: string;
-  @IsInt() @Min(1) @Max(10) copies!: number;
-  @IsIn(['fiction', 'science', 'history']) genre!: string;
-  @IsOptional() @IsString() note?: string;
-  @ValidateNested({ each: true }) @Type(() => Author) authors!: Author[];
-}
 
 @Injectable()
 class BookTools {
