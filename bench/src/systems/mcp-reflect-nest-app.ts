@@ -71,7 +71,9 @@ class EnhancedTools {
  */
 export function nestAppModule(extra: number, options: { book: Function; scoped?: boolean; http?: McpNestHttpOptions | false }): Type {
   const providers = [AddTools, options.book, extraTools(extra, Injectable()), ...(options.scoped ? [ScopedTools, EnhancedTools] : [])];
-  @Module({ imports: [McpModule.forRoot({ name: 'mcp-reflect-nest', version: '1.0.0', http: options.http ?? false })], providers: providers as Type[] })
+  // The standalone system's tool classes are loaded in the same worker: they belong to another application.
+  const mcp = McpModule.forRoot({ name: 'mcp-reflect-nest', version: '1.0.0', http: options.http ?? false, warnings: { unprovidedComponents: false } });
+  @Module({ imports: [mcp], providers: providers as Type[] })
   class BenchModule {}
   return BenchModule;
 }
