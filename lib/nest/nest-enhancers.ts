@@ -3,6 +3,7 @@ import type { ContextId, ExternalContextCreator } from '@nestjs/core';
 import type { ArgumentMetadata, ExecutionContext } from '../interfaces';
 import type { RequestHandle } from '../invocation';
 import type { ComponentEnhancers } from '../pipeline';
+import { runInterceptors } from './interceptor-chain';
 import { NestRequestHandle } from './nest-request';
 
 /** The execution-context type Nest's guards, interceptors and filters see: `context.getType() === 'mcp'`. */
@@ -21,7 +22,8 @@ interface NestContextHost extends NestExecutionContext {
 
 /**
  * What Nest's ExternalContextCreator is made of: the context creators that read `@UseGuards()` & co. and the
- * global enhancers, and the consumers that run them in Nest's order. Read once from the instance Nest injects.
+ * global enhancers, and the consumers that run guards and pipes (interceptors run in `runInterceptors`, in Nest's
+ * order on a shorter path). Read once from the instance Nest injects.
  */
 export interface NestEnhancerMachinery {
   readonly guards: Creator<CanActivate[]>;
@@ -30,21 +32,16 @@ export interface NestEnhancerMachinery {
     createContext(args: unknown[], instance: object, callback: Callback): NestContextHost;
   };
   readonly interceptors: Creator<NestInterceptor[]>;
-  readonly interceptorsConsumer: {
-    intercept(interceptors: NestInterceptor[], args: unknown[], instance: object, callback: Callback, next: () => Promise<unknown>, type?: string): Promise<unknown>;
-  };
   readonly pipes: Creator<PipeTransform[]>;
   readonly pipesConsumer: { apply(value: unknown, metadata: { metatype?: unknown; type?: unknown; data?: unknown }, pipes: PipeTransform[]): Promise<unknown> };
   readonly filters: Creator<FiltersHandler>;
   moduleKey(moduleClass: Function | undefined): string;
-  /** An interceptor chain's answer (an Observable) as a promise of its last value, as Nest does it. */
-  toResult(value: unknown): Promise<unknown>;
 }
 
 /** The machinery inside Nest's ExternalContextCreator; a Nest that built it otherwise fails the bootstrap, naming it. */
 export function machineryOf(creator: ExternalContextCreator): NestEnhancerMachinery {
   const inner = creator as unknown as Record<string, unknown>;
-  const names = ['guardsContextCreator', 'guardsConsumer', 'interceptorsContextCreator', 'interceptorsConsumer', 'pipesContextCreator', 'pipesConsumer', 'filtersContextCreator'];
+  const names = ['guardsContextCreator', 'guardsConsumer', 'interceptorsContextCreator', 'pipesContextCreator', 'pipesConsumer', 'filtersContextCreator'];
   const missing = names.filter((name) => typeof inner[name] !== 'object' || inner[name] === null);
   if (missing.length > 0) {
     throw new Error(
@@ -56,12 +53,10 @@ export function machineryOf(creator: ExternalContextCreator): NestEnhancerMachin
     guards: inner.guardsContextCreator as never,
     guardsConsumer: inner.guardsConsumer as never,
     interceptors: inner.interceptorsContextCreator as never,
-    interceptorsConsumer: inner.interceptorsConsumer as never,
     pipes: inner.pipesContextCreator as never,
     pipesConsumer: inner.pipesConsumer as never,
     filters: inner.filtersContextCreator as never,
     moduleKey: (moduleClass) => creator.getContextModuleKey(moduleClass),
-    toResult: (value) => creator.transformToResult(value),
   };
 }
 
@@ -135,8 +130,9 @@ export class NestEnhancers implements ComponentEnhancers {
   async intercept(execution: ExecutionContext, request: RequestHandle | undefined, next: () => Promise<unknown>): Promise<unknown> {
     const { interceptors } = await this.forRequest(request);
     if (interceptors.length === 0) return next();
-    const chain = this.nest.interceptorsConsumer.intercept(interceptors, execution.getArgs(), this.stand, this.site.handler, next, MCP_CONTEXT_TYPE);
-    return this.nest.toResult(await chain);
+    const context = this.nest.guardsConsumer.createContext(execution.getArgs(), this.stand, this.site.handler);
+    context.setType(MCP_CONTEXT_TYPE);
+    return runInterceptors(interceptors, context, next);
   }
 
   async transform(_index: number, value: unknown, metadata: ArgumentMetadata, request: RequestHandle | undefined): Promise<unknown> {

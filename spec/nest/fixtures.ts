@@ -23,7 +23,8 @@ import {
 } from '@nestjs/common';
 import { createParamDecorator } from '@nestjs/common';
 import { REQUEST, Reflector } from '@nestjs/core';
-import { map } from 'rxjs';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { catchError, delay, map, of, timeout } from 'rxjs';
 import { Ctx, Param, Prompt, Resource, Tool, type Context } from 'mcp-reflect';
 import { McpModule, type McpRequest } from 'mcp-reflect/nest';
 
@@ -62,6 +63,17 @@ export class ShoutInterceptor implements NestInterceptor {
   }
 }
 
+/** Gives the method 100 ms, then answers 'too slow' (RxJS timeout + catchError), after a delay of its own. */
+@Injectable()
+export class PatienceInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler) {
+    return next.handle().pipe(delay(5), timeout(100), catchError(() => of('too slow')));
+  }
+}
+
+/** A request's async context, as a logger or a tracer keeps it (AsyncLocalStorage). */
+export const requestStore = new AsyncLocalStorage<string>();
+
 @Injectable()
 export class TrimPipe implements PipeTransform {
   transform(value: unknown) {
@@ -95,6 +107,13 @@ export class GreetTools {
   @UseInterceptors(ShoutInterceptor)
   shout(@Param('text') text: string): string {
     return text;
+  }
+
+  @Tool()
+  @UseInterceptors(PatienceInterceptor)
+  async patient(@Param('ms') ms: number): Promise<string> {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return `${requestStore.getStore() ?? 'no store'} after ${ms} ms`;
   }
 
   @Tool()

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { McpService } from 'mcp-reflect/nest';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
-import { appModule, Greetings, GreetTools, RolesGuard } from './fixtures';
+import { appModule, Greetings, GreetTools, requestStore, RolesGuard } from './fixtures';
 
 /** mcp-reflect inside a real Nest 11 application: discovery, instances, Nest's enhancers, through a real SDK client. */
 const text = (result: unknown) => ((result as { content: { text: string }[] }).content ?? [])[0]?.text;
@@ -26,7 +26,7 @@ describe('mcp-reflect/nest: components of a Nest application', () => {
   it('serves the providers of every module, with instances and services from Nest', async () => {
     const context = await start();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['asking', 'city', 'greet', 'leak', 'order', 'shout', 'trimmed', 'whoami']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['asking', 'city', 'greet', 'leak', 'order', 'patient', 'shout', 'trimmed', 'whoami']);
     expect(tools.find((t) => t.name === 'greet')).toMatchObject({ description: 'Greets someone', inputSchema: { properties: { name: { type: 'string' } }, required: ['name'] } });
     expect(text(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hello, Ada');
     expect(context.get(Greetings).said).toEqual(['Ada']); // the one Nest instance
@@ -54,6 +54,20 @@ describe('mcp-reflect/nest: components of a Nest application', () => {
     expect(text(await client.callTool({ name: 'shout', arguments: { text: 'quiet' } }))).toBe('QUIET');
     expect(text(await client.callTool({ name: 'trimmed', arguments: { text: '  padded  ' } }))).toBe('[padded]');
     expect(text(await client.callTool({ name: 'order', arguments: { item: 'tea' } }))).toBe('sorry: no tea left');
+  });
+
+  it("runs RxJS operators of interceptors (timeout, catchError, delay) and keeps the call's async context behind them", async () => {
+    const context = await NestFactory.createApplicationContext(
+      appModule({ name: 'nest-app', version: '1.0.0', http: false, middleware: [{ onCallTool: (_ctx, next) => requestStore.run('call-context', next) }] }),
+      { logger: false },
+    );
+    client = await createTestClient(context.get(McpService).application);
+    close = async () => {
+      await client.close();
+      await context.close();
+    };
+    expect(text(await client.callTool({ name: 'patient', arguments: { ms: 1 } }))).toBe('call-context after 1 ms');
+    expect(text(await client.callTool({ name: 'patient', arguments: { ms: 400 } }))).toBe('too slow');
   });
 
   it('builds request-scoped providers per MCP request, with REQUEST bound to the MCP request', async () => {
