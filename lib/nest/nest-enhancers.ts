@@ -1,4 +1,5 @@
 import type { ArgumentsHost, CanActivate, ExecutionContext as NestExecutionContext, NestInterceptor, PipeTransform } from '@nestjs/common';
+import { EXCEPTION_FILTERS_METADATA, GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA } from '@nestjs/common/constants';
 import type { ContextId, ExternalContextCreator } from '@nestjs/core';
 import type { ArgumentMetadata, ExecutionContext } from '../interfaces';
 import type { RequestHandle } from '../invocation';
@@ -12,7 +13,18 @@ export const MCP_CONTEXT_TYPE = 'mcp';
 type Callback = (...args: unknown[]) => unknown;
 interface Creator<T> {
   create(instance: object, callback: Callback, module: string, contextId?: ContextId, inquirerId?: string): T;
+  reflectClassMetadata<M>(instance: object, metadataKey: string): M;
+  reflectMethodMetadata<M>(callback: Callback, metadataKey: string): M;
 }
+
+/** The enhancer kinds, with the metadata key of `@Use…()` and the name of their global lists in Nest's ApplicationConfig. */
+const KINDS = {
+  guards: { key: GUARDS_METADATA, global: 'Guards' },
+  interceptors: { key: INTERCEPTORS_METADATA, global: 'Interceptors' },
+  pipes: { key: PIPES_METADATA, global: 'Pipes' },
+  filters: { key: EXCEPTION_FILTERS_METADATA, global: 'Filters' },
+} as const;
+type Kind = keyof typeof KINDS;
 interface FiltersHandler {
   invokeCustomFilters(exception: unknown, host: ArgumentsHost): Promise<unknown> | null;
 }
@@ -36,6 +48,11 @@ export interface NestEnhancerMachinery {
   readonly pipesConsumer: { apply(value: unknown, metadata: { metatype?: unknown; type?: unknown; data?: unknown }, pipes: PipeTransform[]): Promise<unknown> };
   readonly filters: Creator<FiltersHandler>;
   moduleKey(moduleClass: Function | undefined): string;
+  /**
+   * Whether any enhancer of `kind` may run on `handler` of the class of `instance`: the class's or the method's
+   * `@Use…()`, or a global one (static or request-scoped). Read from metadata, without building anything.
+   */
+  declares(kind: Kind, instance: object, handler: Callback): boolean;
 }
 
 /** The machinery inside Nest's ExternalContextCreator; a Nest that built it otherwise fails the bootstrap, naming it. */
@@ -57,6 +74,16 @@ export function machineryOf(creator: ExternalContextCreator): NestEnhancerMachin
     pipesConsumer: inner.pipesConsumer as never,
     filters: inner.filtersContextCreator as never,
     moduleKey: (moduleClass) => creator.getContextModuleKey(moduleClass),
+    declares: (kind, instance, handler) => {
+      const source = { guards: inner.guardsContextCreator, interceptors: inner.interceptorsContextCreator, pipes: inner.pipesContextCreator, filters: inner.filtersContextCreator }[kind] as Creator<unknown> & { config?: Record<string, () => unknown[]> };
+      const { key, global } = KINDS[kind];
+      const own = [source.reflectClassMetadata<unknown[] | undefined>(instance, key), source.reflectMethodMetadata<unknown[] | undefined>(handler, key)];
+      if (own.some((list) => (list?.length ?? 0) > 0)) return true;
+      const config = source.config;
+      // Without the application's config, assume there may be global ones.
+      if (!config || typeof config[`getGlobal${global}`] !== 'function') return true;
+      return config[`getGlobal${global}`]().length > 0 || (config[`getGlobalRequest${global}`]?.().length ?? 0) > 0;
+    },
   };
 }
 
@@ -108,12 +135,13 @@ export class NestEnhancers implements ComponentEnhancers {
     // Metadata is read from the class and the handler: a stand-in of the class serves until a request's instance exists.
     this.stand = site.instance ?? Object.create(site.target.prototype as object);
     // A static tree's enhancers are resolved once, here. A request-scoped tree's are resolved per request (Nest
-    // builds request-scoped enhancers only for a context id), so every stage is asked and may find none.
+    // builds request-scoped enhancers only for a context id); which stages it has is read from the metadata.
     const found = this.requestScoped ? undefined : this.resolve(undefined);
-    this.guards = !skipGuards && (found ? found.guards.length > 0 : true);
-    this.interceptors = found ? found.interceptors.length > 0 : true;
-    this.pipes = found ? found.pipes.length > 0 : true;
-    this.filters = found ? hasFilters(found.filters) : true;
+    const declares = (kind: Kind) => nest.declares(kind, this.stand, site.handler);
+    this.guards = !skipGuards && (found ? found.guards.length > 0 : declares('guards'));
+    this.interceptors = found ? found.interceptors.length > 0 : declares('interceptors');
+    this.pipes = found ? found.pipes.length > 0 : declares('pipes');
+    this.filters = found ? hasFilters(found.filters) : declares('filters');
     this.fixed = found;
   }
 

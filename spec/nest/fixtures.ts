@@ -165,6 +165,8 @@ export const Caller = createParamDecorator((fallback: string, context: Execution
 });
 
 let built = 0;
+/** How many WhoTools Nest has built so far. */
+export const whoToolsBuilt = () => built;
 /** Request-scoped: one instance per MCP request, with the request Nest binds to REQUEST. */
 @Injectable({ scope: Scope.REQUEST })
 export class WhoTools {
@@ -182,6 +184,19 @@ export class WhoTools {
   }
 }
 
+let rootsBuilt = 0;
+/** Request-scoped with a guard: the guard is resolved for the request's context id. */
+@Injectable({ scope: Scope.REQUEST })
+@UseGuards(RolesGuard)
+export class RootTools {
+  readonly id = ++rootsBuilt;
+  @Tool()
+  @Roles('admin')
+  rootWho(): string {
+    return `root #${this.id}`;
+  }
+}
+
 @Controller('greetings')
 export class GreetingsController {
   constructor(@Inject(Greetings) private readonly greetings: Greetings) {}
@@ -194,7 +209,7 @@ export class GreetingsController {
 @Module({ providers: [Greetings, { provide: GREETING_PREFIX, useValue: '' }], exports: [Greetings, GREETING_PREFIX] })
 export class SharedModule {}
 
-@Module({ imports: [SharedModule], providers: [GreetTools, WhoTools, FailingTools, RolesGuard], controllers: [GreetingsController] })
+@Module({ imports: [SharedModule], providers: [GreetTools, WhoTools, RootTools, FailingTools, RolesGuard], controllers: [GreetingsController] })
 export class GreetModule {}
 
 export function appModule(options: Parameters<typeof McpModule.forRoot>[0] = { name: 'nest-app', version: '1.0.0' }) {

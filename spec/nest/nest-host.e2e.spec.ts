@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { McpService } from 'mcp-reflect/nest';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
-import { appModule, Greetings, GreetTools, requestStore, RolesGuard } from './fixtures';
+import { appModule, Greetings, GreetTools, requestStore, RolesGuard, whoToolsBuilt } from './fixtures';
 
 /** mcp-reflect inside a real Nest 11 application: discovery, instances, Nest's enhancers, through a real SDK client. */
 const text = (result: unknown) => ((result as { content: { text: string }[] }).content ?? [])[0]?.text;
@@ -26,7 +26,7 @@ describe('mcp-reflect/nest: components of a Nest application', () => {
   it('serves the providers of every module, with instances and services from Nest', async () => {
     const context = await start();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['asking', 'city', 'greet', 'leak', 'order', 'patient', 'shout', 'trimmed', 'whoami']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['asking', 'city', 'greet', 'leak', 'order', 'patient', 'shout', 'trimmed', 'whoami']); // rootWho: admins only
     expect(tools.find((t) => t.name === 'greet')).toMatchObject({ description: 'Greets someone', inputSchema: { properties: { name: { type: 'string' } }, required: ['name'] } });
     expect(text(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hello, Ada');
     expect(context.get(Greetings).said).toEqual(['Ada']); // the one Nest instance
@@ -45,8 +45,9 @@ describe('mcp-reflect/nest: components of a Nest application', () => {
 
   it('lets a caller whose scopes satisfy the guard see and call it', async () => {
     await start({ subject: 'root', scopes: ['admin'] });
-    expect((await client.listTools()).tools.map((t) => t.name)).toContain('secret');
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['secret', 'rootWho']));
     expect(text(await client.callTool({ name: 'secret', arguments: {} }))).toBe('the secret');
+    expect(text(await client.callTool({ name: 'rootWho', arguments: {} }))).toMatch(/^root #\d+$/); // a guard on a request-scoped class
   });
 
   it('runs RxJS interceptors, Nest pipes and exception filters around the method', async () => {
@@ -96,6 +97,15 @@ describe('mcp-reflect/nest: components of a Nest application', () => {
       code: -32602,
       message: expect.stringContaining('topic cats is not allowed; choose another'),
     });
+  });
+
+  it('lists a request-scoped component without building it when no guard can apply to it', async () => {
+    await start();
+    const before = whoToolsBuilt();
+    for (let i = 0; i < 3; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('whoami');
+    expect(whoToolsBuilt()).toBe(before); // the stages are read from metadata at bootstrap: no guard, no instance per list
+    await client.callTool({ name: 'whoami', arguments: {} });
+    expect(whoToolsBuilt()).toBe(before + 1);
   });
 
   it('works with @nestjs/testing, overrides included', async () => {
