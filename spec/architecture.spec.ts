@@ -71,7 +71,7 @@ const ALLOWED: Record<string, string[]> = {
   ],
   // mcp-reflect/nest: the NestJS host (the only importer of @nestjs/* and rxjs).
   nest: ['auth', 'host', 'server', 'transports', 'pipeline', 'invocation', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
-  testing: ['host', 'interfaces'],
+  testing: ['host', 'context', 'interfaces'],
   generator: ['metadata', 'interfaces'],
   cli: ['generator', 'host', 'testing', 'metadata', 'errors'],
   // The subpath entries (mcp-reflect/common, /redis, /tasks, /builtins): each names the areas it re-exports.

@@ -1,5 +1,20 @@
 import type { McpAuth } from './auth';
 
+/**
+ * An identity given in part (by a test, or by a host's own sign-in), completed as an McpAuth: no scopes, an
+ * empty token, `claims` of `{ sub }` unless given, and `clientId` unless given.
+ */
+export function completeAuth(given: Partial<McpAuth>, clientId: string): McpAuth {
+  const defined = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as Partial<McpAuth>;
+  return {
+    clientId,
+    scopes: [],
+    token: '',
+    ...defined,
+    claims: given.claims ?? (given.subject !== undefined ? { sub: given.subject } : {}),
+  };
+}
+
 /** An OAuth scope-token: printable ASCII without spaces, quotes or backslashes (RFC 6749 §3.3). */
 export const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 

@@ -4,10 +4,10 @@ import { metadataPathsOf } from '../auth';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { composeApplication, type ConnectOptions, type ListenOptions, type McpApplication } from '../host';
-import type { McpAuth } from '../context';
+import { completeAuth } from '../context';
 import { authInfoOf } from '../server';
 import type { ConnectionHandle, HttpOptions, NodeHttpHandler, Transport } from '../transports';
-import { MCP_NEST_OPTIONS, type McpIdentity, type McpNestHttpOptions, type McpNestOptions } from './mcp-nest.options';
+import { MCP_NEST_OPTIONS, type McpNestHttpOptions, type McpNestOptions } from './mcp-nest.options';
 import { NestHost } from './nest-host';
 
 /**
@@ -90,7 +90,7 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     res.hijack?.(); // Fastify: the reply is written to the raw response
     const raw = (req.raw ?? req) as IncomingMessage & { auth?: unknown };
     const identity = http ? http.identity?.(req) : undefined;
-    if (identity) raw.auth = authInfoOf(identityAuth(identity));
+    if (identity) raw.auth = authInfoOf(completeAuth(identity, 'nest'));
     return handler(raw, res.raw ?? res, req.body);
   }
 
@@ -112,17 +112,4 @@ function resourceMissing(): BootstrapError {
 function withoutPath(options: McpNestHttpOptions): HttpOptions {
   const { path: _path, guards: _guards, identity: _identity, ...rest } = options;
   return rest;
-}
-
-/** An identity from a Nest guard, completed as an McpAuth. */
-function identityAuth(identity: McpIdentity): McpAuth {
-  return {
-    clientId: identity.clientId ?? 'nest',
-    scopes: identity.scopes ?? [],
-    claims: identity.claims ?? (identity.subject !== undefined ? { sub: identity.subject } : {}),
-    token: identity.token ?? '',
-    ...(identity.subject !== undefined ? { subject: identity.subject } : {}),
-    ...(identity.issuer !== undefined ? { issuer: identity.issuer } : {}),
-    ...(identity.expiresAt !== undefined ? { expiresAt: identity.expiresAt } : {}),
-  };
 }

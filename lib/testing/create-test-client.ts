@@ -1,4 +1,5 @@
 import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
+import { completeAuth } from '../context';
 import type { GeneratedMetadata, McpAuth, ModuleImport } from '../interfaces';
 import { McpApplication, McpFactory } from '../host';
 import { TestingModule } from './testing-module';
@@ -68,11 +69,5 @@ export async function createTestClient(
 }
 
 function testAuth(auth: Partial<McpAuth>): McpAuth {
-  return {
-    clientId: 'test-client',
-    scopes: [],
-    token: '',
-    ...auth,
-    claims: auth.claims ?? { ...(auth.subject !== undefined ? { sub: auth.subject } : {}) },
-  };
+  return completeAuth(auth, 'test-client');
 }
