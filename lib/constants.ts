@@ -27,6 +27,8 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** DI token under which the options given to `McpModule.forRoot()` are provided. */
 export const MCP_OPTIONS = Symbol.for('mcp-reflect:options');
+/** The options of an `McpModule.forFeature()` import (its namespace). */
+export const MCP_FEATURE = Symbol.for('mcp-reflect:feature');
 
 /** DI token of the current request's Context, for request-scoped providers (`@Inject(CONTEXT)`). */
 export const CONTEXT = Symbol.for('mcp-reflect:context');

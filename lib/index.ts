@@ -107,6 +107,7 @@ export type {
   DependencyToken,
   ForwardReference,
   DynamicModule,
+  McpFeatureOptions,
   EnumLike,
   FieldOptions,
   DeclaredKinds,

@@ -7,7 +7,7 @@ import { toolUiOptions } from './ui-meta';
 /** The explored methods the check reads (the shape of `ExploredComponents`' records). */
 interface Explored {
   readonly tools: readonly { readonly host: { readonly target: Function }; readonly method: string; readonly options: ToolOptions }[];
-  readonly resources: readonly { readonly host: { readonly target: Function }; readonly method: string }[];
+  readonly resources: readonly { readonly host: { readonly target: Function }; readonly method: string; readonly options: { readonly uri: string } }[];
 }
 
 const VISIBILITY = new Set(['model', 'app']);
@@ -18,9 +18,9 @@ const VISIBILITY = new Set(['model', 'app']);
  */
 export function checkUiLinks(found: Explored): void {
   const views = new Set<string>();
-  for (const { host, method } of found.resources) {
-    const uri = getUiResourceUri(host.target, method);
-    if (uri === undefined) continue;
+  for (const { host, method, options } of found.resources) {
+    if (getUiResourceUri(host.target, method) === undefined) continue;
+    const { uri } = options; // as served (a namespaced module's view has its namespace)
     if (!uri.startsWith('ui://')) throw new BootstrapError(BootstrapErrorCode.InvalidResourceUri, uiSchemeMessage(uri, `${host.target.name}.${method}`));
     views.add(uri);
   }

@@ -3,3 +3,4 @@ export type { CatalogueItem, Page } from './catalogue';
 export { passesTags } from './tags';
 export type { TagFilter } from './tags';
 export { unknownComponentMessage } from './catalogue.messages';
+export { NAMESPACE_PATTERN, NAMESPACE_SEPARATOR, namespacedName, namespacedUri } from './namespace';

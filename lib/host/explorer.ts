@@ -4,6 +4,7 @@ import type { MethodHost } from '../invocation';
 import { getComponentMethods, getComponentOptions, getToolMethods, getToolOptions } from '../metadata';
 import type { ComponentRecord, ExploredComponents } from '../pipeline';
 import type { McpHost } from './host';
+import { applyNamespaces } from './namespaces';
 
 /** True when the class has any decorated method: a tool, resource, template, resource list, prompt or completer. */
 export function hasComponents(target: Function): boolean {
@@ -34,6 +35,7 @@ export function exploreHosts(hosts: readonly MethodHost[], supplier: Pick<McpHos
     for (const method of getComponentMethods('prompt', target)) found.prompts.push(record(method, getComponentOptions('prompt', target, method) ?? {}));
     for (const method of getComponentMethods('complete', target)) found.completers.push(record(method, getComponentOptions('complete', target, method)!));
   }
-  checkUiLinks(found);
-  return found;
+  const served = applyNamespaces(found);
+  checkUiLinks(served);
+  return served;
 }

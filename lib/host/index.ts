@@ -1,4 +1,5 @@
-export { McpModule } from './mcp.module';
+export { McpFeatureModule, McpModule } from './mcp.module';
+export { checkFeatureOptions } from './namespaces';
 export { McpFactory } from './mcp-factory';
 export type { McpFactoryOptions } from './mcp-factory';
 export type { McpModuleAsyncOptions } from './mcp.module';

@@ -1,8 +1,9 @@
-import { MCP_OPTIONS } from '../constants';
+import { MCP_FEATURE, MCP_OPTIONS } from '../constants';
 import { Module } from '../decorators';
-import type { DependencyToken, DynamicModule, ModuleImport } from '../interfaces';
+import type { DependencyToken, DynamicModule, McpFeatureOptions, ModuleImport } from '../interfaces';
 import { McpComponents } from './component-control';
 import type { McpModuleOptions } from './mcp-options';
+import { checkFeatureOptions } from './namespaces';
 
 /**
  * Turns the application into an MCP server. Import it once, in the root module.
@@ -20,6 +21,19 @@ export class McpModule {
       providers: [{ provide: MCP_OPTIONS, useValue: { ...options } }, McpComponents],
       exports: [MCP_OPTIONS, McpComponents],
     };
+  }
+
+  /**
+   * Serves the components of the module that imports it under a namespace: tools and prompts as
+   * `<namespace>_<name>`, resource URIs and templates as `scheme://<namespace>/…` (docs/composition.md).
+   *
+   * @example
+   * @Module({ imports: [McpModule.forFeature({ namespace: 'weather' })], providers: [ForecastTools] })
+   * class WeatherModule {} // ForecastTools.forecast is served as the tool 'weather_forecast'
+   */
+  static forFeature(options: McpFeatureOptions): DynamicModule {
+    const checked = checkFeatureOptions(options, 'McpModule.forFeature');
+    return { module: McpFeatureModule, providers: [{ provide: MCP_FEATURE, useValue: checked }] };
   }
 
   /**
@@ -43,6 +57,13 @@ export class McpModule {
     };
   }
 }
+
+/**
+ * What `McpModule.forFeature()` imports: it names the namespace of the module importing it (the host reads
+ * its `MCP_FEATURE` value from the module's imports) and exports nothing.
+ */
+@Module({})
+export class McpFeatureModule {}
 
 /** Options of `McpModule.forRootAsync()`. */
 export interface McpModuleAsyncOptions {

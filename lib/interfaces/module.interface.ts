@@ -49,6 +49,15 @@ export interface ModuleOptions {
   exports?: (InjectionToken | DynamicModule)[];
 }
 
+/** Options of `McpModule.forFeature()`: what the components of the module importing it are served under. */
+export interface McpFeatureOptions {
+  /**
+   * Prefixes every component the module provides: tools and prompts `<namespace>_<name>`, resource URIs and
+   * URI templates `scheme://<namespace>/…`. Letters, digits, `-` and `.` (docs/composition.md).
+   */
+  namespace: string;
+}
+
 export interface InjectableOptions {
   /** How long instances live (default: one per application). */
   scope?: Scope;

@@ -18,4 +18,6 @@ export interface MethodHost {
   readonly resolve?: (request: RequestHandle) => object | Promise<object>;
   /** The generated types of the application serving it (`GeneratedTypes.none` without a generated module). */
   readonly types: GeneratedTypes;
+  /** The namespace of the module providing it (`McpModule.forFeature({ namespace })`): its components are served prefixed. */
+  readonly namespace?: string;
 }

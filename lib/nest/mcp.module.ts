@@ -1,6 +1,8 @@
 import { All, Controller, Inject, Module, Req, Res, UseGuards, type DynamicModule, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { McpComponents } from '../host';
+import { MCP_FEATURE } from '../constants';
+import { checkFeatureOptions, McpComponents } from '../host';
+import type { McpFeatureOptions } from '../interfaces';
 import { MCP_NEST_OPTIONS, type McpNestHttpOptions, type McpNestOptions } from './mcp-nest.options';
 import { McpService } from './mcp.service';
 
@@ -18,6 +20,18 @@ import { McpService } from './mcp.service';
 export class McpModule {
   static forRoot(options: McpNestOptions): DynamicModule {
     return moduleWith({ provide: MCP_NEST_OPTIONS, useValue: { ...options } }, options.http, []);
+  }
+
+  /**
+   * Serves the MCP components of the module that imports it under a namespace: tools and prompts as
+   * `<namespace>_<name>`, resource URIs and templates as `scheme://<namespace>/…` (docs/composition.md).
+   *
+   * @example
+   * @Module({ imports: [McpModule.forFeature({ namespace: 'weather' })], providers: [ForecastTools] })
+   * export class WeatherModule {} // ForecastTools.forecast is served as the tool 'weather_forecast'
+   */
+  static forFeature(options: McpFeatureOptions): DynamicModule {
+    return { module: McpFeatureModule, providers: [{ provide: MCP_FEATURE, useValue: checkFeatureOptions(options, 'McpModule.forFeature') }] };
   }
 
   /**
@@ -40,6 +54,10 @@ export class McpModule {
     return moduleWith(provider, options.http, options.imports ?? []);
   }
 }
+
+/** What `McpModule.forFeature()` imports: the namespace of the module importing it, read by the Nest host. */
+@Module({})
+export class McpFeatureModule {}
 
 /** Options of `McpModule.forRootAsync()`. */
 export interface McpNestAsyncOptions {

@@ -152,13 +152,13 @@ export class NestEnhancers implements ComponentEnhancers {
   async canActivate(execution: ExecutionContext, request: RequestHandle | undefined): Promise<boolean> {
     const { guards } = await this.forRequest(request);
     if (guards.length === 0) return true;
-    return this.nest.guardsConsumer.tryActivate(guards, execution.getArgs(), this.stand, this.site.handler, MCP_CONTEXT_TYPE);
+    return this.nest.guardsConsumer.tryActivate(guards, argsOf(execution), this.stand, this.site.handler, MCP_CONTEXT_TYPE);
   }
 
   async intercept(execution: ExecutionContext, request: RequestHandle | undefined, next: () => Promise<unknown>): Promise<unknown> {
     const { interceptors } = await this.forRequest(request);
     if (interceptors.length === 0) return next();
-    const context = this.nest.guardsConsumer.createContext(execution.getArgs(), this.stand, this.site.handler);
+    const context = this.nest.guardsConsumer.createContext(argsOf(execution), this.stand, this.site.handler);
     context.setType(MCP_CONTEXT_TYPE);
     return runInterceptors(interceptors, context, next);
   }
@@ -172,7 +172,7 @@ export class NestEnhancers implements ComponentEnhancers {
 
   async recover(error: unknown, execution: ExecutionContext, request: RequestHandle | undefined): Promise<{ value: unknown } | undefined> {
     const { filters } = await this.forRequest(request);
-    const host = this.nest.guardsConsumer.createContext(execution.getArgs(), this.stand, this.site.handler);
+    const host = this.nest.guardsConsumer.createContext(argsOf(execution), this.stand, this.site.handler);
     host.setType(MCP_CONTEXT_TYPE);
     const answer = filters.invokeCustomFilters(error, host);
     return answer === null ? undefined : { value: await answer };
@@ -204,6 +204,29 @@ export class NestEnhancers implements ComponentEnhancers {
       filters: at(nest.filters),
     };
   }
+}
+
+/**
+ * The arguments Nest's ExecutionContext shows: `[arguments, Context, the mcp-reflect ExecutionContext]` (the
+ * third names the component as served, with its namespace: read it with `mcpExecutionOf(context)`).
+ */
+function argsOf(execution: ExecutionContext): unknown[] {
+  return [...execution.getArgs(), execution];
+}
+
+/**
+ * What a Nest guard, interceptor or filter reads of the MCP call behind its ExecutionContext of type `'mcp'`:
+ * the component's kind and served name (with its namespace), the MCP method, the phase (`'list'` while a list
+ * is decided), the Context and the caller's identity. Undefined for a context of another type.
+ *
+ * @example
+ * canActivate(context: ExecutionContext) {
+ *   return mcpExecutionOf(context)?.name.startsWith('admin_') ? isAdmin(context) : true;
+ * }
+ */
+export function mcpExecutionOf(context: ArgumentsHost): ExecutionContext | undefined {
+  if (context.getType<string>() !== MCP_CONTEXT_TYPE) return undefined;
+  return context.getArgByIndex<ExecutionContext>(2);
 }
 
 function hasFilters(handler: FiltersHandler): boolean {

@@ -2,10 +2,10 @@ import { HttpException } from '@nestjs/common';
 import { ContextIdFactory, type DiscoveryService, type ExternalContextCreator, type ModuleRef } from '@nestjs/core';
 import type { Context } from '../context';
 import { BootstrapError, BootstrapErrorCode, RpcCode } from '../errors';
-import type { InjectionToken, McpMiddleware } from '../interfaces';
+import type { InjectionToken, McpFeatureOptions, McpMiddleware } from '../interfaces';
 import type { ClientFacingError, MethodHost, RequestHandle, RequestScopeOpener } from '../invocation';
 import type { GeneratedTypes } from '../metadata';
-import { MCP_OPTIONS } from '../constants';
+import { MCP_FEATURE, MCP_OPTIONS } from '../constants';
 import { checkedScopes, hasComponents, unprovidedComponentClasses, type McpHost, type McpModuleOptions } from '../host';
 import type { ComponentEnhancers } from '../pipeline';
 import { machineryOf, NestEnhancers, type NestComponentSite, type NestEnhancerMachinery } from './nest-enhancers';
@@ -73,10 +73,11 @@ export class NestHost implements McpHost {
       if (where !== undefined) throw twoModules(target, where, moduleName);
       seen.set(target, moduleName);
       const moduleKey = this.nest.moduleKey(wrapper.host?.metatype);
+      const namespace = featureNamespace(wrapper.host as NestModuleLike | undefined, moduleName);
       if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
         const instance = wrapper.instance as object | undefined;
         if (!(instance instanceof target)) throw notAnInstance(target, moduleName);
-        found.push(this.site({ target, instance, types, moduleKey, moduleName }));
+        found.push(this.site({ target, instance, types, moduleKey, moduleName, ...namespace }));
         continue;
       }
       const token = wrapper.token as InjectionToken;
@@ -84,7 +85,7 @@ export class NestHost implements McpHost {
         if (!(request instanceof NestRequestHandle)) throw foreignHandle(target);
         return request.memo(target, () => this.services.moduleRef.resolve(token as never, request.contextId, { strict: false }) as Promise<object>);
       };
-      found.push(this.site({ target, resolve, types, moduleKey, moduleName }));
+      found.push(this.site({ target, resolve, types, moduleKey, moduleName, ...namespace }));
     }
     if (this.options.warnings?.unprovidedComponents !== false) {
       const orphans = unprovidedComponentClasses(new Set(seen.keys()));
@@ -145,6 +146,28 @@ export class NestHost implements McpHost {
     this.sites.set(component, component);
     return component;
   }
+}
+
+/** The namespace a Nest module's `McpModule.forFeature()` import gives its components (at most one such import). */
+function featureNamespace(module: NestModuleLike | undefined, moduleName: string): { namespace?: string } {
+  const namespaces: string[] = [];
+  for (const imported of module?.imports ?? []) {
+    const options = imported.providers.get(MCP_FEATURE)?.instance as McpFeatureOptions | undefined;
+    if (options) namespaces.push(options.namespace);
+  }
+  if (namespaces.length > 1) {
+    throw new BootstrapError(
+      BootstrapErrorCode.InvalidOption,
+      `Cannot serve the components of ${moduleName}: it imports McpModule.forFeature() ${namespaces.length} times (namespaces ${namespaces.map((n) => `'${n}'`).join(' and ')}), and a module's components have one namespace.\n` +
+        `Fix: keep one McpModule.forFeature() in ${moduleName}'s imports, or move the components of the other namespace into a module of their own.`,
+    );
+  }
+  return namespaces.length === 1 ? { namespace: namespaces[0] } : {};
+}
+
+/** What the host reads of a Nest `Module`: what it imports, and their providers. */
+interface NestModuleLike {
+  readonly imports: Iterable<{ readonly providers: ReadonlyMap<unknown, { readonly instance: unknown }> }>;
 }
 
 function twoModules(target: Function, first: string, second: string): BootstrapError {

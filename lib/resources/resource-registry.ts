@@ -1,5 +1,5 @@
 import { uiContentMeta } from '../apps';
-import { Catalogue, paginate, passesTags, type Page, type TagFilter } from '../catalogue';
+import { Catalogue, namespacedUri, paginate, passesTags, type Page, type TagFilter } from '../catalogue';
 import type { RequestChannel } from '../context';
 import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
 import type { CacheHint, ResourceOptions, ResourceTemplateOptions } from '../interfaces';
@@ -136,7 +136,7 @@ export class ResourceRegistry {
         enhancers: record.enhancers,
         component: { kind: 'resource-list', name: where, method: 'resources/list' },
         ...this.services,
-        convert: (value) => (Array.isArray(value) ? (value as ResourceDescriptor[]) : []),
+        convert: listConverter(record.host.namespace, where, this.policy),
         invalid: () => [],
         fail: (error) => {
           throw toRequestError(error, 'listing resources', where, this.policy);
@@ -273,4 +273,26 @@ export class ResourceRegistry {
 /** The answer to a URI no resource serves, or one the caller may not see: `Resource not found: <uri>`. */
 export function resourceNotFound(uri: string): RequestError {
   return new RequestError(RpcCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+}
+
+/**
+ * What a `@ResourceList()` method's answer becomes: its entries, and in a namespaced module with the
+ * namespace in their URIs, as the module's templates and resources have it (an entry whose URI
+ * has no `scheme://` part cannot take one: it is left out, and the server log says why).
+ */
+function listConverter(namespace: string | undefined, where: string, policy: CallPolicy): (value: unknown) => ResourceDescriptor[] {
+  if (!namespace) return (value) => (Array.isArray(value) ? (value as ResourceDescriptor[]) : []);
+  return (value) => {
+    if (!Array.isArray(value)) return [];
+    const entries: ResourceDescriptor[] = [];
+    for (const entry of value as ResourceDescriptor[]) {
+      const uri = typeof entry?.uri === 'string' ? namespacedUri(namespace, entry.uri) : undefined;
+      if (uri === undefined) {
+        policy.logger.error(`Resource list ${where} (namespace '${namespace}') returned the URI ${JSON.stringify(entry?.uri)}, which has no 'scheme://' part to put the namespace in: it is not listed.`);
+        continue;
+      }
+      entries.push({ ...entry, uri });
+    }
+    return entries;
+  };
 }

@@ -1,8 +1,9 @@
-import { Scope } from '../../constants';
+import { MCP_FEATURE, Scope } from '../../constants';
 import type { Container, ModuleRecord, ProviderRecord } from '../../di';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import { describeValue } from '../../errors/describe';
 import type { MethodHost, RequestHandle } from '../../invocation';
+import type { McpFeatureOptions } from '../../interfaces';
 import type { GeneratedTypes } from '../../metadata';
 import { perRequest } from './enhancer-resolver';
 import { hasComponents } from '../explorer';
@@ -21,17 +22,25 @@ export interface HostRecord extends MethodHost {
 export async function collectHosts(container: Container, types: GeneratedTypes): Promise<HostRecord[]> {
   const hosts: HostRecord[] = [];
   const seen = new Set<Function>();
+  const namespaces = new Map<ModuleRecord, string | undefined>();
+  const namespaceOf = (module: ModuleRecord) => {
+    if (!namespaces.has(module)) namespaces.set(module, featureNamespace(module));
+    return namespaces.get(module);
+  };
   for (const record of container.providers()) {
     if (record.recipe.kind === 'existing' || record.recipe.kind === 'request-value') continue; // an alias serves nothing of its own
     const target = targetOf(record);
     if (!target || seen.has(target) || !hasComponents(target)) continue;
     seen.add(target);
+    const namespace = namespaceOf(record.module);
+    const named = namespace ? { namespace } : {};
     if (record.requestScoped) {
       hosts.push({
         target,
         module: record.module,
         resolve: perRequest(container, record) as (request: RequestHandle) => object | Promise<object>,
         types,
+        ...named,
       });
       continue;
     }
@@ -43,7 +52,7 @@ export async function collectHosts(container: Container, types: GeneratedTypes):
           `Fix: make the factory return an instance of ${target.name}, or provide the class itself (useClass).`,
       );
     }
-    hosts.push({ target, module: record.module, instance, types });
+    hosts.push({ target, module: record.module, instance, types, ...named });
   }
   return hosts;
 }
@@ -58,3 +67,22 @@ function targetOf(record: ProviderRecord): Function | undefined {
   return typeof instance === 'object' && instance !== null ? instance.constructor : undefined;
 }
 
+
+/** The namespace a module's `McpModule.forFeature()` import gives its components (at most one such import). */
+function featureNamespace(module: ModuleRecord): string | undefined {
+  const features = module.imports.filter((child) => child.providers.has(MCP_FEATURE));
+  if (features.length > 1) {
+    const names = features.map((f) => `'${featureOptions(f).namespace}'`).join(' and ');
+    throw new BootstrapError(
+      BootstrapErrorCode.InvalidOption,
+      `Cannot serve the components of ${module.name}: it imports McpModule.forFeature() ${features.length} times (namespaces ${names}), and a module's components have one namespace.\n` +
+        `Fix: keep one McpModule.forFeature() in ${module.name}'s imports, or move the components of the other namespace into a module of their own.`,
+    );
+  }
+  return features.length === 1 ? featureOptions(features[0]).namespace : undefined;
+}
+
+function featureOptions(module: ModuleRecord): McpFeatureOptions {
+  const recipe = module.providers.get(MCP_FEATURE)!.recipe;
+  return (recipe.kind === 'value' ? recipe.useValue : {}) as McpFeatureOptions;
+}
