@@ -40,6 +40,7 @@ export { userMessage, assistantMessage } from './prompts';
 export type { PromptMessage, PromptResult, PromptDescriptor } from './prompts';
 export type { CompletionContext, CompletionResult } from './completions';
 export type { ComponentControl } from './host/component-control';
+export type { McpProxyOptions, McpProxyStdio } from './proxy';
 export { McpComponents } from './host/component-control';
 // What `mcp-reflect generate` writes (docs/types.md).
 export type { GeneratedMetadata, GeneratedClass, GeneratedMethod, GeneratedParam, GeneratedProperty, GeneratedType } from './interfaces';
@@ -108,6 +109,7 @@ export type {
   ForwardReference,
   DynamicModule,
   McpFeatureOptions,
+  AddOptions,
   EnumLike,
   FieldOptions,
   DeclaredKinds,

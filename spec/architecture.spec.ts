@@ -64,9 +64,11 @@ const ALLOWED: Record<string, string[]> = {
   transports: ['auth', 'server', 'invocation', 'context', 'interfaces', 'errors'],
   // Redis adapters of the stores and the bus the server and transports define.
   'scale-out': ['transports', 'server', 'tasks'],
+  // A remote MCP server as a provider: the SDK client, and its components as decorated methods of a class.
+  proxy: ['resources', 'content', 'decorators', 'catalogue', 'context', 'metadata', 'interfaces', 'errors'],
   // The composition root: an application on a host (host/), the standalone container's host (host/native/).
   host: [
-    'apps', 'tasks', 'auth', 'server', 'transports', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di',
+    'proxy', 'apps', 'tasks', 'auth', 'server', 'transports', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di',
     'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants',
   ],
   // mcp-reflect/nest: the NestJS host (the only importer of @nestjs/* and rxjs).
@@ -77,7 +79,7 @@ const ALLOWED: Record<string, string[]> = {
   // The subpath entries (mcp-reflect/common, /redis, /tasks, /builtins): each names the areas it re-exports.
   entries: ['decorators', 'errors', 'constants', 'context', 'interfaces', 'scale-out', 'tasks', 'builtins'],
   index: [
-    'tasks', 'builtins', 'pipeline', 'decorators', 'di', 'context', 'host', 'server', 'transports', 'scale-out', 'tools', 'resources', 'prompts',
+    'proxy', 'tasks', 'builtins', 'pipeline', 'decorators', 'di', 'context', 'host', 'server', 'transports', 'scale-out', 'tools', 'resources', 'prompts',
     'completions', 'errors', 'constants', 'interfaces',
   ],
 };
@@ -94,8 +96,8 @@ describe('architecture', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('imports the MCP SDK only from the server adapter, the transports, scale-out, auth and lib/testing', () => {
-    const sdk = ['server', 'transports', 'scale-out', 'auth', 'testing'];
+  it('imports the MCP SDK only from the server adapter, the transports, scale-out, auth, the client of a proxy and lib/testing', () => {
+    const sdk = ['server', 'transports', 'scale-out', 'auth', 'proxy', 'testing'];
     const wrong = sources
       .filter((s) => s.imports.some((i) => i.startsWith('@modelcontextprotocol/')))
       .filter((s) => !sdk.includes(s.area))

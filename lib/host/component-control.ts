@@ -1,5 +1,6 @@
 import { unknownComponentMessage, type Catalogue } from '../catalogue';
 import { Injectable } from '../decorators';
+import type { AddOptions } from '../interfaces';
 
 /** What the control needs of a catalogue: names and switches, whatever its items. */
 type Controlled = Pick<Catalogue<never, unknown>, 'names' | 'has' | 'isEnabled' | 'enable' | 'disable' | 'remove' | 'kind'>;
@@ -16,7 +17,7 @@ import { ErrorCode, McpReflectError } from '../errors';
 export class ComponentControl {
   constructor(
     private readonly catalogues: readonly Controlled[],
-    private readonly addInstance: (instance: object) => void,
+    private readonly addInstance: (instance: object, options?: AddOptions) => void,
   ) {}
 
   /** Names of every component of this kind, enabled or not. */
@@ -40,9 +41,12 @@ export class ComponentControl {
     this.owner(name).remove(name);
   }
 
-  /** Registers the decorated methods of an object (its class's `@Tool()`, `@Resource()`, `@Prompt()` …). */
-  add(instance: object): void {
-    this.addInstance(instance);
+  /**
+   * Registers the decorated methods of an object (its class's `@Tool()`, `@Resource()`, `@Prompt()` …);
+   * `namespace` serves them under it, as `McpModule.forFeature({ namespace })` does (docs/composition.md).
+   */
+  add(instance: object, options?: AddOptions): void {
+    this.addInstance(instance, options);
   }
 
   private owner(name: string): Controlled {

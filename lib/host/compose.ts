@@ -16,6 +16,7 @@ import type { McpHost } from './host';
 import type { McpModuleOptions } from './mcp-options';
 import { stderrLogger } from './stderr-logger';
 import { exploreHosts } from './explorer';
+import { checkFeatureOptions } from './namespaces';
 import { reportUndecoratedProperties } from './undecorated-properties';
 import { warnUnprovidedComponents } from './unprovided-components';
 
@@ -133,7 +134,10 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
     prompts,
     completions,
     hub,
-    register: (instances) => register(instances.map((instance) => host.adopt(instance, types))),
+    register: (instances, namespace) => {
+      if (namespace !== undefined) checkFeatureOptions({ namespace }, 'app.tools.add(instance, { namespace })');
+      register(instances.map((instance) => host.adopt(instance, types, namespace)));
+    },
     warnUnprovidedComponents: () => warnUnprovidedComponents(served, host.name, logger, settings.warnings),
   };
   const app = new McpApplication(host, factory, registries, logger);

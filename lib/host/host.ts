@@ -23,8 +23,8 @@ export interface McpHost {
   init(): Promise<void>;
   /** Every class with decorated methods, with its instance or its per-request resolver, carrying `types`. */
   components(types: GeneratedTypes): Promise<readonly MethodHost[]>;
-  /** A component host for an object added at runtime (`app.tools.add(instance)`). */
-  adopt(instance: object, types: GeneratedTypes): MethodHost;
+  /** A component host for an object added at runtime (`app.tools.add(instance, { namespace })`). */
+  adopt(instance: object, types: GeneratedTypes, namespace?: string): MethodHost;
   /** The enhancers of one method of a component host this host supplied (or adopted). */
   enhancersFor(component: MethodHost, method: string): ComponentEnhancers;
   /** The application's middleware, built once. */

@@ -4,6 +4,8 @@ import type { DependencyToken, DynamicModule, McpFeatureOptions, ModuleImport } 
 import { McpComponents } from './component-control';
 import type { McpModuleOptions } from './mcp-options';
 import { checkFeatureOptions } from './namespaces';
+import { checkProxyOptions, McpProxy, type McpProxyOptions } from '../proxy';
+import { stderrLogger } from './stderr-logger';
 
 /**
  * Turns the application into an MCP server. Import it once, in the root module.
@@ -37,6 +39,26 @@ export class McpModule {
   }
 
   /**
+   * Serves a remote MCP server's tools, resources, templates and prompts as this application's, under a
+   * namespace, through the application's own pipeline (guards, scopes, interceptors, middleware apply to them
+   * as to local components); calls are forwarded with progress and cancellation (docs/composition.md).
+   *
+   * @example
+   * @Module({ imports: [McpModule.forRoot({ name: 'gateway', version: '1.0.0' }), McpModule.proxy({ namespace: 'docs', url: 'https://docs.example.com/mcp' })] })
+   * class GatewayModule {}
+   */
+  static proxy(options: McpProxyOptions): DynamicModule {
+    const checked = checkProxyOptions(options);
+    const token = Symbol(`mcp-reflect:proxy:${checked.namespace}`);
+    const provider = {
+      provide: token,
+      useFactory: (components: McpComponents, root: McpModuleOptions) => new McpProxy(checked, components, root.logger ?? stderrLogger),
+      inject: [McpComponents, MCP_OPTIONS],
+    };
+    return { module: McpProxyModule, providers: [provider] };
+  }
+
+  /**
    * Like `forRoot()`, with options computed from other providers (a ConfigService, say); the factory may
    * be async and is awaited at bootstrap.
    *
@@ -64,6 +86,10 @@ export class McpModule {
  */
 @Module({})
 export class McpFeatureModule {}
+
+/** What `McpModule.proxy()` imports: the provider of one proxied server. */
+@Module({})
+export class McpProxyModule {}
 
 /** Options of `McpModule.forRootAsync()`. */
 export interface McpModuleAsyncOptions {

@@ -58,6 +58,12 @@ export interface McpFeatureOptions {
   namespace: string;
 }
 
+/** Options of `app.tools.add(instance, options)` (and of `McpComponents`' controls). */
+export interface AddOptions {
+  /** Serves the object's components under this namespace (`<namespace>_<name>`, `scheme://<namespace>/…`). */
+  readonly namespace?: string;
+}
+
 export interface InjectableOptions {
   /** How long instances live (default: one per application). */
   scope?: Scope;

@@ -33,6 +33,11 @@ export interface ToolOptions {
   /** Raw JSON Schema for the input, used verbatim; `@Args()` then receives the validated plain object. */
   inputSchema?: JsonSchema;
   /**
+   * Raw JSON Schema (an object schema) for the structured output, used verbatim instead of `output`: advertised
+   * as `outputSchema` and checked against what the tool returns (a `ToolResult` with `structuredContent`, or an object).
+   */
+  outputSchema?: JsonSchema;
+  /**
    * Milliseconds a call may take: at the deadline the Context's signal aborts and the caller gets an isError
    * result, even if the method ignores the signal.
    */

@@ -1,4 +1,4 @@
-export { getParamTypes, getReturnType, getPropertyType, getConstructorParamTypes } from './design-types';
+export { defineParamTypes, getParamTypes, getReturnType, getPropertyType, getConstructorParamTypes } from './design-types';
 export { defineToolMetadata, getToolMethods, getToolOptions } from './tool.metadata';
 export { defineParamMetadata, getParamMetadata } from './param.metadata';
 export type { ParamMetadata } from './param.metadata';

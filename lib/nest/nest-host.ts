@@ -94,8 +94,9 @@ export class NestHost implements McpHost {
     return found;
   }
 
-  adopt(instance: object, types: GeneratedTypes): MethodHost {
-    return this.site({ target: instance.constructor, instance, types, moduleKey: this.nest.moduleKey(undefined), moduleName: 'the application' });
+  adopt(instance: object, types: GeneratedTypes, namespace?: string): MethodHost {
+    const named = namespace ? { namespace } : {};
+    return this.site({ target: instance.constructor, instance, types, moduleKey: this.nest.moduleKey(undefined), moduleName: 'the application', ...named });
   }
 
   enhancersFor(component: MethodHost, method: string): ComponentEnhancers {

@@ -38,7 +38,9 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
         },
         host.types,
       )
-    : undefined;
+    : options.outputSchema
+      ? { schema: options.outputSchema, wrapped: false, generated: false }
+      : undefined;
 
   const descriptor: ToolDescriptor = pruneUndefined({
     name,

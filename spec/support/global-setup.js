@@ -90,6 +90,12 @@ module.exports = async function globalSetup() {
     }
   }
   problems.push(nest12(), installedAsLocked('node22') ? undefined : run('npm', ['ci', '--prefix', 'tools/node22', '--no-audit', '--no-fund'], 'npm ci --prefix tools/node22 (Node 22)'));
+  // The official reference server, proxied by spec/proxy over stdio and Streamable HTTP.
+  problems.push(
+    installedAsLocked('everything')
+      ? undefined
+      : run('npm', ['ci', '--prefix', 'tools/everything', '--no-audit', '--no-fund'], 'npm ci --prefix tools/everything (the reference server-everything)'),
+  );
   const failures = problems.filter(Boolean);
   if (failures.length > 0) throw new Error(`npm test cannot run every spec on this machine:\n- ${failures.join('\n- ')}`);
 };

@@ -71,8 +71,8 @@ export class NativeHost implements McpHost {
     return found;
   }
 
-  adopt(instance: object, types: GeneratedTypes): MethodHost {
-    return { target: instance.constructor, instance, types };
+  adopt(instance: object, types: GeneratedTypes, namespace?: string): MethodHost {
+    return { target: instance.constructor, instance, types, ...(namespace ? { namespace } : {}) };
   }
 
   enhancersFor(component: MethodHost, method: string): ComponentEnhancers {

@@ -1,0 +1,161 @@
+import type { Context } from '../context';
+import { ToolResult, type ContentBlock } from '../content';
+import { ResourceResult } from '../resources';
+import { Args, Ctx, Param, Prompt, Resource, ResourceTemplate, Tool } from '../decorators';
+import type { JsonSchema } from '../interfaces';
+import { defineParamTypes } from '../metadata';
+import type { RemoteCatalogue, RemoteServer } from './remote-server';
+
+/** The names a catalogue's components are served under (before the namespace), to remove them when it changes. */
+export interface ProxiedNames {
+  readonly tools: readonly string[];
+  readonly resources: readonly string[];
+  readonly templates: readonly string[];
+  readonly prompts: readonly string[];
+}
+
+
+/**
+ * The remote's components as one class of decorated methods, so they run through the application's one
+ * pipeline like any local class (middleware, guards, scopes, interceptors, validation with the remote's own
+ * schemas, timing, OTel): each method forwards to the remote. A new class per catalogue, since the record of
+ * decorated methods is fixed once written.
+ */
+export function proxyComponents(remote: RemoteServer, catalogue: RemoteCatalogue, className: string): { instance: object; names: ProxiedNames } {
+  const Proxied = { [className]: class {} }[className];
+  const proto = Proxied.prototype as Record<string, unknown>;
+  const method = (key: string, fn: (...args: unknown[]) => unknown, types: readonly unknown[]) => {
+    Object.defineProperty(proto, key, { value: fn, writable: true, configurable: true });
+    defineParamTypes(proto, key, types);
+    return Object.getOwnPropertyDescriptor(proto, key)!;
+  };
+  const keys = new Set<string>();
+  const keyFor = (kind: string, name: string) => {
+    let key = `${kind}:${name}`;
+    for (let i = 2; keys.has(key); i++) key = `${kind}:${name}#${i}`;
+    keys.add(key);
+    return key;
+  };
+
+  for (const tool of catalogue.tools) {
+    const key = keyFor('tool', tool.name);
+    const descriptor = method(key, async (args: unknown, ctx: unknown) => {
+      const result = await remote.callTool(tool.name, args as Record<string, unknown>, ctx as Context);
+      return new ToolResult({
+        content: (result.content ?? []) as ContentBlock[],
+        ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent as Record<string, unknown> } : {}),
+        ...(result.isError ? { isError: true } : {}),
+        ...(result._meta ? { _meta: result._meta as Record<string, unknown> } : {}),
+      });
+    }, [Object, Object]);
+    Tool({
+      name: tool.name,
+      ...(tool.title !== undefined ? { title: tool.title } : {}),
+      ...(tool.description !== undefined ? { description: tool.description } : {}),
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      ...(tool.icons ? { icons: tool.icons as never } : {}),
+      ...(tool._meta ? { _meta: tool._meta } : {}),
+      inputSchema: tool.inputSchema as JsonSchema,
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema as JsonSchema } : {}),
+    })(proto, key, descriptor);
+    Args()(proto, key, 0);
+    Ctx()(proto, key, 1);
+  }
+
+  for (const resource of catalogue.resources) {
+    const key = keyFor('resource', resource.uri);
+    const descriptor = method(key, async (ctx: unknown) => new ResourceResult((await remote.readResource(resource.uri, ctx as Context)).contents as never), [Object]);
+    Resource(resource.uri, {
+      name: resource.name,
+      ...(resource.title !== undefined ? { title: resource.title } : {}),
+      ...(resource.description !== undefined ? { description: resource.description } : {}),
+      ...(resource.mimeType !== undefined ? { mimeType: resource.mimeType } : {}),
+      ...(resource.annotations ? { annotations: resource.annotations as never } : {}),
+      ...(resource.size !== undefined ? { size: resource.size } : {}),
+      ...(resource._meta ? { _meta: resource._meta } : {}),
+    })(proto, key, descriptor);
+    Ctx()(proto, key, 0);
+  }
+
+  for (const template of catalogue.templates) {
+    const key = keyFor('template', template.uriTemplate);
+    const variables = templateVariables(template.uriTemplate);
+    // A plain function reading `arguments`: the parser refuses rest parameters (they have no schema).
+    const descriptor = method(key, async function (this: unknown) {
+      const values = Array.from(arguments) as unknown[];
+      const ctx = values[variables.length] as Context;
+      const uri = expand(template.uriTemplate, Object.fromEntries(variables.map((name, i) => [name, String(values[i] ?? '')])));
+      return new ResourceResult((await remote.readResource(uri, ctx)).contents as never);
+    }, [...variables.map(() => String), Object]);
+    ResourceTemplate(template.uriTemplate, {
+      name: template.name,
+      ...(template.title !== undefined ? { title: template.title } : {}),
+      ...(template.description !== undefined ? { description: template.description } : {}),
+      ...(template.mimeType !== undefined ? { mimeType: template.mimeType } : {}),
+      ...(template._meta ? { _meta: template._meta } : {}),
+    })(proto, key, descriptor);
+    variables.forEach((name, i) => Param(name, { type: String })(proto, key, i));
+    Ctx()(proto, key, variables.length);
+  }
+
+  for (const prompt of catalogue.prompts) {
+    const key = keyFor('prompt', prompt.name);
+    const names = (prompt.arguments ?? []).map((a) => a.name);
+    const descriptor = method(key, async function (this: unknown) {
+      const values = Array.from(arguments) as unknown[];
+      const ctx = values[names.length] as Context;
+      const args: Record<string, string> = {};
+      names.forEach((name, i) => values[i] !== undefined && (args[name] = String(values[i])));
+      const result = await remote.getPrompt(prompt.name, args, ctx);
+      return { ...(result.description !== undefined ? { description: result.description } : {}), messages: result.messages };
+    }, [...names.map(() => String), Object]);
+    Prompt({
+      name: prompt.name,
+      ...(prompt.title !== undefined ? { title: prompt.title } : {}),
+      ...(prompt.description !== undefined ? { description: prompt.description } : {}),
+      ...(prompt._meta ? { _meta: prompt._meta } : {}),
+    })(proto, key, descriptor);
+    (prompt.arguments ?? []).forEach((a, i) =>
+      Param(a.name, { type: String, optional: !a.required, ...(a.description !== undefined ? { description: a.description } : {}) })(proto, key, i),
+    );
+    Ctx()(proto, key, names.length);
+  }
+
+  return {
+    instance: new Proxied(),
+    names: {
+      tools: catalogue.tools.map((t) => t.name),
+      resources: catalogue.resources.map((r) => r.name),
+      templates: catalogue.templates.map((t) => t.name),
+      prompts: catalogue.prompts.map((p) => p.name),
+    },
+  };
+}
+
+/** The variable names of an RFC 6570 template, in order (`{a}`, `{+path}`, `{?q,page}`). */
+export function templateVariables(template: string): string[] {
+  const names: string[] = [];
+  for (const [, expression] of template.matchAll(/\{([^}]*)\}/g)) {
+    for (const part of expression.replace(/^[+#./;?&]/, '').split(',')) {
+      const name = part.replace(/[*]$|:\d+$/, '').trim();
+      if (name && !names.includes(name)) names.push(name);
+    }
+  }
+  return names;
+}
+
+/** Fills an RFC 6570 template (levels 1–3) with values, as the remote will parse them. */
+export function expand(template: string, values: Record<string, string>): string {
+  return template.replace(/\{([^}]*)\}/g, (_, expression: string) => {
+    const operator = /^[+#./;?&]/.test(expression) ? expression[0] : '';
+    const names = expression.slice(operator.length).split(',').map((n) => n.replace(/[*]$|:\d+$/, '').trim());
+    const reserved = operator === '+' || operator === '#';
+    const encode = (v: string) => (reserved ? encodeURI(v) : encodeURIComponent(v));
+    const present = names.filter((n) => values[n] !== undefined && values[n] !== '');
+    if (present.length === 0) return '';
+    const separator = { '': ',', '+': ',', '#': ',', '.': '.', '/': '/', ';': ';', '?': '&', '&': '&' }[operator]!;
+    const named = operator === ';' || operator === '?' || operator === '&';
+    const prefix = operator === '+' || operator === '' ? '' : operator === '&' ? '&' : operator;
+    return prefix + present.map((n) => (named ? `${n}=${encode(values[n])}` : encode(values[n]))).join(separator);
+  });
+}

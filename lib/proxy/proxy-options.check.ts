@@ -1,0 +1,35 @@
+import { NAMESPACE_PATTERN } from '../catalogue';
+import { BootstrapError, BootstrapErrorCode } from '../errors';
+import type { McpProxyOptions } from './proxy.options';
+
+/** The options of `McpModule.proxy()`, checked where the module is declared (each mistake named with its fix). */
+export function checkProxyOptions(options: McpProxyOptions): McpProxyOptions {
+  const fail = (cause: string, fix: string) =>
+    new BootstrapError(BootstrapErrorCode.InvalidOption, `Cannot use McpModule.proxy(${describe(options)}): ${cause}.\nFix: ${fix}.`);
+  if (!options || typeof options !== 'object') throw fail('it takes an options object', "give McpModule.proxy({ namespace: 'docs', url: 'https://mcp.example.com/mcp' })");
+  if (typeof options.namespace !== 'string' || !NAMESPACE_PATTERN.test(options.namespace)) {
+    throw fail(
+      `the namespace ${JSON.stringify(options.namespace) ?? 'is missing'}${typeof options.namespace === 'string' ? ' is not 1 to 64 letters, digits, "-" or ".", starting with a letter or a digit' : ''} (it prefixes every proxied component)`,
+      "give a short namespace, e.g. namespace: 'docs'",
+    );
+  }
+  if ((options.stdio === undefined) === (options.url === undefined)) {
+    throw fail(options.stdio ? 'it names both a command (stdio) and a url' : 'it names neither a command (stdio) nor a url', "give one of stdio: { command, args } or url: 'https://…/mcp'");
+  }
+  if (options.stdio && (typeof options.stdio.command !== 'string' || options.stdio.command === '')) {
+    throw fail('stdio.command is not a command', 'give the executable, e.g. stdio: { command: process.execPath, args: ["server.js"] }');
+  }
+  if (options.url !== undefined) {
+    const url = URL.canParse(String(options.url)) ? new URL(String(options.url)) : undefined;
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw fail(`the url ${JSON.stringify(String(options.url))} is not an http(s) URL`, "give the remote's Streamable HTTP endpoint, e.g. url: 'https://mcp.example.com/mcp'");
+  }
+  for (const key of ['connectTimeout', 'requestTimeout', 'maxComponents'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) throw fail(`${key} is ${JSON.stringify(value)}, not a whole number above 0`, `give milliseconds (or a count), e.g. ${key}: ${key === 'maxComponents' ? 500 : 10_000}`);
+  }
+  return { ...options };
+}
+
+function describe(options: McpProxyOptions | undefined): string {
+  return options && typeof options === 'object' && typeof options.namespace === 'string' ? `{ namespace: '${options.namespace}', … }` : '…';
+}

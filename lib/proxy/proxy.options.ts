@@ -1,0 +1,32 @@
+/** How to start a remote MCP server on stdio (`McpModule.proxy({ stdio })`). */
+export interface McpProxyStdio {
+  /** The executable, e.g. `process.execPath` or `npx`. */
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** Its environment (default: the SDK's safe default environment, not this process's). */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+}
+
+/** Options of `McpModule.proxy()`: a remote MCP server whose components this server serves as its own. */
+export interface McpProxyOptions {
+  /**
+   * Prefixes the remote's components as a namespace does (`<namespace>_<tool>`, `scheme://<namespace>/…`);
+   * required, so that two proxied servers (or a proxied and a local one) cannot collide.
+   */
+  readonly namespace: string;
+  /** A server started as a child process, spoken to on its stdin/stdout. */
+  readonly stdio?: McpProxyStdio;
+  /** A Streamable HTTP endpoint (both protocol eras, as the SDK client negotiates them). */
+  readonly url?: string | URL;
+  /** Headers sent with every HTTP request to `url` (an API key, say). The MCP caller's token is never forwarded. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** How long connecting (and listing the remote's components) may take, in ms (default 10 000). */
+  readonly connectTimeout?: number;
+  /** How long one forwarded request may take without progress, in ms (default 60 000; progress resets it). */
+  readonly requestTimeout?: number;
+  /** Reconnection after the remote is lost: the first delay and the longest, in ms (defaults 500 and 30 000, doubling). */
+  readonly reconnect?: { readonly initialDelay?: number; readonly maxDelay?: number };
+  /** At most this many components of each kind are taken from the remote (default 1 000); the rest are left out, logged. */
+  readonly maxComponents?: number;
+}

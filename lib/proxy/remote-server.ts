@@ -1,0 +1,249 @@
+import type { JSONRPCMessage, Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
+import type { Context } from '../context';
+import { RequestError, RpcCode } from '../errors';
+import type { McpProxyOptions } from './proxy.options';
+
+/** What the remote serves, as it listed it when it last connected or changed. */
+export interface RemoteCatalogue {
+  readonly tools: readonly Tool[];
+  readonly resources: readonly Resource[];
+  readonly templates: readonly ResourceTemplate[];
+  readonly prompts: readonly Prompt[];
+}
+
+interface Logger {
+  error(message: string): void;
+  warn?(message: string): void;
+}
+
+type State = 'idle' | 'connecting' | 'up' | 'down' | 'closed';
+
+/** The SDK client, loaded when a proxy first connects: an application without proxies never loads it. */
+const importSdk = async () => {
+  const [client, stdio] = await Promise.all([import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')]);
+  const { Client, ProtocolError, StreamableHTTPClientTransport } = client;
+  return { Client, ProtocolError, StreamableHTTPClientTransport, StdioClientTransport: stdio.StdioClientTransport };
+};
+type ClientSdk = Awaited<ReturnType<typeof importSdk>>;
+type Client = InstanceType<ClientSdk['Client']>;
+type StdioClientTransport = InstanceType<ClientSdk['StdioClientTransport']>;
+type StreamableHTTPClientTransport = InstanceType<ClientSdk['StreamableHTTPClientTransport']>;
+let sdk: Promise<ClientSdk> | undefined;
+const loadSdk = (): Promise<ClientSdk> => (sdk ??= importSdk());
+
+const PAGE_LIMIT = 100; // pages per list, whatever the remote's cursors say
+
+/**
+ * One remote MCP server, through the official SDK client: connected at start (bounded by `connectTimeout`),
+ * its components listed (bounded in pages and count), listed again on its `list_changed`, and reconnected
+ * with a doubling delay when the connection is lost. Requests are forwarded with the caller's progress and
+ * cancellation, each bounded by `requestTimeout`; while the remote is down they fail at once, saying so.
+ */
+export class RemoteServer {
+  private client?: Client;
+  private state: State = 'idle';
+  private delay: number;
+  private retry?: NodeJS.Timeout;
+  private lastError = '';
+  private refreshing?: Promise<void>;
+  private stderrTail = '';
+
+  constructor(
+    private readonly options: McpProxyOptions,
+    private readonly logger: Logger,
+    private readonly onCatalogue: (catalogue: RemoteCatalogue) => void,
+  ) {
+    this.delay = options.reconnect?.initialDelay ?? 500;
+  }
+
+  /** How the proxy names the remote in messages: its namespace and where it runs. */
+  get label(): string {
+    const { stdio, url, namespace } = this.options;
+    return `remote MCP server '${namespace}' (${stdio ? `${stdio.command} ${(stdio.args ?? []).join(' ')}`.trim() : String(url)})`;
+  }
+
+  /** Connects once; a failure is logged and retried in the background (the application starts without its components). */
+  async start(): Promise<void> {
+    if (this.state !== 'idle') return;
+    await this.connect();
+  }
+
+  async close(): Promise<void> {
+    this.state = 'closed';
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    await client?.close().catch(() => undefined);
+  }
+
+  /** `tools/call` on the remote, with the caller's progress and cancellation. */
+  callTool(name: string, args: Record<string, unknown> | undefined, ctx: Context): Promise<Record<string, unknown>> {
+    return this.forward((client) =>
+      client.callTool({ name, arguments: args ?? {} }, { ...this.requestOptions(ctx), onprogress: (p) => void ctx.reportProgress(p.progress, p.total, p.message) }),
+    ) as Promise<Record<string, unknown>>;
+  }
+
+  readResource(uri: string, ctx: Context): Promise<{ contents: unknown[] }> {
+    return this.forward((client) => client.readResource({ uri }, this.requestOptions(ctx))) as Promise<{ contents: unknown[] }>;
+  }
+
+  getPrompt(name: string, args: Record<string, string>, ctx: Context): Promise<{ description?: string; messages: unknown[] }> {
+    return this.forward((client) => client.getPrompt({ name, arguments: args }, this.requestOptions(ctx))) as Promise<{ description?: string; messages: unknown[] }>;
+  }
+
+  complete(ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, argument: { name: string; value: string }, ctx: Context): Promise<string[]> {
+    return this.forward(async (client) => (await client.complete({ ref, argument }, this.requestOptions(ctx))).completion.values);
+  }
+
+  private requestOptions(ctx: Context) {
+    return { signal: ctx.signal, timeout: this.options.requestTimeout ?? 60_000, resetTimeoutOnProgress: true };
+  }
+
+  /** Runs a request on the remote; its JSON-RPC errors become ours (same code and message), anything else says the remote failed. */
+  private async forward<T>(request: (client: Client) => Promise<T>): Promise<T> {
+    const client = this.client;
+    if (this.state !== 'up' || !client) {
+      throw new RequestError(RpcCode.InternalError, `The ${this.label} is unavailable${this.lastError ? ` (${this.lastError})` : ''}; it is being reconnected. Try again shortly.`);
+    }
+    try {
+      return await request(client);
+    } catch (error) {
+      if (error instanceof (await loadSdk()).ProtocolError) throw new RequestError(error.code, error.message.replace(/^MCP error -?\d+: /, ''));
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new RequestError(RpcCode.InternalError, `The ${this.label} did not answer: ${reason}`);
+    }
+  }
+
+  private async connect(): Promise<void> {
+    this.state = 'connecting';
+    const { Client, StdioClientTransport, StreamableHTTPClientTransport } = await loadSdk();
+    const client = new Client({ name: 'mcp-reflect-proxy', version: '1.0.0' }, { capabilities: {} });
+    const timeout = this.options.connectTimeout ?? 10_000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeout} ms`)), timeout);
+      });
+      await Promise.race([client.connect(this.transport(StdioClientTransport, StreamableHTTPClientTransport)), deadline]);
+      this.client = client;
+      client.onclose = () => this.lost(client, 'the connection closed');
+      for (const method of ['notifications/tools/list_changed', 'notifications/resources/list_changed', 'notifications/prompts/list_changed'] as const) {
+        client.setNotificationHandler(method, () => void this.refresh());
+      }
+      const catalogue = await Promise.race([this.list(client), deadline]);
+      this.state = 'up';
+      this.delay = this.options.reconnect?.initialDelay ?? 500;
+      this.lastError = '';
+      this.onCatalogue(catalogue);
+    } catch (error) {
+      this.lastError = error instanceof Error ? error.message : String(error);
+      const stderr = this.stderrTail.trim() ? ` Its stderr ended with: ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
+      this.logger.error(`Cannot connect to the ${this.label}: ${this.lastError}. Its components are not served; retrying in ${this.delay} ms.${stderr}`);
+      if (this.client === client) this.client = undefined;
+      client.onclose = undefined;
+      await client.close().catch(() => undefined);
+      this.scheduleReconnect();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private lost(client: Client, reason: string): void {
+    if (this.client !== client || this.state === 'closed') return;
+    this.client = undefined;
+    this.state = 'down';
+    this.lastError = reason;
+    this.logger.error(`Lost the ${this.label}: ${reason}. Its components fail until it is back; reconnecting in ${this.delay} ms.`);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.state === 'closed') return;
+    this.state = 'down';
+    const wait = this.delay;
+    this.delay = Math.min(this.delay * 2, this.options.reconnect?.maxDelay ?? 30_000);
+    this.retry = setTimeout(() => void this.connect(), wait);
+    this.retry.unref();
+  }
+
+  /** Lists again after a `list_changed` (one listing at a time; a change during it lists once more). */
+  private refresh(): Promise<void> {
+    const client = this.client;
+    if (!client || this.state !== 'up') return Promise.resolve();
+    const run = async (): Promise<void> => {
+      try {
+        this.onCatalogue(await this.list(client));
+      } catch (error) {
+        this.logger.error(`Cannot list the components of the ${this.label} again: ${error instanceof Error ? error.message : String(error)}. The last list is kept.`);
+      }
+    };
+    this.refreshing = (this.refreshing ?? Promise.resolve()).then(run);
+    return this.refreshing;
+  }
+
+  private async list(client: Client): Promise<RemoteCatalogue> {
+    const caps = client.getServerCapabilities() ?? {};
+    const timeout = { timeout: this.options.connectTimeout ?? 10_000 };
+    const all = async <T>(what: string, page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> => {
+      const max = this.options.maxComponents ?? 1_000;
+      const items: T[] = [];
+      let cursor: string | undefined;
+      for (let pages = 0; pages < PAGE_LIMIT; pages++) {
+        const answer = await page(cursor);
+        items.push(...answer.items);
+        cursor = answer.nextCursor;
+        if (!cursor || items.length >= max) break;
+      }
+      if (items.length > max || cursor) this.logger.error(`The ${this.label} lists more ${what} than the proxy takes (${max}): the rest are not served.`);
+      return items.slice(0, max);
+    };
+    const tools = caps.tools ? await all('tools', async (cursor) => { const r = await client.listTools({ cursor }, timeout); return { items: r.tools, nextCursor: r.nextCursor }; }) : [];
+    const resources = caps.resources ? await all('resources', async (cursor) => { const r = await client.listResources({ cursor }, timeout); return { items: r.resources, nextCursor: r.nextCursor }; }) : [];
+    const templates = caps.resources
+      ? await all('resource templates', async (cursor) => { const r = await client.listResourceTemplates({ cursor }, timeout); return { items: r.resourceTemplates, nextCursor: r.nextCursor }; })
+      : [];
+    const prompts = caps.prompts ? await all('prompts', async (cursor) => { const r = await client.listPrompts({ cursor }, timeout); return { items: r.prompts, nextCursor: r.nextCursor }; }) : [];
+    return { tools, resources, templates, prompts };
+  }
+
+  private transport(Stdio: ClientSdk['StdioClientTransport'], Http: ClientSdk['StreamableHTTPClientTransport']): Transport {
+    const { stdio, url, headers } = this.options;
+    if (stdio) {
+      const env = stdio.env ? { env: { ...stdio.env } } : {};
+      const transport = new Stdio({ command: stdio.command, args: [...(stdio.args ?? [])], ...env, ...(stdio.cwd ? { cwd: stdio.cwd } : {}), stderr: 'pipe' });
+      // Its stderr is read (a full pipe would stall it) and its last lines kept for the messages of a failure.
+      transport.stderr?.on('data', (chunk: Buffer) => void (this.stderrTail = (this.stderrTail + chunk.toString()).slice(-1_000)));
+      return notificationsFirst(transport);
+    }
+    return notificationsFirst(new Http(new URL(String(url)), headers ? { requestInit: { headers: { ...headers } } } : {}));
+  }
+}
+
+type Transport = StdioClientTransport | StreamableHTTPClientTransport;
+
+/**
+ * The SDK client handles a response at once but a notification a microtask later, and drops progress for a
+ * request answered meanwhile: a remote's last progress, read together with its result, would be lost. Here a
+ * response that arrives in the same turn as a notification is handed on in the next turn, after it.
+ */
+type Receive = (message: JSONRPCMessage) => void;
+
+function notificationsFirst<T extends Transport>(transport: T): T {
+  let inner: Receive | undefined;
+  let notified = false;
+  const receive: Receive = (message) => {
+    const isNotification = 'method' in message && !('id' in message);
+    if (isNotification && !notified) {
+      notified = true;
+      setImmediate(() => void (notified = false));
+    }
+    if (!isNotification && notified && !('method' in message)) setImmediate(() => inner?.(message));
+    else inner?.(message);
+  };
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => inner && receive,
+    set: (handler: Receive | undefined) => void (inner = handler),
+  });
+  return transport;
+}
