@@ -1,3 +1,4 @@
+import { namespacedName } from '../catalogue';
 import type { AddOptions } from '../interfaces';
 import { proxyComponents, type ProxiedNames } from './proxy-components';
 import type { McpProxyOptions } from './proxy.options';
@@ -5,7 +6,7 @@ import { RemoteServer, type RemoteCatalogue } from './remote-server';
 
 /** What the proxy needs of the application: its runtime component control, as `McpComponents` gives it. */
 export interface ProxiedComponentControl {
-  readonly tools: { add(instance: object, options?: AddOptions): void; remove(name: string): void; has?(name: string): boolean };
+  readonly tools: { add(instance: object, options?: AddOptions): void; remove(name: string): void };
   readonly resources: { remove(name: string): void };
   readonly prompts: { remove(name: string): void };
 }
@@ -43,7 +44,7 @@ export class McpProxy {
 
   private serve(catalogue: RemoteCatalogue): void {
     const { namespace } = this.options;
-    const prefixed = (name: string) => `${namespace}_${name}`;
+    const prefixed = (name: string) => namespacedName(namespace, name);
     const before = this.served;
     const { instance, names } = proxyComponents(this.remote, catalogue, `McpProxy(${namespace})`);
     try {

@@ -21,8 +21,8 @@ type State = 'idle' | 'connecting' | 'up' | 'down' | 'closed';
 /** The SDK client, loaded when a proxy first connects: an application without proxies never loads it. */
 const importSdk = async () => {
   const [client, stdio] = await Promise.all([import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')]);
-  const { Client, ProtocolError, StreamableHTTPClientTransport } = client;
-  return { Client, ProtocolError, StreamableHTTPClientTransport, StdioClientTransport: stdio.StdioClientTransport };
+  const { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } = client;
+  return { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, StdioClientTransport: stdio.StdioClientTransport };
 };
 type ClientSdk = Awaited<ReturnType<typeof importSdk>>;
 type Client = InstanceType<ClientSdk['Client']>;
@@ -45,7 +45,8 @@ export class RemoteServer {
   private delay: number;
   private retry?: NodeJS.Timeout;
   private lastError = '';
-  private refreshing?: Promise<void>;
+  private refreshing = false;
+  private again = false;
   private stderrTail = '';
 
   constructor(
@@ -78,29 +79,30 @@ export class RemoteServer {
 
   /** `tools/call` on the remote, with the caller's progress and cancellation. */
   callTool(name: string, args: Record<string, unknown> | undefined, ctx: Context): Promise<Record<string, unknown>> {
-    return this.forward((client) =>
+    return this.forward(ctx, (client) =>
       client.callTool({ name, arguments: args ?? {} }, { ...this.requestOptions(ctx), onprogress: (p) => void ctx.reportProgress(p.progress, p.total, p.message) }),
     ) as Promise<Record<string, unknown>>;
   }
 
   readResource(uri: string, ctx: Context): Promise<{ contents: unknown[] }> {
-    return this.forward((client) => client.readResource({ uri }, this.requestOptions(ctx))) as Promise<{ contents: unknown[] }>;
+    return this.forward(ctx, (client) => client.readResource({ uri }, this.requestOptions(ctx))) as Promise<{ contents: unknown[] }>;
   }
 
   getPrompt(name: string, args: Record<string, string>, ctx: Context): Promise<{ description?: string; messages: unknown[] }> {
-    return this.forward((client) => client.getPrompt({ name, arguments: args }, this.requestOptions(ctx))) as Promise<{ description?: string; messages: unknown[] }>;
-  }
-
-  complete(ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, argument: { name: string; value: string }, ctx: Context): Promise<string[]> {
-    return this.forward(async (client) => (await client.complete({ ref, argument }, this.requestOptions(ctx))).completion.values);
+    return this.forward(ctx, (client) => client.getPrompt({ name, arguments: args }, this.requestOptions(ctx))) as Promise<{ description?: string; messages: unknown[] }>;
   }
 
   private requestOptions(ctx: Context) {
     return { signal: ctx.signal, timeout: this.options.requestTimeout ?? 60_000, resetTimeoutOnProgress: true };
   }
 
-  /** Runs a request on the remote; its JSON-RPC errors become ours (same code and message), anything else says the remote failed. */
-  private async forward<T>(request: (client: Client) => Promise<T>): Promise<T> {
+  /**
+   * Runs a request on the remote; its JSON-RPC errors become ours (same code and message), anything else says
+   * the remote failed. A failure that is neither the caller's cancellation nor a slow answer means the
+   * connection is gone (over HTTP nothing else tells: a restarted remote no longer knows the session), so the
+   * remote is reconnected.
+   */
+  private async forward<T>(ctx: Context, request: (client: Client) => Promise<T>): Promise<T> {
     const client = this.client;
     if (this.state !== 'up' || !client) {
       throw new RequestError(RpcCode.InternalError, `The ${this.label} is unavailable${this.lastError ? ` (${this.lastError})` : ''}; it is being reconnected. Try again shortly.`);
@@ -108,8 +110,11 @@ export class RemoteServer {
     try {
       return await request(client);
     } catch (error) {
-      if (error instanceof (await loadSdk()).ProtocolError) throw new RequestError(error.code, error.message.replace(/^MCP error -?\d+: /, ''));
+      const { ProtocolError, SdkError, SdkErrorCode } = await loadSdk();
+      if (error instanceof ProtocolError) throw new RequestError(error.code, error.message.replace(/^MCP error -?\d+: /, ''));
       const reason = error instanceof Error ? error.message : String(error);
+      const slow = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
+      if (!ctx.signal.aborted && !slow) this.lost(client, reason);
       throw new RequestError(RpcCode.InternalError, `The ${this.label} did not answer: ${reason}`);
     }
   }
@@ -151,6 +156,8 @@ export class RemoteServer {
   private lost(client: Client, reason: string): void {
     if (this.client !== client || this.state === 'closed') return;
     this.client = undefined;
+    client.onclose = undefined;
+    void client.close().catch(() => undefined); // a child process that still runs is stopped
     this.state = 'down';
     this.lastError = reason;
     this.logger.error(`Lost the ${this.label}: ${reason}. Its components fail until it is back; reconnecting in ${this.delay} ms.`);
@@ -166,19 +173,30 @@ export class RemoteServer {
     this.retry.unref();
   }
 
-  /** Lists again after a `list_changed` (one listing at a time; a change during it lists once more). */
-  private refresh(): Promise<void> {
-    const client = this.client;
-    if (!client || this.state !== 'up') return Promise.resolve();
-    const run = async (): Promise<void> => {
-      try {
-        this.onCatalogue(await this.list(client));
-      } catch (error) {
-        this.logger.error(`Cannot list the components of the ${this.label} again: ${error instanceof Error ? error.message : String(error)}. The last list is kept.`);
-      }
-    };
-    this.refreshing = (this.refreshing ?? Promise.resolve()).then(run);
-    return this.refreshing;
+  /**
+   * Lists again after a `list_changed`: one listing at a time, and any number of changes during it make one
+   * more (a remote flooding notifications queues nothing).
+   */
+  private async refresh(): Promise<void> {
+    if (this.refreshing) {
+      this.again = true;
+      return;
+    }
+    this.refreshing = true;
+    try {
+      do {
+        this.again = false;
+        const client = this.client;
+        if (!client || this.state !== 'up') return;
+        try {
+          this.onCatalogue(await this.list(client));
+        } catch (error) {
+          this.logger.error(`Cannot list the components of the ${this.label} again: ${error instanceof Error ? error.message : String(error)}. The last list is kept.`);
+        }
+      } while (this.again);
+    } finally {
+      this.refreshing = false;
+    }
   }
 
   private async list(client: Client): Promise<RemoteCatalogue> {

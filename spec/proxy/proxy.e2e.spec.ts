@@ -135,6 +135,22 @@ describe('McpModule.proxy(): the official reference server (server-everything) a
       await waitFor(async () => (await client!.listTools()).tools.some((t) => t.name === 'web_get-sum'), { timeout: 15_000 });
       expect(text(await client.callTool({ name: 'web_get-sum', arguments: { a: 1, b: 1 } }))).toBe('The sum of 1 and 1 is 2.');
     });
+
+    it('a remote lost after it connected fails its components, naming it, and is reconnected when it is back', async () => {
+      remote = await startEverythingHttp();
+      const { port, url } = remote;
+      client = await createTestClient(gateway({ namespace: 'web', url, requestTimeout: 3_000, reconnect: { initialDelay: 200, maxDelay: 400 } }));
+      expect(text(await client.callTool({ name: 'web_get-sum', arguments: { a: 1, b: 2 } }))).toBe('The sum of 1 and 2 is 3.');
+      await remote.stop();
+      await expect(client.callTool({ name: 'web_get-sum', arguments: { a: 1, b: 2 } })).rejects.toThrow(/remote MCP server 'web'/);
+      remote = await startEverythingHttp(port);
+      // A new process: the old session is gone, so only a new connection serves again.
+      const back = await waitFor(
+        async () => text(await client!.callTool({ name: 'web_get-sum', arguments: { a: 2, b: 2 } }).catch(() => ({ content: [] }))),
+        { timeout: 15_000 },
+      );
+      expect(back).toBe('The sum of 2 and 2 is 4.');
+    });
   });
 
   it('refuses options it cannot serve, naming the fix', () => {
