@@ -1,5 +1,5 @@
 export { McpFeatureModule, McpModule } from './mcp.module';
-export { checkFeatureOptions } from './namespaces';
+export { checkFeatureOptions, moduleNamespace } from './namespaces';
 export { McpFactory } from './mcp-factory';
 export type { McpFactoryOptions } from './mcp-factory';
 export type { McpModuleAsyncOptions } from './mcp.module';

@@ -20,6 +20,19 @@ export function checkFeatureOptions(options: McpFeatureOptions, where: string): 
 }
 
 /**
+ * The namespace of a module from the `McpModule.forFeature()` imports a host found in it (each host reads
+ * its own module graph): none, or one; more fail the bootstrap naming the module.
+ */
+export function moduleNamespace(moduleName: string, features: readonly McpFeatureOptions[]): string | undefined {
+  if (features.length <= 1) return features[0]?.namespace;
+  throw new BootstrapError(
+    BootstrapErrorCode.InvalidOption,
+    `Cannot serve the components of ${moduleName}: it imports McpModule.forFeature() ${features.length} times (namespaces ${features.map((f) => `'${f.namespace}'`).join(' and ')}), and a module's components have one namespace.\n` +
+      `Fix: keep one McpModule.forFeature() in ${moduleName}'s imports, or move the components of the other namespace into a module of their own.`,
+  );
+}
+
+/**
  * Renames the components of namespaced hosts where clients see them: tool, prompt, resource and template names
  * get `<namespace>_`, resource URIs and URI templates `scheme://<namespace>/`, and what refers to them inside
  * the module follows (a `@Complete()` target, a tool's `ui` view). A clash between two namespaces (or a

@@ -6,7 +6,7 @@ import type { InjectionToken, McpFeatureOptions, McpMiddleware } from '../interf
 import type { ClientFacingError, MethodHost, RequestHandle, RequestScopeOpener } from '../invocation';
 import type { GeneratedTypes } from '../metadata';
 import { MCP_FEATURE, MCP_OPTIONS } from '../constants';
-import { checkedScopes, hasComponents, unprovidedComponentClasses, type McpHost, type McpModuleOptions } from '../host';
+import { checkedScopes, hasComponents, moduleNamespace, unprovidedComponentClasses, type McpHost, type McpModuleOptions } from '../host';
 import type { ComponentEnhancers } from '../pipeline';
 import { machineryOf, NestEnhancers, type NestComponentSite, type NestEnhancerMachinery } from './nest-enhancers';
 import { NestRequestHandle } from './nest-request';
@@ -151,19 +151,13 @@ export class NestHost implements McpHost {
 
 /** The namespace a Nest module's `McpModule.forFeature()` import gives its components (at most one such import). */
 function featureNamespace(module: NestModuleLike | undefined, moduleName: string): { namespace?: string } {
-  const namespaces: string[] = [];
+  const features: McpFeatureOptions[] = [];
   for (const imported of module?.imports ?? []) {
     const options = imported.providers.get(MCP_FEATURE)?.instance as McpFeatureOptions | undefined;
-    if (options) namespaces.push(options.namespace);
+    if (options) features.push(options);
   }
-  if (namespaces.length > 1) {
-    throw new BootstrapError(
-      BootstrapErrorCode.InvalidOption,
-      `Cannot serve the components of ${moduleName}: it imports McpModule.forFeature() ${namespaces.length} times (namespaces ${namespaces.map((n) => `'${n}'`).join(' and ')}), and a module's components have one namespace.\n` +
-        `Fix: keep one McpModule.forFeature() in ${moduleName}'s imports, or move the components of the other namespace into a module of their own.`,
-    );
-  }
-  return namespaces.length === 1 ? { namespace: namespaces[0] } : {};
+  const namespace = moduleNamespace(moduleName, features);
+  return namespace ? { namespace } : {};
 }
 
 /** What the host reads of a Nest `Module`: what it imports, and their providers. */

@@ -80,11 +80,12 @@ export function proxyComponents(remote: RemoteServer, catalogue: RemoteCatalogue
   for (const template of catalogue.templates) {
     const key = keyFor('template', template.uriTemplate);
     const variables = templateVariables(template.uriTemplate);
+    const fill = expander(template.uriTemplate);
     // A plain function reading `arguments`: the parser refuses rest parameters (they have no schema).
     const descriptor = method(key, async function (this: unknown) {
       const values = Array.from(arguments) as unknown[];
       const ctx = values[variables.length] as Context;
-      const uri = expand(template.uriTemplate, Object.fromEntries(variables.map((name, i) => [name, String(values[i] ?? '')])));
+      const uri = fill(Object.fromEntries(variables.map((name, i) => [name, String(values[i] ?? '')])));
       return new ResourceResult((await remote.readResource(uri, ctx)).contents as never);
     }, [...variables.map(() => String), Object]);
     ResourceTemplate(template.uriTemplate, {
@@ -144,18 +145,30 @@ export function templateVariables(template: string): string[] {
   return names;
 }
 
-/** Fills an RFC 6570 template (levels 1–3) with values, as the remote will parse them. */
-export function expand(template: string, values: Record<string, string>): string {
-  return template.replace(/\{([^}]*)\}/g, (_, expression: string) => {
+/**
+ * An RFC 6570 template (levels 1–3) parsed once, as the function that fills it with values the way the
+ * remote will parse them: literal parts and expressions, each with its operator, names and encoding.
+ */
+export function expander(template: string): (values: Record<string, string>) => string {
+  type Part = string | ((values: Record<string, string>) => string);
+  const parts: Part[] = [];
+  let last = 0;
+  for (const match of template.matchAll(/\{([^}]*)\}/g)) {
+    parts.push(template.slice(last, match.index));
+    last = match.index! + match[0].length;
+    const expression = match[1];
     const operator = /^[+#./;?&]/.test(expression) ? expression[0] : '';
     const names = expression.slice(operator.length).split(',').map((n) => n.replace(/[*]$|:\d+$/, '').trim());
-    const reserved = operator === '+' || operator === '#';
-    const encode = (v: string) => (reserved ? encodeURI(v) : encodeURIComponent(v));
-    const present = names.filter((n) => values[n] !== undefined && values[n] !== '');
-    if (present.length === 0) return '';
+    const encode = operator === '+' || operator === '#' ? encodeURI : encodeURIComponent;
     const separator = { '': ',', '+': ',', '#': ',', '.': '.', '/': '/', ';': ';', '?': '&', '&': '&' }[operator]!;
     const named = operator === ';' || operator === '?' || operator === '&';
-    const prefix = operator === '+' || operator === '' ? '' : operator === '&' ? '&' : operator;
-    return prefix + present.map((n) => (named ? `${n}=${encode(values[n])}` : encode(values[n]))).join(separator);
-  });
+    const prefix = operator === '+' ? '' : operator;
+    parts.push((values) => {
+      const present = names.filter((n) => values[n] !== undefined && values[n] !== '');
+      if (present.length === 0) return '';
+      return prefix + present.map((n) => (named ? `${n}=${encode(values[n])}` : encode(values[n]))).join(separator);
+    });
+  }
+  parts.push(template.slice(last));
+  return (values) => parts.map((part) => (typeof part === 'string' ? part : part(values))).join('');
 }

@@ -1,6 +1,6 @@
 import { withToolUi } from '../apps';
 import { InputRequiredSignal } from '../context';
-import { RequestError, RpcCode } from '../errors';
+import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
 import type { JsonSchema, ToolOptions } from '../interfaces';
 import { compileMethod, compileOrExplain, pruneUndefined, toolErrorText, type CallPolicy } from '../invocation';
 import { Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
@@ -27,6 +27,13 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
   const owner = toolOwner(name, host.target.name, method);
   const compiled = compileMethod(host, method, owner, compiler, options.inputSchema);
   const task = taskSettings(options.task, owner);
+  if (options.output !== undefined && options.outputSchema !== undefined) {
+    throw new BootstrapError(
+      BootstrapErrorCode.InvalidOption,
+      `Cannot build ${owner}: @Tool() gives both output and outputSchema, two sources for one output schema.\n` +
+        `Fix: keep one: output (a DTO class or a type, from which the schema is built) or outputSchema (a JSON Schema used verbatim).`,
+    );
+  }
   const output = options.output
     ? outputSchema(
         options.output,

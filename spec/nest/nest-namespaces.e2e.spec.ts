@@ -102,4 +102,22 @@ describe('mcp-reflect/nest: namespaces (McpModule.forFeature)', () => {
       /Two components are served as the tool 'billing_invoice': (Billing\.invoice \(namespace 'billing'\)|Clash\.billing_invoice \(no namespace\)) and/,
     );
   });
+
+  it('refuses two namespaces for one Nest module, naming it', async () => {
+    @Injectable()
+    class Twice {
+      @Tool()
+      twice(): string {
+        return 'twice';
+      }
+    }
+    @Module({ imports: [McpModule.forFeature({ namespace: 'a' }), McpModule.forFeature({ namespace: 'b' })], providers: [Twice] })
+    class TwoNamespaces {}
+    const options = { name: 'x', version: '1', http: false as const, warnings: { unprovidedComponents: false } };
+    @Module({ imports: [McpModule.forRoot(options), TwoNamespaces] })
+    class Root2 {}
+    await expect(NestFactory.createApplicationContext(Root2, { logger: false, abortOnError: false })).rejects.toThrow(
+      /TwoNamespaces: it imports McpModule\.forFeature\(\) 2 times \(namespaces 'a' and 'b'\)[\s\S]*Fix:/,
+    );
+  });
 });

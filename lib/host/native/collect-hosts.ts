@@ -7,6 +7,7 @@ import type { McpFeatureOptions } from '../../interfaces';
 import type { GeneratedTypes } from '../../metadata';
 import { perRequest } from './enhancer-resolver';
 import { hasComponents } from '../explorer';
+import { moduleNamespace } from '../namespaces';
 
 /** A component host and the module whose providers its enhancers may inject. */
 export interface HostRecord extends MethodHost {
@@ -67,22 +68,12 @@ function targetOf(record: ProviderRecord): Function | undefined {
   return typeof instance === 'object' && instance !== null ? instance.constructor : undefined;
 }
 
-
-/** The namespace a module's `McpModule.forFeature()` import gives its components (at most one such import). */
+/** The namespace a module's `McpModule.forFeature()` import gives its components. */
 function featureNamespace(module: ModuleRecord): string | undefined {
-  const features = module.imports.filter((child) => child.providers.has(MCP_FEATURE));
-  if (features.length > 1) {
-    const names = features.map((f) => `'${featureOptions(f).namespace}'`).join(' and ');
-    throw new BootstrapError(
-      BootstrapErrorCode.InvalidOption,
-      `Cannot serve the components of ${module.name}: it imports McpModule.forFeature() ${features.length} times (namespaces ${names}), and a module's components have one namespace.\n` +
-        `Fix: keep one McpModule.forFeature() in ${module.name}'s imports, or move the components of the other namespace into a module of their own.`,
-    );
+  const features: McpFeatureOptions[] = [];
+  for (const child of module.imports) {
+    const recipe = child.providers.get(MCP_FEATURE)?.recipe;
+    if (recipe?.kind === 'value') features.push(recipe.useValue as McpFeatureOptions);
   }
-  return features.length === 1 ? featureOptions(features[0]).namespace : undefined;
-}
-
-function featureOptions(module: ModuleRecord): McpFeatureOptions {
-  const recipe = module.providers.get(MCP_FEATURE)!.recipe;
-  return (recipe.kind === 'value' ? recipe.useValue : {}) as McpFeatureOptions;
+  return moduleNamespace(module.name, features);
 }
