@@ -234,6 +234,34 @@ export class Context {
     return this.asked;
   }
 
+  /**
+   * @internal For forwarding layers (a proxied remote server): asks the client for what another server asked
+   * for, under that server's keys, checking the client's capabilities as `elicit()`, `sample()` and
+   * `listRoots()` do; `carry` is sealed with the round and read back with `carriedInput` when the call is
+   * re-entered with the answers (`inputAnswer(key)`).
+   */
+  relayInputs(requests: readonly { readonly key: string; readonly spec: InputSpec }[], carry: string): InputRequiredSignal {
+    for (const { spec } of requests) {
+      if (spec.kind === 'elicit') this.interaction('elicitation', 'elicitation');
+      else if (spec.kind === 'elicitUrl') this.interaction('elicitation', 'URL elicitation', (caps) => typeof caps.url === 'object');
+      else this.interaction(spec.kind === 'sample' ? 'sampling' : 'roots', spec.kind === 'sample' ? 'sampling' : 'roots');
+    }
+    const [first] = requests;
+    this.asked = new InputRequiredSignal(first.key, first.spec, requests, carry);
+    this.channel.interaction?.raised?.(this.asked);
+    return this.asked;
+  }
+
+  /** @internal What the round before carried (`relayInputs`), when this call is re-entered with answers. */
+  get carriedInput(): string | undefined {
+    return this.channel.interaction?.carried?.();
+  }
+
+  /** @internal The client's raw answer for `key` in this round (forwarding layers hand it on as it is). */
+  inputAnswer(key: string): unknown {
+    return this.channel.interaction?.response(key);
+  }
+
   /** The key of an input request: the caller's, or the next of this kind (`elicit-0`, `sample-1`, …). */
   private keyOf(options: InputOptions, kind: string): string {
     if (options.key === undefined) return `${kind}-${this.inputs++}`;

@@ -19,6 +19,8 @@ export class InputRequiredSignal extends Error {
     readonly key: string,
     readonly spec: InputSpec,
     requests?: readonly { readonly key: string; readonly spec: InputSpec }[],
+    /** An opaque value sealed with the round and given back to the method when it is re-entered (a forwarding layer's own state). */
+    readonly carry?: string,
   ) {
     super(
       requests && requests.length > 1
@@ -44,6 +46,8 @@ export interface InteractionChannel {
   readResource(uri: string): Promise<unknown[]>;
   /** Told of every input request the method raises (a task asks for all of them at once). */
   raised?(signal: InputRequiredSignal): void;
+  /** The value the round before carried (`InputRequiredSignal.carry`), verified with the round's state. */
+  carried?(): string | undefined;
 }
 
 /**

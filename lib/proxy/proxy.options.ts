@@ -27,6 +27,11 @@ export interface McpProxyOptions {
   readonly requestTimeout?: number;
   /** Reconnection after the remote is lost: the first delay and the longest, in ms (defaults 500 and 30 000, doubling). */
   readonly reconnect?: { readonly initialDelay?: number; readonly maxDelay?: number };
+  /**
+   * The protocol era to speak to the remote: `'auto'` (default: the SDK client probes with `server/discover`
+   * and falls back to `initialize`), or one era pinned: `'2025-11-25'` (no probe) or `'2026-07-28'`.
+   */
+  readonly protocol?: 'auto' | '2025-11-25' | '2026-07-28';
   /** At most this many components of each kind are taken from the remote (default 1 000); the rest are left out, logged. */
   readonly maxComponents?: number;
 }

@@ -1,6 +1,7 @@
 import type { JSONRPCMessage, Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import type { Context } from '../context';
 import { RequestError, RpcCode } from '../errors';
+import { ToolCalls } from './tool-calls';
 import type { McpProxyOptions } from './proxy.options';
 
 /** What the remote serves, as it listed it when it last connected or changed. */
@@ -11,10 +12,13 @@ export interface RemoteCatalogue {
   readonly prompts: readonly Prompt[];
 }
 
-interface Logger {
+export interface Logger {
   error(message: string): void;
   warn?(message: string): void;
+  info?(message: string): void;
 }
+
+
 
 type State = 'idle' | 'connecting' | 'up' | 'down' | 'closed';
 
@@ -25,7 +29,7 @@ const importSdk = async () => {
   return { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, StdioClientTransport: stdio.StdioClientTransport };
 };
 type ClientSdk = Awaited<ReturnType<typeof importSdk>>;
-type Client = InstanceType<ClientSdk['Client']>;
+export type Client = InstanceType<ClientSdk['Client']>;
 type StdioClientTransport = InstanceType<ClientSdk['StdioClientTransport']>;
 type StreamableHTTPClientTransport = InstanceType<ClientSdk['StreamableHTTPClientTransport']>;
 let sdk: Promise<ClientSdk> | undefined;
@@ -48,13 +52,19 @@ export class RemoteServer {
   private refreshing = false;
   private again = false;
   private stderrTail = '';
+  private readonly calls: ToolCalls = new ToolCalls(this);
 
   constructor(
-    private readonly options: McpProxyOptions,
-    private readonly logger: Logger,
+    readonly options: McpProxyOptions,
+    readonly logger: Logger,
     private readonly onCatalogue: (catalogue: RemoteCatalogue) => void,
   ) {
     this.delay = options.reconnect?.initialDelay ?? 500;
+  }
+
+  /** The protocol revision the remote speaks now (undefined while it is not connected). */
+  get protocolVersion(): string | undefined {
+    return this.client?.getNegotiatedProtocolVersion();
   }
 
   /** How the proxy names the remote in messages: its namespace and where it runs. */
@@ -77,11 +87,9 @@ export class RemoteServer {
     await client?.close().catch(() => undefined);
   }
 
-  /** `tools/call` on the remote, with the caller's progress and cancellation. */
+  /** `tools/call` on the remote, the remote's questions asked of the caller (`ToolCalls`). */
   callTool(name: string, args: Record<string, unknown> | undefined, ctx: Context): Promise<Record<string, unknown>> {
-    return this.forward(ctx, (client) =>
-      client.callTool({ name, arguments: args ?? {} }, { ...this.requestOptions(ctx), onprogress: (p) => void ctx.reportProgress(p.progress, p.total, p.message) }),
-    ) as Promise<Record<string, unknown>>;
+    return this.calls.callTool(name, args, ctx);
   }
 
   readResource(uri: string, ctx: Context): Promise<{ contents: unknown[] }> {
@@ -92,38 +100,58 @@ export class RemoteServer {
     return this.forward(ctx, (client) => client.getPrompt({ name, arguments: args }, this.requestOptions(ctx))) as Promise<{ description?: string; messages: unknown[] }>;
   }
 
-  private requestOptions(ctx: Context) {
+  /** @internal */
+  requestOptions(ctx: Context) {
     return { signal: ctx.signal, timeout: this.options.requestTimeout ?? 60_000, resetTimeoutOnProgress: true };
   }
 
-  /**
-   * Runs a request on the remote; its JSON-RPC errors become ours (same code and message), anything else says
-   * the remote failed. A failure that is neither the caller's cancellation nor a slow answer means the
-   * connection is gone (over HTTP nothing else tells: a restarted remote no longer knows the session), so the
-   * remote is reconnected.
-   */
-  private async forward<T>(ctx: Context, request: (client: Client) => Promise<T>): Promise<T> {
+  /** @internal */
+  async forward<T>(ctx: Context, request: (client: Client) => Promise<T>): Promise<T> {
+    const client = this.usable();
+    try {
+      return await request(client);
+    } catch (error) {
+      throw await this.failure(error, client, ctx);
+    }
+  }
+
+  /** @internal */
+  usable(): Client {
     const client = this.client;
     if (this.state !== 'up' || !client) {
       throw new RequestError(RpcCode.InternalError, `The ${this.label} is unavailable${this.lastError ? ` (${this.lastError})` : ''}; it is being reconnected. Try again shortly.`);
     }
-    try {
-      return await request(client);
-    } catch (error) {
-      const { ProtocolError, SdkError, SdkErrorCode } = await loadSdk();
-      if (error instanceof ProtocolError) throw new RequestError(error.code, error.message.replace(/^MCP error -?\d+: /, ''));
-      const reason = error instanceof Error ? error.message : String(error);
-      const slow = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
-      if (!ctx.signal.aborted && !slow) this.lost(client, reason);
-      throw new RequestError(RpcCode.InternalError, `The ${this.label} did not answer: ${reason}`);
-    }
+    return client;
+  }
+
+  /** @internal */
+  async failure(error: unknown, client: Client, ctx: Context): Promise<Error> {
+    const { ProtocolError, SdkError, SdkErrorCode } = await loadSdk();
+    if (error instanceof ProtocolError) return new RequestError(error.code, error.message.replace(/^MCP error -?\d+: /, ''));
+    if (error instanceof RequestError) return error;
+    const reason = error instanceof Error ? error.message : String(error);
+    const slow = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
+    if (!ctx.signal.aborted && !slow) this.lost(client, reason);
+    return new RequestError(RpcCode.InternalError, `The ${this.label} did not answer: ${reason}`);
   }
 
   private async connect(): Promise<void> {
     this.state = 'connecting';
     const { Client, StdioClientTransport, StreamableHTTPClientTransport } = await loadSdk();
-    const client = new Client({ name: 'mcp-reflect-proxy', version: '1.0.0' }, { capabilities: {} });
+    // It declares what it can pass on to its callers; a caller without the capability gets a clear error.
     const timeout = this.options.connectTimeout ?? 10_000;
+    const client = new Client(
+      { name: 'mcp-reflect-proxy', version: '1.0.0' },
+      {
+        capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
+        inputRequired: { autoFulfill: false },
+        versionNegotiation: { mode: this.negotiation(), probe: { timeoutMs: Math.ceil(timeout / 2) } },
+      } as never,
+    );
+    for (const method of ['elicitation/create', 'sampling/createMessage', 'roots/list'] as const) {
+      client.setRequestHandler(method, ((request: { params?: Record<string, unknown> }) => this.calls.question(method, request.params)) as never);
+    }
+    client.setNotificationHandler('notifications/message', ((notification: { params: { level?: string; data?: unknown; logger?: string } }) => this.calls.log(notification.params)) as never);
     let timer: NodeJS.Timeout | undefined;
     try {
       const deadline = new Promise<never>((_, reject) => {
@@ -151,6 +179,11 @@ export class RemoteServer {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  private negotiation(): 'auto' | 'legacy' | { pin: string } {
+    const { protocol = 'auto' } = this.options;
+    return protocol === 'auto' ? 'auto' : protocol === '2025-11-25' ? 'legacy' : { pin: protocol };
   }
 
   private lost(client: Client, reason: string): void {

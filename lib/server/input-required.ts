@@ -18,6 +18,8 @@ interface Sealed {
   readonly target: string;
   readonly asked: readonly string[];
   readonly answers: Answers;
+  /** What the method carried into this round (a proxy's remote state), given back to it when re-entered. */
+  readonly carry?: string;
 }
 
 /**
@@ -45,6 +47,12 @@ export class InputRounds {
     return Object.assign(Object.create(null) as Answers, earlierRound(ctx, target)?.answers, ctx.mcpReq.inputResponses);
   }
 
+  /** What the method carried into this round, when the round before was minted for `target`. */
+  carried(ctx: ServerContext, target: string): string | undefined {
+    const carry = earlierRound(ctx, target)?.carry;
+    return typeof carry === 'string' ? carry : undefined;
+  }
+
   /** Runs a handler for `target` ('tool:add'); a pending input becomes the input-required result. */
   async run<T>(ctx: ServerContext, target: string, work: () => Promise<T>): Promise<T | InputRequiredResult> {
     try {
@@ -56,7 +64,7 @@ export class InputRounds {
       const asked = [...new Set([...before, ...error.requests.map(({ key }) => key)])];
       return inputRequired({
         inputRequests: Object.fromEntries(error.requests.map(({ key, spec }) => [key, toInputRequest(spec)])),
-        requestState: await this.codec.mint({ target, asked, answers }, ctx),
+        requestState: await this.codec.mint({ target, asked, answers, ...(error.carry !== undefined ? { carry: error.carry } : {}) }, ctx),
       });
     }
   }

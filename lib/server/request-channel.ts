@@ -33,6 +33,7 @@ export class SdkRequestChannel implements RequestChannel {
       response: (key) => (this.answers ??= this.services.rounds.answers(this.ctx, this.target))[key],
       form: (dto) => this.services.forms.form(dto),
       readResource: (uri) => this.services.readResource(uri, this),
+      carried: () => this.services.rounds.carried(this.ctx, this.target),
     };
   }
 
