@@ -15,3 +15,11 @@ export function recordComponentClass(target: object): void {
 export function getComponentClasses(): readonly Function[] {
   return [...componentClasses];
 }
+
+/**
+ * Forgets a class built at run time to carry components (a proxied server's catalogue): it is served by the
+ * application that built it, never "unprovided", and a class per catalogue must not stay here for good.
+ */
+export function forgetComponentClass(target: Function): void {
+  componentClasses.delete(target);
+}

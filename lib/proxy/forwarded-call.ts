@@ -20,6 +20,8 @@ export class ForwardedCall<T> {
   readonly abort = new AbortController();
   /** The round now running: progress and log messages of the remote go to its Context. */
   ctx: Context;
+  /** How many of the remote's notifications about the call are passed on (a flood is cut, not queued). */
+  readonly notices = new Bucket();
   private events: CallEvent<T>[] = [];
   private wake?: () => void;
   private question?: { key: string; spec: InputSpec; answer: (value: unknown) => void; fail: (error: Error) => void };
@@ -154,5 +156,30 @@ export function specOf(method: string, params: Record<string, unknown> | undefin
       return { kind: 'roots' };
     default:
       throw new RequestError(RpcCode.InvalidRequest, `The proxy does not pass '${method}' requests on to the caller.`);
+  }
+}
+
+/**
+ * A token bucket: bursts of `size`, then `rate` per second. What a remote sends about a call (progress, log
+ * messages) passes through one, so a remote flooding notifications cannot flood the caller or this server.
+ */
+export class Bucket {
+  private tokens: number;
+  private last = Date.now();
+
+  constructor(
+    private readonly size = 100,
+    private readonly rate = 50,
+  ) {
+    this.tokens = size;
+  }
+
+  take(): boolean {
+    const now = Date.now();
+    this.tokens = Math.min(this.size, this.tokens + ((now - this.last) / 1000) * this.rate);
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
   }
 }

@@ -3,7 +3,7 @@ import { ToolResult, type ContentBlock } from '../content';
 import { ResourceResult } from '../resources';
 import { Args, Ctx, Param, Prompt, Resource, ResourceTemplate, Tool } from '../decorators';
 import type { JsonSchema } from '../interfaces';
-import { defineParamTypes } from '../metadata';
+import { defineParamTypes, forgetComponentClass } from '../metadata';
 import type { RemoteCatalogue, RemoteServer } from './remote-server';
 
 /** The names a catalogue's components are served under (before the namespace), to remove them when it changes. */
@@ -122,6 +122,7 @@ export function proxyComponents(remote: RemoteServer, catalogue: RemoteCatalogue
     Ctx()(proto, key, names.length);
   }
 
+  forgetComponentClass(Proxied);
   return {
     instance: new Proxied(),
     names: {

@@ -26,7 +26,7 @@ export function checkProxyOptions(options: McpProxyOptions): McpProxyOptions {
   if (options.protocol !== undefined && !['auto', '2025-11-25', '2026-07-28'].includes(options.protocol)) {
     throw fail(`protocol ${JSON.stringify(options.protocol)} is not an era the proxy speaks`, "give protocol: 'auto' (the default), '2025-11-25' or '2026-07-28'");
   }
-  for (const key of ['connectTimeout', 'requestTimeout', 'maxComponents'] as const) {
+  for (const key of ['connectTimeout', 'requestTimeout', 'maxComponents', 'maxMessageBytes'] as const) {
     const value = options[key];
     if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) throw fail(`${key} is ${JSON.stringify(value)}, not a whole number above 0`, `give milliseconds (or a count), e.g. ${key}: ${key === 'maxComponents' ? 500 : 10_000}`);
   }

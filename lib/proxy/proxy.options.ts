@@ -32,6 +32,11 @@ export interface McpProxyOptions {
    * and falls back to `initialize`), or one era pinned: `'2025-11-25'` (no probe) or `'2026-07-28'`.
    */
   readonly protocol?: 'auto' | '2025-11-25' | '2026-07-28';
+  /**
+   * The largest message the remote may send, in bytes (default 8 MiB): a bigger one fails the request it
+   * answers (over stdio the remote is restarted: the rest of its output cannot be trusted).
+   */
+  readonly maxMessageBytes?: number;
   /** At most this many components of each kind are taken from the remote (default 1 000); the rest are left out, logged. */
   readonly maxComponents?: number;
 }

@@ -62,6 +62,10 @@ export class RemoteServer {
     this.delay = options.reconnect?.initialDelay ?? 500;
   }
 
+  private get maxBytes(): number {
+    return this.options.maxMessageBytes ?? 8 * 1024 * 1024;
+  }
+
   /** The protocol revision the remote speaks now (undefined while it is not connected). */
   get protocolVersion(): string | undefined {
     return this.client?.getNegotiatedProtocolVersion();
@@ -129,7 +133,8 @@ export class RemoteServer {
     const { ProtocolError, SdkError, SdkErrorCode } = await loadSdk();
     if (error instanceof ProtocolError) return new RequestError(error.code, error.message.replace(/^MCP error -?\d+: /, ''));
     if (error instanceof RequestError) return error;
-    const reason = error instanceof Error ? error.message : String(error);
+    const lostFor = this.client !== client && this.lastError ? this.lastError : undefined; // lost meanwhile: say why
+    const reason = lostFor ?? (error instanceof Error ? error.message : String(error));
     const slow = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
     if (!ctx.signal.aborted && !slow) this.lost(client, reason);
     return new RequestError(RpcCode.InternalError, `The ${this.label} did not answer: ${reason}`);
@@ -157,6 +162,10 @@ export class RemoteServer {
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${timeout} ms`)), timeout);
       });
+      // Over stdio a message past the bound is dropped half-read: the stream cannot be trusted after it.
+      client.onerror = (error: Error) => {
+        if (/exceeded maximum size/.test(error.message)) this.lost(client, `it sent a message larger than ${this.maxBytes} bytes (maxMessageBytes)`);
+      };
       await Promise.race([client.connect(this.transport(StdioClientTransport, StreamableHTTPClientTransport)), deadline]);
       this.client = client;
       client.onclose = () => this.lost(client, 'the connection closed');
@@ -261,12 +270,12 @@ export class RemoteServer {
     const { stdio, url, headers } = this.options;
     if (stdio) {
       const env = stdio.env ? { env: { ...stdio.env } } : {};
-      const transport = new Stdio({ command: stdio.command, args: [...(stdio.args ?? [])], ...env, ...(stdio.cwd ? { cwd: stdio.cwd } : {}), stderr: 'pipe' });
+      const transport = new Stdio({ command: stdio.command, args: [...(stdio.args ?? [])], ...env, ...(stdio.cwd ? { cwd: stdio.cwd } : {}), stderr: 'pipe', maxBufferSize: this.maxBytes });
       // Its stderr is read (a full pipe would stall it) and its last lines kept for the messages of a failure.
       transport.stderr?.on('data', (chunk: Buffer) => void (this.stderrTail = (this.stderrTail + chunk.toString()).slice(-1_000)));
       return notificationsFirst(transport);
     }
-    return notificationsFirst(new Http(new URL(String(url)), headers ? { requestInit: { headers: { ...headers } } } : {}));
+    return notificationsFirst(new Http(new URL(String(url)), { ...(headers ? { requestInit: { headers: { ...headers } } } : {}), fetch: boundedFetch(this.maxBytes) }));
   }
 }
 
@@ -297,4 +306,32 @@ function notificationsFirst<T extends Transport>(transport: T): T {
     set: (handler: Receive | undefined) => void (inner = handler),
   });
   return transport;
+}
+
+/**
+ * `fetch` for the remote's HTTP transport with a bound on what one answer may hold: a JSON body, or one event
+ * of an event stream (bytes since the last blank line). Past it the body errors, failing that request only.
+ */
+function boundedFetch(max: number): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (!response.body) return response;
+    let run = 0;
+    let previous = 0;
+    const bounded = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          // The bytes after the last blank line (LF, optional CR, LF) are the event still being read.
+          const before = (i: number) => (i < 0 ? previous : chunk[i] === 13 ? (i > 0 ? chunk[i - 1] : previous) : chunk[i]);
+          let boundary = -1;
+          for (let lf = chunk.indexOf(10); lf !== -1; lf = chunk.indexOf(10, lf + 1)) if (before(lf - 1) === 10) boundary = lf;
+          run = boundary === -1 ? run + chunk.length : chunk.length - boundary - 1;
+          if (chunk.length > 0) previous = before(chunk.length - 1);
+          if (run > max) controller.error(new Error(`the remote sent a message larger than ${max} bytes (maxMessageBytes)`));
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(bounded, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
 }

@@ -1,17 +1,19 @@
 import type { Context, InputSpec } from '../context';
 import { isModernRevision } from '../context';
 import { RequestError, RpcCode } from '../errors';
-import { ForwardedCall, specOf } from './forwarded-call';
+import { Bucket, ForwardedCall, specOf } from './forwarded-call';
 import type { RemoteServer } from './remote-server';
 
 /** A call on the remote now: the remote's questions and log messages go to the Context of the one running. */
 interface InFlight {
   readonly ctx: Context;
   readonly running: boolean;
+  readonly notices: Bucket;
   ask?(spec: InputSpec): Promise<unknown>;
 }
 
 type ToolAnswer = Record<string, unknown>;
+type Progress = { progress: number; total?: number; message?: string };
 const MAX_CARRY = 64 * 1024; // bytes of a remote's requestState carried through the caller's rounds
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 const MAX_WAITING = 256; // calls of one remote in flight (waiting for the remote, or for their caller's answer)
@@ -22,6 +24,8 @@ const MAX_WAITING = 256; // calls of one remote in flight (waiting for the remot
  */
 export class ToolCalls {
   private readonly calls = new Map<string, InFlight>();
+  /** Log messages of the remote that belong to no call, for this server's log. */
+  private readonly unattached = new Bucket(20, 2);
 
   constructor(private readonly remote: RemoteServer) {}
 
@@ -40,7 +44,7 @@ export class ToolCalls {
 
   private async modernCall(name: string, args: Record<string, unknown> | undefined, ctx: Context, carried: string | undefined): Promise<ToolAnswer> {
     let state: { s?: string; k: string[] } | undefined = carried ? JSON.parse(carried.slice(2)) : undefined;
-    const entry: InFlight = { ctx, running: true };
+    const entry: InFlight = { ctx, running: true, notices: new Bucket() };
     const id = `${ctx.requestId}:${Math.random()}`;
     this.calls.set(id, entry);
     try {
@@ -54,7 +58,7 @@ export class ToolCalls {
           ...(state?.s !== undefined ? { requestState: state.s } : {}),
         };
         const result = (await this.remote.forward(ctx, (client) =>
-          client.callTool(params as never, { ...this.remote.requestOptions(ctx), allowInputRequired: true, onprogress: (p: { progress: number; total?: number; message?: string }) => void ctx.reportProgress(p.progress, p.total, p.message) } as never),
+          client.callTool(params as never, { ...this.remote.requestOptions(ctx), allowInputRequired: true, onprogress: (p: Progress) => void (entry.notices.take() && ctx.reportProgress(p.progress, p.total, p.message)) } as never),
         )) as ToolAnswer;
         if (result.resultType !== 'input_required') return result;
         const requests = Object.entries((result.inputRequests ?? {}) as Record<string, { method: string; params?: Record<string, unknown> }>);
@@ -92,7 +96,7 @@ export class ToolCalls {
       call.start((signal) =>
         client.callTool(
           { name, arguments: args ?? {} },
-          { signal, timeout: this.remote.options.requestTimeout ?? 60_000, resetTimeoutOnProgress: true, onprogress: (p) => void call.ctx.reportProgress(p.progress, p.total, p.message) },
+          { signal, timeout: this.remote.options.requestTimeout ?? 60_000, resetTimeoutOnProgress: true, onprogress: (p: Progress) => void (call.notices.take() && call.ctx.reportProgress(p.progress, p.total, p.message)) },
         ) as Promise<ToolAnswer>,
       );
     }
@@ -129,9 +133,11 @@ export class ToolCalls {
   log(params: { level?: string; data?: unknown; logger?: string }): void {
     const running = [...this.calls.values()].filter((call) => call.running);
     if (running.length === 1) {
+      if (!running[0].notices.take()) return;
       void running[0].ctx.log[(params.level ?? 'info') as 'info']?.(params.data, params.logger ?? this.remote.options.namespace);
       return;
     }
+    if (!this.unattached.take()) return;
     const text = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
     (this.remote.logger.info ?? this.remote.logger.error).call(this.remote.logger, `[${this.remote.options.namespace}] ${params.level ?? 'info'}: ${String(text).slice(0, 2_000)}`);
   }
