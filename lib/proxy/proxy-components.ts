@@ -1,7 +1,7 @@
 import type { Context } from '../context';
 import { ToolResult, type ContentBlock } from '../content';
 import { ResourceResult } from '../resources';
-import { Args, Ctx, Param, Prompt, Resource, ResourceTemplate, Tool } from '../decorators';
+import { Args, Complete, Ctx, Param, Prompt, Resource, ResourceTemplate, Tool } from '../decorators';
 import type { JsonSchema } from '../interfaces';
 import { defineParamTypes, forgetComponentClass } from '../metadata';
 import type { RemoteCatalogue, RemoteServer } from './remote-server';
@@ -120,6 +120,25 @@ export function proxyComponents(remote: RemoteServer, catalogue: RemoteCatalogue
       Param(a.name, { type: String, optional: !a.required, ...(a.description !== undefined ? { description: a.description } : {}) })(proto, key, i),
     );
     Ctx()(proto, key, names.length);
+  }
+
+  // The remote completes its prompts' arguments and its templates' variables: each gets a forwarding completer.
+  if (catalogue.completions) {
+    const completer = (ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, argument: string, options: Parameters<typeof Complete>[0]) => {
+      const key = keyFor('complete', `${'name' in ref ? ref.name : ref.uri}#${argument}`);
+      const descriptor = method(key, async (value: unknown, context: unknown, ctx: unknown) => {
+        const { completion } = await remote.complete({ ref, argument: { name: argument, value: String(value ?? '') }, context: context as never }, ctx as Context);
+        return completion.values;
+      }, [String, Object, Object]);
+      Complete(options)(proto, key, descriptor);
+      Ctx()(proto, key, 2);
+    };
+    for (const prompt of catalogue.prompts) {
+      for (const a of prompt.arguments ?? []) completer({ type: 'ref/prompt', name: prompt.name }, a.name, { prompt: prompt.name, argument: a.name });
+    }
+    for (const template of catalogue.templates) {
+      for (const variable of templateVariables(template.uriTemplate)) completer({ type: 'ref/resource', uri: template.uriTemplate }, variable, { resourceTemplate: template.uriTemplate, argument: variable });
+    }
   }
 
   forgetComponentClass(Proxied);

@@ -10,6 +10,8 @@ export interface RemoteCatalogue {
   readonly resources: readonly Resource[];
   readonly templates: readonly ResourceTemplate[];
   readonly prompts: readonly Prompt[];
+  /** Whether it completes prompt arguments and template variables (`completion/complete`). */
+  readonly completions: boolean;
 }
 
 export interface Logger {
@@ -98,6 +100,10 @@ export class RemoteServer {
 
   readResource(uri: string, ctx: Context): Promise<{ contents: unknown[] }> {
     return this.forward(ctx, (client) => client.readResource({ uri }, this.requestOptions(ctx))) as Promise<{ contents: unknown[] }>;
+  }
+
+  complete(params: { ref: unknown; argument: { name: string; value: string }; context?: unknown }, ctx: Context): Promise<{ completion: { values: string[]; total?: number; hasMore?: boolean } }> {
+    return this.forward(ctx, (client) => client.complete(params as never, this.requestOptions(ctx))) as never;
   }
 
   getPrompt(name: string, args: Record<string, string>, ctx: Context): Promise<{ description?: string; messages: unknown[] }> {
@@ -263,7 +269,7 @@ export class RemoteServer {
       ? await all('resource templates', async (cursor) => { const r = await client.listResourceTemplates({ cursor }, timeout); return { items: r.resourceTemplates, nextCursor: r.nextCursor }; })
       : [];
     const prompts = caps.prompts ? await all('prompts', async (cursor) => { const r = await client.listPrompts({ cursor }, timeout); return { items: r.prompts, nextCursor: r.nextCursor }; }) : [];
-    return { tools, resources, templates, prompts };
+    return { tools, resources, templates, prompts, completions: caps.completions !== undefined };
   }
 
   private transport(Stdio: ClientSdk['StdioClientTransport'], Http: ClientSdk['StreamableHTTPClientTransport']): Transport {

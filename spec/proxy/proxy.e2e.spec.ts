@@ -91,6 +91,22 @@ describe('McpModule.proxy(): the official reference server (server-everything) a
     await expect(client.callTool({ name: 'ev_echo', arguments: { message: 'hi' } })).rejects.toThrow(/ev_echo/);
   });
 
+  it("forwards completions of its prompts' arguments and its templates' variables, with the arguments already given", async () => {
+    client = await createTestClient(gateway({ namespace: 'ev', stdio: everythingStdio }));
+    const department = await client.complete({ ref: { type: 'ref/prompt', name: 'ev_completable-prompt' }, argument: { name: 'department', value: 'E' } });
+    expect(department.completion.values).toEqual(['Engineering']);
+    const lead = await client.complete({
+      ref: { type: 'ref/prompt', name: 'ev_completable-prompt' },
+      argument: { name: 'name', value: '' },
+      context: { arguments: { department: 'Sales' } },
+    });
+    expect(lead.completion.values).toEqual(['David', 'Eve', 'Frank']);
+    const template = (await client.listResourceTemplates()).resourceTemplates.find((t) => t.uriTemplate.includes('{resourceId}'))!;
+    const ids = await client.complete({ ref: { type: 'ref/resource', uri: template.uriTemplate }, argument: { name: 'resourceId', value: '1' } });
+    expect(ids.completion.values.length).toBeGreaterThan(0);
+    expect(ids.completion.values.every((v) => v.startsWith('1'))).toBe(true);
+  });
+
   it('passes progress through; a cancelled call rejects, and the gateway keeps serving', async () => {
     client = await createTestClient(gateway({ namespace: 'ev', stdio: everythingStdio }));
     const progress: number[] = [];
