@@ -58,6 +58,13 @@ export class ComponentControl {
   }
 }
 
+interface Controls {
+  readonly tools: ComponentControl;
+  readonly resources: ComponentControl;
+  readonly prompts: ComponentControl;
+  notifyResourceUpdated(uri: string): Promise<void>;
+}
+
 /**
  * The application's runtime component control, for providers: inject it to enable, disable, remove or add
  * tools, resources and prompts from inside a tool or a service, as `app.tools` / `app.resources` /
@@ -77,7 +84,7 @@ export class ComponentControl {
  */
 @Injectable()
 export class McpComponents {
-  private controls?: { readonly tools: ComponentControl; readonly resources: ComponentControl; readonly prompts: ComponentControl };
+  private controls?: Controls;
 
   /** Runtime control of the tools (what `app.tools` is). */
   get tools(): ComponentControl {
@@ -94,8 +101,16 @@ export class McpComponents {
     return this.bound('prompts').prompts;
   }
 
+  /**
+   * Tells the sessions subscribed to a resource that it changed (`notifications/resources/updated`), as
+   * `app.notifyResourceUpdated(uri)` does: from a service watching files or a queue, outside any call.
+   */
+  notifyResourceUpdated(uri: string): Promise<void> {
+    return this.bound('resources').notifyResourceUpdated(uri);
+  }
+
   /** @internal Called once by the application it belongs to, as it is built. */
-  bind(controls: { readonly tools: ComponentControl; readonly resources: ComponentControl; readonly prompts: ComponentControl }): void {
+  bind(controls: Controls): void {
     this.controls ??= controls;
   }
 

@@ -1,4 +1,4 @@
-import { namespacedName } from '../catalogue';
+import { namespacedName, namespacedUri } from '../catalogue';
 import type { AddOptions } from '../interfaces';
 import { proxyComponents, type ProxiedNames } from './proxy-components';
 import type { McpProxyOptions } from './proxy.options';
@@ -9,6 +9,7 @@ export interface ProxiedComponentControl {
   readonly tools: { add(instance: object, options?: AddOptions): void; remove(name: string): void };
   readonly resources: { remove(name: string): void };
   readonly prompts: { remove(name: string): void };
+  notifyResourceUpdated(uri: string): Promise<void>;
 }
 
 interface Logger {
@@ -30,7 +31,10 @@ export class McpProxy {
     private readonly components: ProxiedComponentControl,
     private readonly logger: Logger,
   ) {
-    this.remote = new RemoteServer(options, logger, (catalogue) => this.serve(catalogue));
+    this.remote = new RemoteServer(options, logger, {
+      catalogue: (catalogue) => this.serve(catalogue),
+      updated: (uri) => void this.components.notifyResourceUpdated(namespacedUri(options.namespace, uri) ?? uri).catch(() => undefined),
+    });
   }
 
   /** The application is built: connect, and serve what the remote lists (a remote that is down is retried in the background). */
@@ -42,8 +46,12 @@ export class McpProxy {
     await this.remote.close();
   }
 
-  private serve(catalogue: RemoteCatalogue): void {
+  private serve(listed: RemoteCatalogue): void {
     const { namespace } = this.options;
+    // A URI without `scheme://` cannot take the namespace: that resource is left out, not the remote.
+    const catalogue = { ...listed, resources: listed.resources.filter((r) => namespacedUri(namespace, r.uri)), templates: listed.templates.filter((t) => namespacedUri(namespace, t.uriTemplate)) };
+    const left = [...listed.resources.map((r) => r.uri), ...listed.templates.map((t) => t.uriTemplate)].filter((uri) => !namespacedUri(namespace, uri));
+    if (left.length > 0) this.logger.error(`The ${this.remote.label} serves ${left.map((u) => `'${u}'`).join(', ')}, which cannot take the namespace (no 'scheme://'): left out.`);
     const prefixed = (name: string) => namespacedName(namespace, name);
     const before = this.served;
     const { instance, names } = proxyComponents(this.remote, catalogue, `McpProxy(${namespace})`);

@@ -37,6 +37,11 @@ export interface McpProxyOptions {
    * answers (over stdio the remote is restarted: the rest of its output cannot be trusted).
    */
   readonly maxMessageBytes?: number;
+  /**
+   * Subscribe to the remote's resources (its first 100), when it supports subscriptions, so that its
+   * `notifications/resources/updated` reach the clients subscribed here (default true).
+   */
+  readonly subscribe?: boolean;
   /** At most this many components of each kind are taken from the remote (default 1 000); the rest are left out, logged. */
   readonly maxComponents?: number;
 }

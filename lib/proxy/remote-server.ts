@@ -1,8 +1,17 @@
 import type { JSONRPCMessage, Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import type { Context } from '../context';
 import { RequestError, RpcCode } from '../errors';
+import { Bucket } from './forwarded-call';
 import { ToolCalls } from './tool-calls';
 import type { McpProxyOptions } from './proxy.options';
+
+/** What the proxy hears from its remote: a new catalogue, a resource that changed (the remote's URI). */
+export interface RemoteEvents {
+  catalogue(catalogue: RemoteCatalogue): void;
+  updated(uri: string): void;
+}
+
+const MAX_SUBSCRIPTIONS = 100; // resources of one remote subscribed to
 
 /** What the remote serves, as it listed it when it last connected or changed. */
 export interface RemoteCatalogue {
@@ -59,7 +68,7 @@ export class RemoteServer {
   constructor(
     readonly options: McpProxyOptions,
     readonly logger: Logger,
-    private readonly onCatalogue: (catalogue: RemoteCatalogue) => void,
+    private readonly events: RemoteEvents,
   ) {
     this.delay = options.reconnect?.initialDelay ?? 500;
   }
@@ -162,6 +171,8 @@ export class RemoteServer {
     for (const method of ['elicitation/create', 'sampling/createMessage', 'roots/list'] as const) {
       client.setRequestHandler(method, ((request: { params?: Record<string, unknown> }) => this.calls.question(method, request.params)) as never);
     }
+    const updates = new Bucket(100, 50);
+    client.setNotificationHandler('notifications/resources/updated', ((n: { params: { uri: string } }) => void (updates.take() && this.events.updated(String(n.params.uri)))) as never);
     client.setNotificationHandler('notifications/message', ((notification: { params: { level?: string; data?: unknown; logger?: string } }) => this.calls.log(notification.params)) as never);
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -182,7 +193,8 @@ export class RemoteServer {
       this.state = 'up';
       this.delay = this.options.reconnect?.initialDelay ?? 500;
       this.lastError = '';
-      this.onCatalogue(catalogue);
+      this.events.catalogue(catalogue);
+      void this.subscribe(client, catalogue);
     } catch (error) {
       this.lastError = error instanceof Error ? error.message : String(error);
       const stderr = this.stderrTail.trim() ? ` Its stderr ended with: ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
@@ -194,6 +206,20 @@ export class RemoteServer {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Subscribes to the remote's resources (the first 100), when it supports subscriptions and `subscribe` is
+   * not false, so that its `resources/updated` reach the gateway's subscribed sessions. Each listing
+   * subscribes again: a remote keeps subscriptions per session, and a reconnection opens a new one.
+   */
+  private async subscribe(client: Client, catalogue: RemoteCatalogue): Promise<void> {
+    if (this.options.subscribe === false || !client.getServerCapabilities()?.resources?.subscribe) return;
+    const timeout = { timeout: this.options.connectTimeout ?? 10_000 };
+    const failed = (await Promise.allSettled(catalogue.resources.slice(0, MAX_SUBSCRIPTIONS).map((r) => client.subscribeResource({ uri: r.uri }, timeout)))).filter(
+      (outcome) => outcome.status === 'rejected',
+    );
+    if (failed.length > 0) this.logger.error(`The ${this.label} refused ${failed.length} resource subscriptions: ${String((failed[0] as PromiseRejectedResult).reason)}.`);
   }
 
   private negotiation(): 'auto' | 'legacy' | { pin: string } {
@@ -237,7 +263,11 @@ export class RemoteServer {
         const client = this.client;
         if (!client || this.state !== 'up') return;
         try {
-          this.onCatalogue(await this.list(client));
+          {
+            const catalogue = await this.list(client);
+            this.events.catalogue(catalogue);
+            void this.subscribe(client, catalogue);
+          }
         } catch (error) {
           this.logger.error(`Cannot list the components of the ${this.label} again: ${error instanceof Error ? error.message : String(error)}. The last list is kept.`);
         }

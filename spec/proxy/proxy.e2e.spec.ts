@@ -107,6 +107,18 @@ describe('McpModule.proxy(): the official reference server (server-everything) a
     expect(ids.completion.values.every((v) => v.startsWith('1'))).toBe(true);
   });
 
+  it("passes the remote's resource updates to the sessions subscribed to the served URI", async () => {
+    client = await createTestClient(gateway({ namespace: 'ev', stdio: everythingStdio }));
+    const [first, second] = (await client.listResources()).resources;
+    await client.subscribeResource({ uri: first.uri });
+    const updated: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
+    await client.callTool({ name: 'ev_toggle-subscriber-updates', arguments: {} });
+    await waitFor(() => updated.length > 0, { timeout: 10_000, what: 'a resources/updated notification' });
+    expect(updated[0]).toBe(first.uri); // the served URI, only the one subscribed to
+    expect(updated).not.toContain(second.uri);
+  });
+
   it('passes progress through; a cancelled call rejects, and the gateway keeps serving', async () => {
     client = await createTestClient(gateway({ namespace: 'ev', stdio: everythingStdio }));
     const progress: number[] = [];
