@@ -72,7 +72,7 @@ const ALLOWED: Record<string, string[]> = {
     'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants',
   ],
   // mcp-reflect/nest: the NestJS host (the only importer of @nestjs/* and rxjs).
-  nest: ['auth', 'host', 'server', 'transports', 'pipeline', 'invocation', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
+  nest: ['auth', 'host', 'proxy', 'server', 'transports', 'pipeline', 'invocation', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
   testing: ['host', 'context', 'interfaces'],
   generator: ['metadata', 'interfaces'],
   cli: ['generator', 'host', 'testing', 'metadata', 'errors'],

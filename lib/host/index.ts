@@ -26,3 +26,4 @@ export { checkedScopes } from './required-scopes';
 export { McpComponents } from './component-control';
 export type { ComponentControl } from './component-control';
 export { unprovidedComponentClasses } from './unprovided-components';
+export { stderrLogger } from './stderr-logger';

@@ -3,8 +3,9 @@ import { DiscoveryModule } from '@nestjs/core';
 import { MCP_FEATURE } from '../constants';
 import { checkFeatureOptions, McpComponents } from '../host';
 import type { McpFeatureOptions } from '../interfaces';
+import { checkProxyOptions, type McpProxyOptions } from '../proxy';
 import { MCP_NEST_OPTIONS, type McpNestHttpOptions, type McpNestOptions } from './mcp-nest.options';
-import { McpService } from './mcp.service';
+import { McpProxyProvider, McpService } from './mcp.service';
 
 /**
  * Serves the MCP components of a Nest application: every provider of any module whose class has
@@ -35,6 +36,20 @@ export class McpModule {
   }
 
   /**
+   * Serves a remote MCP server's tools, resources, templates and prompts as this application's, under a
+   * namespace, through the application's own pipeline (Nest's guards, interceptors, pipes and filters apply
+   * to them as to local components). Connected once the MCP server is built (docs/composition.md).
+   *
+   * @example
+   * @Module({ imports: [McpModule.forRoot({ name: 'gateway', version: '1.0.0' }), McpModule.proxy({ namespace: 'docs', url: 'https://docs.example.com/mcp' })] })
+   * export class AppModule {}
+   */
+  static proxy(options: McpProxyOptions): DynamicModule {
+    const provider = new McpProxyProvider(checkProxyOptions(options));
+    return { module: McpProxyModule, providers: [{ provide: Symbol(`mcp-reflect:proxy:${provider.options.namespace}`), useValue: provider }] };
+  }
+
+  /**
    * Like `forRoot()`, with the options computed from other providers (a ConfigService, say). Where the
    * endpoint is served is static (`http`), since Nest maps routes before any factory runs.
    *
@@ -58,6 +73,10 @@ export class McpModule {
 /** What `McpModule.forFeature()` imports: the namespace of the module importing it, read by the Nest host. */
 @Module({})
 export class McpFeatureModule {}
+
+/** What `McpModule.proxy()` imports: one proxied server, which McpService connects once it has built the MCP server. */
+@Module({})
+export class McpProxyModule {}
 
 /** Options of `McpModule.forRootAsync()`. */
 export interface McpNestAsyncOptions {

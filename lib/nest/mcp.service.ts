@@ -3,7 +3,8 @@ import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef } 
 import { metadataPathsOf } from '../auth';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { composeApplication, type ConnectOptions, type ListenOptions, type McpApplication } from '../host';
+import { McpProxy, type McpProxyOptions } from '../proxy';
+import { composeApplication, stderrLogger, type ConnectOptions, type ListenOptions, type McpApplication } from '../host';
 import { completeAuth } from '../context';
 import { authInfoOf } from '../server';
 import type { ConnectionHandle, HttpOptions, NodeHttpHandler, Transport } from '../transports';
@@ -20,10 +21,16 @@ import { NestHost } from './nest-host';
  * const context = await NestFactory.createApplicationContext(AppModule);
  * await context.get(McpService).listen({ transport: 'stdio' });
  */
+/** A remote server `McpModule.proxy()` names: McpService finds it among the providers and connects it once it has built the MCP server. */
+export class McpProxyProvider {
+  constructor(readonly options: McpProxyOptions) {}
+}
+
 @Injectable()
 export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private built?: McpApplication;
   private http?: NodeHttpHandler;
+  private proxies: McpProxy[] = [];
 
   constructor(
     @Inject(MCP_NEST_OPTIONS) private readonly options: McpNestOptions,
@@ -54,11 +61,16 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     const services = { discovery: this.discovery, moduleRef: this.moduleRef, externalContextCreator: this.externalContextCreator };
     const host = new NestHost(options, services, middleware);
     this.built = (await composeApplication(host)).app;
+    // Proxied servers are connected once the application exists (each bounded by its connectTimeout; one that is down is retried).
+    const wanted = this.discovery.getProviders().map((wrapper) => wrapper.instance).filter((instance): instance is McpProxyProvider => instance instanceof McpProxyProvider);
+    this.proxies = wanted.map((wanted) => new McpProxy(wanted.options, this.built!, options.logger ?? stderrLogger));
+    await Promise.all(this.proxies.map((proxy) => proxy.onApplicationBootstrap()));
     // The endpoint is made now, so that a mistake in its options stops the bootstrap, not the first request.
     if (http !== false && this.adapterHost?.httpAdapter) this.endpoint();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all(this.proxies.map((proxy) => proxy.onApplicationShutdown()));
     await this.built?.close();
   }
 
