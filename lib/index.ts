@@ -41,6 +41,8 @@ export type { PromptMessage, PromptResult, PromptDescriptor } from './prompts';
 export type { CompletionContext, CompletionResult } from './completions';
 export type { ComponentControl } from './host/component-control';
 export type { McpProxyOptions, McpProxyStdio } from './proxy';
+export { McpServers } from './host/mcp-servers';
+export type { ServerEndpoint, ServersListenOptions } from './host/mcp-servers';
 export { McpComponents } from './host/component-control';
 // What `mcp-reflect generate` writes (docs/types.md).
 export type { GeneratedMetadata, GeneratedClass, GeneratedMethod, GeneratedParam, GeneratedProperty, GeneratedType } from './interfaces';

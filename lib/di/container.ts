@@ -42,6 +42,11 @@ export class Container {
     for (const module of this.modules) yield* module.providers.values();
   }
 
+  /** Every module of the graph, in scan order (the built-in core module first). */
+  get moduleRecords(): readonly ModuleRecord[] {
+    return this.modules;
+  }
+
   /** Whether any module provides `token`. */
   has(token: InjectionToken): boolean {
     return this.modules.some((m) => m.providers.has(token));

@@ -85,6 +85,15 @@ interface Controls {
 @Injectable()
 export class McpComponents {
   private controls?: Controls;
+  private refusal?: string;
+
+  /**
+   * The token of one server's McpComponents, in an application with several servers
+   * (`McpModule.forRoot({ name, modules })` more than once): `@Inject(McpComponents.of('admin'))`.
+   */
+  static of(server: string): symbol {
+    return Symbol.for(`mcp-reflect:components:${server}`);
+  }
 
   /** Runtime control of the tools (what `app.tools` is). */
   get tools(): ComponentControl {
@@ -114,7 +123,13 @@ export class McpComponents {
     this.controls ??= controls;
   }
 
+  /** @internal The application has several servers: this (unnamed) McpComponents cannot tell which one is meant. */
+  refuse(message: string): void {
+    this.refusal = message;
+  }
+
   private bound(kind: string) {
+    if (this.refusal) throw new McpReflectError(ErrorCode.UnknownComponent, this.refusal);
     if (this.controls) return this.controls;
     throw new McpReflectError(
       ErrorCode.UnknownComponent,

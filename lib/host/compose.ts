@@ -27,6 +27,8 @@ export interface BuildOptions extends McpFactoryOptions {
    * CLI's `inspect` and `call`: the file `mcp-reflect generate` wrote for the entry's project). Called then only.
    */
   readonly fallbackMetadata?: () => unknown;
+  /** The classes served by the application's servers, shared when it has several (the unprovided-components warning reads all). */
+  readonly served?: Set<Function>;
 }
 
 /**
@@ -69,7 +71,7 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
   const completions = new CompletionRegistry(lenient, policy, services);
   // Every kind is built before anything is added: a failure (at bootstrap or in app.tools.add()) changes nothing.
   const undecorated = new Set<string>(); // DTO properties already named (once per application)
-  const served = new Set<Function>(); // the classes whose components are served (for the unprovided-components warning)
+  const served = options.served ?? new Set<Function>(); // the classes whose components are served (for the unprovided-components warning)
   const register = (hosts: readonly MethodHost[]) => {
     const found = exploreHosts(hosts, host);
     const stagedTools = tools.stage(found.tools);

@@ -8,6 +8,7 @@ import {
   serveConnection,
   serveProcessStdio,
   type ConnectionHandle,
+  type HttpEndpointSpec,
   type HttpListener,
   type HttpListenOptions,
   type HttpOptions,
@@ -93,8 +94,8 @@ export class McpApplication {
     this.tools = new ComponentControl([registries.tools], add);
     this.resources = new ComponentControl([registries.resources.resources, registries.resources.templates], add);
     this.prompts = new ComponentControl([registries.prompts], add);
-    // Providers reach the same controls by injecting McpComponents.
-    if (host.has(McpComponents)) host.get<McpComponents>(McpComponents)?.bind(this);
+    // Providers reach the same controls by injecting McpComponents (or, with several servers, McpComponents.of(name)).
+    for (const token of [McpComponents, McpComponents.of(registries.server.name)]) if (host.has(token)) host.get<McpComponents>(token)?.bind(this);
   }
 
   /**
@@ -176,6 +177,27 @@ export class McpApplication {
     const handler = createNodeHandler(this.factory, options, this.logger);
     this.track({ close: () => handler.close() });
     return handler;
+  }
+
+  /** @internal One endpoint of an HTTP server shared by several servers (`McpServers.listen()`). */
+  httpEndpoint(options: HttpOptions & { path?: string }): HttpEndpointSpec {
+    this.ensureOpen();
+    return { factory: this.factory, options, logger: this.logger };
+  }
+
+  /** @internal A listener serving this application (among others): closed with it; its URL is `getUrl()`'s. */
+  adoptListener(listener: HttpListener): void {
+    this.http.push(listener);
+    this.track({ close: () => listener.close() });
+  }
+
+  /** @internal The application has several servers: the unnamed McpComponents cannot tell which one is meant. */
+  refuseUnnamedComponents(message: string): void {
+    if (this.host.has(McpComponents)) this.host.get<McpComponents>(McpComponents)?.refuse(message);
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new McpReflectError(ErrorCode.ApplicationClosed, 'Cannot listen: the application is closed.\nFix: create a new application with McpFactory.create().');
   }
 
   /** Serves one connection over a transport you provide (an SDK `Transport`), e.g. an in-memory pair. */

@@ -1,3 +1,4 @@
+import type { ModuleImport } from '../interfaces';
 import type { CanActivate, DeclaredKinds, GeneratedMetadata, EnhancerRef, ExceptionFilter, McpInterceptor, McpMiddleware, PipeTransform } from '../interfaces';
 import type { CacheHint } from '../interfaces';
 import type { TasksOptions } from '../tasks';
@@ -11,6 +12,12 @@ export interface McpModuleOptions {
   /** Server name sent to clients in `serverInfo`. */
   name: string;
   version: string;
+  /**
+   * The modules this server serves (and the modules they import), which it imports itself. Unset: every module
+   * of the application. An application with several servers (`McpModule.forRoot()` more than once, each with its
+   * own options, guards and auth) names them on each: see docs/composition.md#several-servers-in-one-application.
+   */
+  modules?: readonly ModuleImport[];
   title?: string;
   /** Instructions sent to clients at initialization (how to use this server). */
   instructions?: string;

@@ -17,11 +17,14 @@ import { stderrLogger } from './stderr-logger';
 @Module({})
 export class McpModule {
   static forRoot(options: McpModuleOptions): DynamicModule {
+    const named = McpComponents.of(options.name);
     return {
       module: McpModule,
       global: true,
-      providers: [{ provide: MCP_OPTIONS, useValue: { ...options } }, McpComponents],
-      exports: [MCP_OPTIONS, McpComponents],
+      // `modules`: the server serves these (and what they import), which it imports itself.
+      imports: [...(options.modules ?? [])],
+      providers: [{ provide: MCP_OPTIONS, useValue: { ...options } }, McpComponents, { provide: named, useClass: McpComponents }],
+      exports: [MCP_OPTIONS, McpComponents, named],
     };
   }
 
@@ -53,7 +56,8 @@ export class McpModule {
     const provider = {
       provide: token,
       useFactory: (components: McpComponents, root: McpModuleOptions) => new McpProxy(checked, components, root.logger ?? stderrLogger),
-      inject: [McpComponents, MCP_OPTIONS],
+      // In an application with several servers, the proxy names the one it serves.
+      inject: [checked.server !== undefined ? McpComponents.of(checked.server) : McpComponents, MCP_OPTIONS],
     };
     return { module: McpProxyModule, providers: [provider] };
   }

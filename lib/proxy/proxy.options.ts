@@ -15,6 +15,11 @@ export interface McpProxyOptions {
    * required, so that two proxied servers (or a proxied and a local one) cannot collide.
    */
   readonly namespace: string;
+  /**
+   * In an application with several servers (`McpModule.forRoot({ name, modules })` more than once): the name
+   * of the server that serves the remote's components.
+   */
+  readonly server?: string;
   /** A server started as a child process, spoken to on its stdin/stdout. */
   readonly stdio?: McpProxyStdio;
   /** A Streamable HTTP endpoint (both protocol eras, as the SDK client negotiates them). */

@@ -20,7 +20,7 @@ export interface HostRecord extends MethodHost {
  * request. A provider whose components cannot be served fails the bootstrap. Each host carries the
  * application's generated types (`types`), which its methods are compiled with.
  */
-export async function collectHosts(container: Container, types: GeneratedTypes): Promise<HostRecord[]> {
+export async function collectHosts(container: Container, types: GeneratedTypes, served?: ReadonlySet<ModuleRecord>): Promise<HostRecord[]> {
   const hosts: HostRecord[] = [];
   const seen = new Set<Function>();
   const namespaces = new Map<ModuleRecord, string | undefined>();
@@ -30,6 +30,7 @@ export async function collectHosts(container: Container, types: GeneratedTypes):
   };
   for (const record of container.providers()) {
     if (record.recipe.kind === 'existing' || record.recipe.kind === 'request-value') continue; // an alias serves nothing of its own
+    if (served && !served.has(record.module)) continue; // another server's module
     const target = targetOf(record);
     if (!target || seen.has(target) || !hasComponents(target)) continue;
     seen.add(target);

@@ -1,4 +1,4 @@
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_MIDDLEWARE, APP_PIPE, CONTEXT, MCP_OPTIONS } from '../../constants';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_MIDDLEWARE, APP_PIPE, CONTEXT } from '../../constants';
 import { Context } from '../../context';
 import { Container, type ModuleRecord } from '../../di';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
@@ -10,6 +10,7 @@ import { EnhancerResolver } from './enhancer-resolver';
 import { collectHosts } from './collect-hosts';
 import type { McpHost } from '../host';
 import type { McpModuleOptions } from '../mcp-options';
+import { findServers, SharedLifecycle, type ServerDeclaration } from './servers';
 
 /**
  * The standalone host: mcp-reflect's own container (modules, providers, constructor injection, request scope,
@@ -17,26 +18,46 @@ import type { McpModuleOptions } from '../mcp-options';
  * and filters the decorators name, in the module of the class they decorate.
  */
 export class NativeHost implements McpHost {
-  readonly options: McpModuleOptions;
   private resolver?: EnhancerResolver;
   /** The module of each component host, whose providers its enhancers may inject (added objects: the root). */
   private readonly modules = new WeakMap<MethodHost, ModuleRecord>();
 
-  private constructor(private readonly container: Container) {
-    const settings = container.get<McpModuleOptions>(MCP_OPTIONS);
-    if (!settings) {
-      throw new BootstrapError(
-        BootstrapErrorCode.McpModuleMissing,
-        `Cannot create the MCP server: McpModule is not imported anywhere in the module graph, so the server has no name or version.\n` +
-          `Fix: add McpModule.forRoot({ name: 'my-server', version: '1.0.0' }) to the imports of the root module.`,
-      );
-    }
-    this.options = settings;
+  private constructor(
+    private readonly container: Container,
+    private readonly server: ServerDeclaration,
+    private readonly lifecycle: SharedLifecycle,
+  ) {}
+
+  get options(): McpModuleOptions {
+    return this.server.options;
   }
 
   /** Scans the module graph of `root` and builds every provider (overrides replace providers by token). */
   static async create(root: ModuleImport, options: { overrides?: ReadonlyMap<InjectionToken, Provider> } = {}): Promise<NativeHost> {
-    const container = await Container.create(root, {
+    const container = await NativeHost.container(root, options);
+    const servers = findServers(container);
+    if (servers.length > 1) {
+      throw new BootstrapError(
+        BootstrapErrorCode.InvalidOption,
+        `Cannot create one MCP server from ${container.root.name}: it declares ${servers.length} (${servers.map((s) => `'${s.options.name}'`).join(', ')}).
+` +
+          `Fix: create them all with McpFactory.createServers(${container.root.name}), or keep one McpModule.forRoot().`,
+      );
+    }
+    return new NativeHost(container, NativeHost.declared(servers[0]), new SharedLifecycle(container, 1));
+  }
+
+  /** One host per server the graph of `root` declares, on one container (its providers are shared). */
+  static async createAll(root: ModuleImport, options: { overrides?: ReadonlyMap<InjectionToken, Provider> } = {}): Promise<NativeHost[]> {
+    const container = await NativeHost.container(root, options);
+    const servers = findServers(container);
+    if (servers.length === 0) NativeHost.declared(undefined);
+    const lifecycle = new SharedLifecycle(container, servers.length);
+    return servers.map((server) => new NativeHost(container, server, lifecycle));
+  }
+
+  private static container(root: ModuleImport, options: { overrides?: ReadonlyMap<InjectionToken, Provider> }): Promise<Container> {
+    return Container.create(root, {
       overrides: options.overrides,
       globals: [
         // The request's Context, injectable into request-scoped providers by its class or the CONTEXT token.
@@ -46,7 +67,20 @@ export class NativeHost implements McpHost {
         { provide: Reflector, useValue: new Reflector() },
       ],
     });
-    return new NativeHost(container);
+  }
+
+  private static declared(server: ServerDeclaration | undefined): ServerDeclaration {
+    if (server?.options) return server;
+    throw new BootstrapError(
+      BootstrapErrorCode.McpModuleMissing,
+      `Cannot create the MCP server: McpModule is not imported anywhere in the module graph, so the server has no name or version.\n` +
+        `Fix: add McpModule.forRoot({ name: 'my-server', version: '1.0.0' }) to the imports of the root module.`,
+    );
+  }
+
+  /** @internal A server of several failed to build: the others stop waiting for it. */
+  failed(error: unknown): void {
+    this.lifecycle.fail(error);
   }
 
   get name(): string {
@@ -54,7 +88,7 @@ export class NativeHost implements McpHost {
   }
 
   async init(): Promise<void> {
-    await this.container.callHook('onModuleInit');
+    await this.lifecycle.init();
     const { container } = this;
     this.resolver = new EnhancerResolver(container, this.options, {
       guards: container.multi(APP_GUARD),
@@ -66,7 +100,7 @@ export class NativeHost implements McpHost {
   }
 
   async components(types: GeneratedTypes): Promise<readonly MethodHost[]> {
-    const found = await collectHosts(this.container, types);
+    const found = await collectHosts(this.container, types, this.server.served);
     for (const record of found) this.modules.set(record, record.module);
     return found;
   }
@@ -88,21 +122,21 @@ export class NativeHost implements McpHost {
   }
 
   has(token: InjectionToken): boolean {
-    return this.container.has(token);
+    return this.server.module.providers.has(token) || this.container.has(token);
   }
 
+  /** The server's own first (its McpComponents, its options), then any module's. */
   get<T>(token: InjectionToken): T | undefined {
-    return this.container.get<T>(token);
+    const own = this.server.module.providers.get(token);
+    return own && !own.requestScoped ? (own.instance as T) : this.container.get<T>(token);
   }
 
   async ready(): Promise<void> {
-    await this.container.callHook('onApplicationBootstrap');
+    await this.lifecycle.ready();
   }
 
   async shutdown(signal?: string): Promise<void> {
-    await this.container.callHook('onModuleDestroy');
-    await this.container.callHook('beforeApplicationShutdown', signal);
-    await this.container.callHook('onApplicationShutdown', signal);
+    await this.lifecycle.shutdown(signal);
   }
 
   private get enhancers(): EnhancerResolver {

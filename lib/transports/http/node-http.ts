@@ -85,12 +85,33 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
  * names unless allowedHosts / allowedOrigins say otherwise. `GET /healthz` answers 200 while serving.
  */
 export async function listenHttp(factory: ServerFactory, options: HttpListenOptions, logger: ServerLogger): Promise<HttpListener> {
+  const listener = await listenHttpEndpoints([{ factory, options, logger }], options);
+  return { url: listener.urls[0], close: () => listener.close() };
+}
+
+/** One endpoint of a shared HTTP server: the server factory of an application, its HTTP options and path. */
+export interface HttpEndpointSpec {
+  readonly factory: ServerFactory;
+  readonly options: HttpOptions & { readonly path?: string };
+  readonly logger: ServerLogger;
+}
+
+/**
+ * Several MCP endpoints (one per application, each with its own HTTP options and auth) on one HTTP server:
+ * a request goes to the endpoint whose path (or protected resource metadata path) it names. Paths must differ.
+ */
+export async function listenHttpEndpoints(
+  endpoints: readonly HttpEndpointSpec[],
+  options: Pick<HttpListenOptions, 'host' | 'port' | 'requestTimeoutMs' | 'headersTimeoutMs'>,
+): Promise<{ readonly urls: readonly string[]; close(): Promise<void> }> {
   const host = options.host ?? '127.0.0.1';
-  const path = options.path ?? '/mcp';
   const loopback = LOOPBACK.has(host);
+  const paths = endpoints.map((e) => e.options.path ?? '/mcp');
+  const twice = paths.find((path, i) => paths.indexOf(path) !== i);
+  if (twice !== undefined) throw new Error(`Cannot serve two MCP endpoints at ${twice} on one HTTP server: give each its own path.`);
   // Built once the port is bound: its URL is the default resource identifier of `auth`.
-  let handler: NodeHttpHandler | undefined;
-  let metadataPaths: ReadonlySet<string> = new Set();
+  const routes = new Map<string, NodeHttpHandler>();
+  let handlers: NodeHttpHandler[] = [];
   let closing = false;
   // Slow clients are cut early: headers within 10 s, the whole request within 30 s (Node's defaults are 60 s
   // and 5 minutes, checked every 30 s), checked every second.
@@ -103,14 +124,16 @@ export async function listenHttp(factory: ServerFactory, options: HttpListenOpti
   const server: NodeServer = createServer(timeouts, (req, res) => {
     const target = requestTarget(req.url, req.headers.host);
     if (typeof target === 'string') return badRequest(res, target);
-    if (!handler) return void res.writeHead(503, { 'retry-after': '1' }).end();
-    if (target.pathname === path || metadataPaths.has(target.pathname)) return void handler(req, res);
+    if (handlers.length === 0) return void res.writeHead(503, { 'retry-after': '1' }).end();
+    const handler = routes.get(target.pathname);
+    if (handler) return void handler(req, res);
     if (target.pathname === '/healthz' && req.method === 'GET') {
       res.writeHead(closing ? 503 : 200, { 'content-type': 'application/json' });
       return void res.end(JSON.stringify({ status: closing ? 'closing' : 'ok' }));
     }
     res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Not found: the MCP endpoint is ${path}` }, id: null }));
+    const where = paths.length === 1 ? `the MCP endpoint is ${paths[0]}` : `the MCP endpoints are ${paths.join(', ')}`;
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Not found: ${where}` }, id: null }));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -121,32 +144,40 @@ export async function listenHttp(factory: ServerFactory, options: HttpListenOpti
   });
   const { port } = server.address() as AddressInfo;
   const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  const endpointUrl = `http://${shown}:${port}${path}`;
+  const urls = paths.map((path) => `http://${shown}:${port}${path}`);
+  const built: NodeHttpHandler[] = [];
   try {
-    handler = createNodeHandler(
-      factory,
-      {
-        ...options,
-        allowedHosts: options.allowedHosts ?? (loopback ? localhostAllowedHostnames() : undefined),
-        allowedOrigins: options.allowedOrigins ?? (loopback ? localhostAllowedOrigins() : undefined),
-      },
-      logger,
-      endpointUrl,
-    );
+    endpoints.forEach(({ factory, options: http, logger }, i) => {
+      const handler = createNodeHandler(
+        factory,
+        {
+          ...http,
+          allowedHosts: http.allowedHosts ?? (loopback ? localhostAllowedHostnames() : undefined),
+          allowedOrigins: http.allowedOrigins ?? (loopback ? localhostAllowedOrigins() : undefined),
+        },
+        logger,
+        urls[i],
+      );
+      built.push(handler);
+      for (const path of [paths[i], ...handler.metadataPaths]) {
+        if (routes.has(path) && routes.get(path) !== handler) throw new Error(`Cannot serve two MCP endpoints whose paths meet at ${path}: give them other paths.`);
+        routes.set(path, handler);
+      }
+    });
   } catch (error) {
+    await Promise.all(built.map((h) => h.close()));
     await new Promise<void>((resolve) => server.close(() => resolve()));
     throw error;
   }
-  metadataPaths = new Set(handler.metadataPaths);
-  const bound = handler;
+  handlers = built;
   return {
-    url: endpointUrl,
+    urls,
     close: async () => {
       closing = true;
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Drains: new requests get 503 (Connection: close), calls in progress finish (up to drainTimeoutMs),
       // then sessions end: open SSE streams close, calls still running are aborted.
-      await bound.close();
+      await Promise.all(built.map((h) => h.close()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), 2_000);
       await stopped;
