@@ -1,4 +1,4 @@
-import type { CanActivate, Type } from '@nestjs/common';
+import type { CanActivate, DynamicModule, Type } from '@nestjs/common';
 import type { McpAuth } from '../context';
 import type { McpMiddleware } from '../interfaces';
 import type { McpModuleOptions } from '../host';
@@ -32,7 +32,13 @@ export type McpIdentity = Partial<McpAuth>;
  * `McpModule.forRoot()` of mcp-reflect/nest: the options of the standalone `McpModule.forRoot()` (name, version,
  * instructions, metadata, masking, pagination, tasks, cache hints, …) and where to serve.
  */
-export interface McpNestOptions extends Omit<McpModuleOptions, 'guards' | 'interceptors' | 'pipes' | 'filters' | 'middleware'> {
+export interface McpNestOptions extends Omit<McpModuleOptions, 'guards' | 'interceptors' | 'pipes' | 'filters' | 'middleware' | 'modules'> {
+  /**
+   * The Nest modules this server serves (and the modules they import), which it imports itself. Unset: every
+   * module of the application. Several `McpModule.forRoot()` in one application (each with its own name,
+   * options and `http.path`) each name theirs (docs/composition.md#several-servers-in-one-application).
+   */
+  readonly modules?: readonly (Type | DynamicModule)[];
   /**
    * Protocol middleware (`onRequest`, `onCallTool`, …) as instances. Guards, interceptors, pipes and filters are
    * Nest's: `@UseGuards()` & co., `APP_GUARD` & co. and `app.useGlobal*()`.

@@ -20,7 +20,7 @@ import { McpProxyProvider, McpService } from './mcp.service';
 @Module({})
 export class McpModule {
   static forRoot(options: McpNestOptions): DynamicModule {
-    return moduleWith({ provide: MCP_NEST_OPTIONS, useValue: { ...options } }, options.http, []);
+    return moduleWith({ provide: MCP_NEST_OPTIONS, useValue: { ...options } }, options.http, [...(options.modules ?? [])], options.name);
   }
 
   /**
@@ -66,7 +66,7 @@ export class McpModule {
       inject: [...(options.inject ?? [])],
       useFactory: async (...args: unknown[]) => ({ ...(await options.useFactory(...args)), http: options.http }),
     };
-    return moduleWith(provider, options.http, options.imports ?? []);
+    return moduleWith(provider, options.http, options.imports ?? [], undefined);
   }
 }
 
@@ -89,14 +89,16 @@ export interface McpNestAsyncOptions {
   readonly http?: McpNestOptions['http'];
 }
 
-function moduleWith(options: Provider, http: McpNestOptions['http'], imports: NonNullable<ModuleMetadata['imports']>): DynamicModule {
+function moduleWith(options: Provider, http: McpNestOptions['http'], imports: NonNullable<ModuleMetadata['imports']>, name: string | undefined): DynamicModule {
+  // With several servers, each is reached by its name: McpService.of(name), McpComponents.of(name).
+  const named: Provider[] = name === undefined ? [] : [{ provide: McpService.of(name), useExisting: McpService }, { provide: McpComponents.of(name), useClass: McpComponents }];
   return {
     module: McpModule,
     global: true,
     imports: [DiscoveryModule, ...imports],
-    providers: [options, McpService, McpComponents],
+    providers: [options, McpService, McpComponents, ...named],
     controllers: http === false ? [] : [endpointController(http?.path ?? '/mcp', http?.guards ?? [])],
-    exports: [McpService, McpComponents],
+    exports: [McpService, McpComponents, ...named.map((p) => (p as { provide: symbol }).provide)],
   };
 }
 

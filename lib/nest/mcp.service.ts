@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef, ModulesContainer } from '@nestjs/core';
 import { metadataPathsOf } from '../auth';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,6 +10,7 @@ import { authInfoOf } from '../server';
 import type { ConnectionHandle, HttpOptions, NodeHttpHandler, Transport } from '../transports';
 import { MCP_NEST_OPTIONS, type McpNestHttpOptions, type McpNestOptions } from './mcp-nest.options';
 import { NestHost } from './nest-host';
+import { checkNestServers, servedNestModules } from './nest-servers';
 
 /**
  * The MCP server of a Nest application: built from the application's providers once Nest has initialised
@@ -37,8 +38,17 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
     @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
     @Inject(ExternalContextCreator) private readonly externalContextCreator: ExternalContextCreator,
+    @Inject(ModulesContainer) private readonly modules: ModulesContainer,
     @Optional() @Inject(HttpAdapterHost) private readonly adapterHost?: HttpAdapterHost,
   ) {}
+
+  /**
+   * The token of one server's McpService, in an application with several (`McpModule.forRoot({ name, modules })`
+   * more than once): `app.get(McpService.of('admin'))`.
+   */
+  static of(server: string): symbol {
+    return Symbol.for(`mcp-reflect:nest-service:${server}`);
+  }
 
   /**
    * With `http.auth`: the protected resource metadata (RFC 9728) is served at the resource's origin, outside the
@@ -57,12 +67,28 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const { http, middleware, ...options } = this.options;
+    const { http, middleware, modules: _modules, ...options } = this.options;
+    const servers = checkNestServers(this.discovery, (instance) => instance instanceof McpService, (instance) => (instance as McpService).options);
+    const served = servedNestModules(this.modules, this.options);
     const services = { discovery: this.discovery, moduleRef: this.moduleRef, externalContextCreator: this.externalContextCreator };
-    const host = new NestHost(options, services, middleware);
+    const host = new NestHost(options, services, middleware, served);
     this.built = (await composeApplication(host)).app;
-    // Proxied servers are connected once the application exists (each bounded by its connectTimeout; one that is down is retried).
-    const wanted = this.discovery.getProviders().map((wrapper) => wrapper.instance).filter((instance): instance is McpProxyProvider => instance instanceof McpProxyProvider);
+    if (servers.length > 1) {
+      this.built.refuseUnnamedComponents(
+        `The Nest application serves several MCP servers (${servers.map((s) => `'${s.name}'`).join(', ')}), and McpComponents does not say which one it controls.\n` +
+          `Fix: inject the McpComponents of one server: @Inject(McpComponents.of('${servers[0].name}')).`,
+      );
+    }
+    // Proxied servers are connected once the application exists (each bounded by its connectTimeout; one that is down is retried):
+    // those naming this server, or, unnamed, those its modules import.
+    const wanted = this.discovery
+      .getProviders()
+      .filter((wrapper) => wrapper.instance instanceof McpProxyProvider)
+      .filter((wrapper) => {
+        const { server } = (wrapper.instance as McpProxyProvider).options;
+        return server !== undefined ? server === options.name : !served || served.has(wrapper.host as never);
+      })
+      .map((wrapper) => wrapper.instance as McpProxyProvider);
     this.proxies = wanted.map((wanted) => new McpProxy(wanted.options, this.built!, options.logger ?? stderrLogger));
     await Promise.all(this.proxies.map((proxy) => proxy.onApplicationBootstrap()));
     // The endpoint is made now, so that a mistake in its options stops the bootstrap, not the first request.

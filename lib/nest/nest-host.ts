@@ -10,6 +10,7 @@ import { checkedScopes, hasComponents, moduleNamespace, unprovidedComponentClass
 import type { ComponentEnhancers } from '../pipeline';
 import { machineryOf, NestEnhancers, type NestComponentSite, type NestEnhancerMachinery } from './nest-enhancers';
 import { NestRequestHandle } from './nest-request';
+import type { NestModuleNode } from './nest-servers';
 
 /** One provider of the Nest application that serves components: where it lives, and how to reach its instance. */
 interface NestComponent extends MethodHost {
@@ -41,6 +42,8 @@ export class NestHost implements McpHost {
     readonly options: McpModuleOptions,
     private readonly services: NestServices,
     middleware: readonly McpMiddleware[] = [],
+    /** The Nest modules this server serves (`modules`); undefined: all. */
+    private readonly served?: ReadonlySet<NestModuleNode>,
   ) {
     this.name = 'the Nest application';
     this.middleware = middleware;
@@ -72,6 +75,7 @@ export class NestHost implements McpHost {
       const where = seen.get(target);
       if (where !== undefined) throw twoModules(target, where, moduleName);
       seen.set(target, moduleName);
+      if (this.served && !this.served.has(wrapper.host as never)) continue; // another server's
       const moduleKey = this.nest.moduleKey(wrapper.host?.metatype);
       const namespace = featureNamespace(wrapper.host as NestModuleLike | undefined, moduleName);
       if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
@@ -117,12 +121,14 @@ export class NestHost implements McpHost {
     return this.get(token) !== undefined;
   }
 
+  /** This server's own first (its McpComponents, in its McpModule), then any module's. */
   get<T>(token: InjectionToken): T | undefined {
-    try {
-      return this.services.moduleRef.get<T>(token as never, { strict: false });
-    } catch {
-      return undefined;
+    for (const strict of [true, false]) {
+      try {
+        return this.services.moduleRef.get<T>(token as never, { strict });
+      } catch {}
     }
+    return undefined;
   }
 
   async ready(): Promise<void> {}
