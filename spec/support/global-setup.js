@@ -1,10 +1,11 @@
 // Provides what the specs need before any runs, so that `npm test` passes on a fresh machine (docs/testing.md):
 // Debian's redis-server and chromium (installed with apt-get when missing, as .ci/run does), the pinned MCP
 // Inspector of tools/conformance (npm), the build in dist/ (the CLI and package specs run it), and for the Nest
-// versions spec Nest 12 with a copy of that build (tools/nest12) and Node 22 (tools/node22), by their lockfiles.
+// versions spec Nest 12 with a copy of that build (tools/nest12) and Node 22 (tools/node22), by their lockfiles;
+// server-everything (tools/everything) and Python FastMCP 4 in a virtual environment (tools/fastmcp-py) for the proxy specs.
 // What cannot be provided (no root, no sudo, no network) stops the run here, naming what to install: no spec skips for it.
 const { spawnSync } = require('node:child_process');
-const { existsSync, readdirSync, rmSync, statSync } = require('node:fs');
+const { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 const { installedAsLocked, nest12Copy, nest12CopyIsCurrent, nest12LockDrift } = require('./installed-tools');
 
@@ -72,6 +73,31 @@ function nest12() {
   return nest12CopyIsCurrent() ? undefined : `${path.relative(root, nest12Copy)} is not a copy of dist/ after its install: run npm ci --prefix tools/nest12 --install-links`;
 }
 
+/**
+ * Python FastMCP 4 (tools/fastmcp-py, proxied by spec/proxy): a virtual environment made with python3 -m venv and
+ * the lock installed with pip, from the indexes pip is configured with (a local mirror when the machine has one:
+ * then pypi.org is not asked). Made again when the lock changes. An error text when it cannot be.
+ */
+function fastmcpPy() {
+  const dir = path.join(root, 'tools', 'fastmcp-py');
+  const lock = path.join(dir, 'requirements.lock.txt');
+  const venv = path.join(dir, '.venv');
+  const stamp = path.join(venv, 'installed-lock.txt');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === readFileSync(lock, 'utf8')) return undefined;
+  if (!has('python3')) return 'python3 is missing (tools/fastmcp-py needs Python 3.10 or later with venv): install it, e.g. apt-get install -y python3 python3-venv';
+  rmSync(venv, { recursive: true, force: true });
+  const made = run('python3', ['-m', 'venv', venv], 'python3 -m venv tools/fastmcp-py/.venv');
+  if (made) return `${made} (install python3-venv, e.g. apt-get install -y python3-venv)`;
+  const config = spawnSync('python3', ['-m', 'pip', 'config', 'list'], { encoding: 'utf8' }).stdout ?? '';
+  const extra = /extra-index-url='([^']+)'/.exec(config)?.[1].split(/\s+/).filter(Boolean) ?? [];
+  const local = extra.filter((url) => url.startsWith('file:'));
+  const indexes = local.length > 0 ? ['--index-url', local[0], ...local.slice(1).flatMap((url) => ['--extra-index-url', url])] : [];
+  const failed = run(path.join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', ...indexes, '-r', lock], 'pip install -r tools/fastmcp-py/requirements.lock.txt (Python FastMCP 4)');
+  if (failed) return failed;
+  writeFileSync(stamp, readFileSync(lock, 'utf8'));
+  return undefined;
+}
+
 module.exports = async function globalSetup() {
   const problems = [
     debian('redis-server', ['redis-server']),
@@ -96,6 +122,7 @@ module.exports = async function globalSetup() {
       ? undefined
       : run('npm', ['ci', '--prefix', 'tools/everything', '--no-audit', '--no-fund'], 'npm ci --prefix tools/everything (the reference server-everything)'),
   );
+  problems.push(fastmcpPy());
   const failures = problems.filter(Boolean);
   if (failures.length > 0) throw new Error(`npm test cannot run every spec on this machine:\n- ${failures.join('\n- ')}`);
 };
