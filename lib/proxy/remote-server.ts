@@ -60,6 +60,8 @@ export class RemoteServer {
   private delay: number;
   private retry?: NodeJS.Timeout;
   private lastError = '';
+  /** Why each lost connection was lost: its pending calls may fail after a reconnection has begun. */
+  private readonly lostFor = new WeakMap<Client, string>();
   private refreshing = false;
   private again = false;
   private stderrTail = '';
@@ -148,7 +150,7 @@ export class RemoteServer {
     const { ProtocolError, SdkError, SdkErrorCode } = await loadSdk();
     if (error instanceof ProtocolError) return new RequestError(error.code, error.message.replace(/^MCP error -?\d+: /, ''));
     if (error instanceof RequestError) return error;
-    const lostFor = this.client !== client && this.lastError ? this.lastError : undefined; // lost meanwhile: say why
+    const lostFor = this.client !== client ? this.lostFor.get(client) : undefined; // lost meanwhile: say why
     const reason = lostFor ?? (error instanceof Error ? error.message : String(error));
     const slow = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
     if (!ctx.signal.aborted && !slow) this.lost(client, reason);
@@ -229,6 +231,7 @@ export class RemoteServer {
 
   private lost(client: Client, reason: string): void {
     if (this.client !== client || this.state === 'closed') return;
+    this.lostFor.set(client, reason);
     this.client = undefined;
     client.onclose = undefined;
     void client.close().catch(() => undefined); // a child process that still runs is stopped
