@@ -60,7 +60,7 @@ export type { Answers, Question } from './context';
 export type { ClientInfo, ContextLogger, ElicitResult, InputOptions, LogLevel, SampleOptions, SamplingMessage, SamplingResult } from './context';
 export { McpModule, McpFactory, McpApplication } from './host';
 export { InMemoryEventStore } from './transports';
-export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions, SessionRecord, SessionStore } from './transports';
+export type { FetchHandler, FetchHandlerOptions, FetchRequestInfo, HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions, SessionRecord, SessionStore } from './transports';
 export type { ChangeBus, ChangeMessage } from './server';
 // Scale-out on Redis (also mcp-reflect/redis).
 export { RedisEventStore, RedisSessionStore, RedisBus } from './scale-out';

@@ -290,8 +290,8 @@ function resourceOf(auth: AuthOptions, endpointUrl: string | undefined): string 
   if (resource === undefined) {
     throw new BootstrapError(
       BootstrapErrorCode.InvalidAuthOptions,
-      'Cannot serve with these auth options: createHttpHandler() does not know the URL clients reach it at, and tokens must be issued for that URL.\n' +
-        "Fix: give it as auth.resource, e.g. app.createHttpHandler({ auth: { issuer, resource: 'https://mcp.example.com/mcp' } }).",
+      'Cannot serve with these auth options: createHttpHandler() and createFetchHandler() do not know the URL clients reach them at, and tokens must be issued for that URL.\n' +
+        "Fix: give it as auth.resource, e.g. app.createFetchHandler({ auth: { issuer, resource: 'https://mcp.example.com/mcp' } }).",
     );
   }
   return resource;
