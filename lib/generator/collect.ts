@@ -116,7 +116,8 @@ function describeMethod(method: TsNode, owner: string, project: TsProject, mappe
   written.forEach((param, index) => {
     const name = ast.isIdentifier(param.name) ? (param.name.text as string) : undefined;
     signature.push(name === undefined ? {} : { name, initialised: param.initializer !== undefined, rest: param.dotDotDotToken !== undefined });
-    if (param.dotDotDotToken) return;
+    // `@Ctx()` receives the request Context, never an argument: it has no schema, and its class is the library's.
+    if (param.dotDotDotToken || decoratorNames(param, project).includes('Ctx')) return;
     const type = checker.getTypeAtLocation(param);
     if (!type) return;
     // A destructured parameter (`@Args() { text, limit }: Query`) is described too: its name comes from the decorator.

@@ -175,6 +175,19 @@ describe('generate on small projects (the CLI as a process)', () => {
     expect(stderr).toContain("'bytes': Uint8Array");
   }, 120_000);
 
+  it('leaves @Ctx() parameters out: no warning, no entry, and no import of the library\'s Context class', async () => {
+    const dir = project('ctx', {
+      'tools.ts': `import { Ctx, Param, Tool, type Context } from 'mcp-reflect';\nexport class Greeter {\n  @Tool()\n  greet(@Param() name: string, @Ctx() ctx: Context): string {\n    return name + ctx.requestId;\n  }\n}\n`,
+    });
+    const out = path.join(dir, 'types.ts');
+    const { stderr } = await run(['lib/cli/main.ts', 'generate', '--project', path.join(dir, 'tsconfig.json'), '--out', out]);
+    expect(stderr).not.toContain('no JSON form');
+    const written = readFileSync(out, 'utf8');
+    expect(written).not.toContain('Context');
+    expect(written).toContain('"fingerprint": "greet(name, ctx)"');
+    expect(written.match(/"index": \d/g)).toEqual(['"index": 0']);
+  }, 120_000);
+
   it('keeps class references through an import cycle: the file defining the tools passes metadata to forRoot()', async () => {
     const dir = project('cycle', {
       'app.module.ts': [
