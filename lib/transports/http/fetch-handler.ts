@@ -1,6 +1,6 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../../invocation';
-import { PEER_HEADER } from '../../server/peer-headers';
+import { peerHeader } from '../../server/peer-headers';
 import type { ServerFactory } from '../../server/server-factory';
 import { HttpEndpoint, jsonRpcError } from './http-endpoint';
 import type { HttpOptions } from './http-options';
@@ -58,7 +58,7 @@ export function createFetchHandler(factory: ServerFactory, options: FetchHandler
       // A request of our own: the runtime's may have immutable headers, and the peer's address goes in a header
       // whose name is random per process (no client can send it).
       const headers = new Headers(request.headers);
-      if (info.remoteAddress) headers.set(PEER_HEADER, info.remoteAddress);
+      if (info.remoteAddress) headers.set(peerHeader(), info.remoteAddress);
       const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers, signal: request.signal };
       if (request.body && request.method !== 'GET' && request.method !== 'HEAD') Object.assign(init, { body: request.body, duplex: 'half' });
       return await endpoint.fetch(new Request(url, init), info.authInfo ? { authInfo: info.authInfo } : {});

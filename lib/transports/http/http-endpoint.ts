@@ -20,7 +20,7 @@ import { Admission, resolveLimits, type HttpLimits, type PendingBytes } from './
 import { jsonRpcError, jsonRpcRefusal, unread, watchBody } from './http-messages';
 import type { HttpOptions } from './http-options';
 import { DEFAULTS, LegacySessions, type RequestOptions } from './legacy-sessions';
-import { CLIENT_HEADER, PEER_HEADER } from '../../server/peer-headers';
+import { clientHeader, peerHeader } from '../../server/peer-headers';
 import { checkParamHeaders, HEADER_MISMATCH } from '../../server/param-headers';
 import { parseBody, receiveBody, webBody, type BodyRefusal, type BodySource } from './request-body';
 
@@ -91,7 +91,7 @@ export class HttpEndpoint {
 
   /** Who a request comes from, for the per-client bounds: `clientKey`'s answer, else the connection's remote address. */
   clientOf(request: Request): string | undefined {
-    const remote = request.headers.get(PEER_HEADER) ?? undefined;
+    const remote = request.headers.get(peerHeader()) ?? undefined;
     const key = this.options.clientKey ? this.options.clientKey(request, remote) : remote;
     // A key may come from a header the client sent: a long one is kept as its digest (bounded in bytes).
     return key !== undefined && key.length > 128 ? createHash('sha256').update(key).digest('base64url') : key;
@@ -123,7 +123,7 @@ export class HttpEndpoint {
       admitted = verified;
     }
     const { client = this.clientOf(request), body, parsedBody } = options;
-    if (client !== undefined) request.headers.set(CLIENT_HEADER, client);
+    if (client !== undefined) request.headers.set(clientHeader(), client);
     const forwarded: RequestOptions = admitted ? { authInfo: admitted.authInfo } : options.authInfo ? { authInfo: options.authInfo } : {};
     // GET streams (notifications, resumption) and DELETE carry no body and are no calls: sessions bound them.
     if (request.method !== 'POST') return this.dispatch(request, forwarded);

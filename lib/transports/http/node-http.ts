@@ -4,7 +4,7 @@ import { localhostAllowedHostnames, localhostAllowedOrigins, type AuthInfo } fro
 import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../../server/server-factory';
 import { HttpEndpoint, jsonRpcError } from './http-endpoint';
-import { PEER_HEADER } from '../../server/peer-headers';
+import { peerHeader } from '../../server/peer-headers';
 import type { HttpListenOptions, HttpOptions } from './http-options';
 import { bodyOf, webRequest, writeResponse } from './node-adapter';
 import { requestTarget } from './request-target';
@@ -43,7 +43,7 @@ export function createNodeHandler(factory: ServerFactory, options: HttpOptions, 
     try {
       // The connection's remote address reaches the endpoint (per-client bounds) under a header no client can name.
       const remote = req.socket.remoteAddress;
-      const request = webRequest(req, target, abort.signal, remote ? { [PEER_HEADER]: remote } : undefined);
+      const request = webRequest(req, target, abort.signal, remote ? { [peerHeader()]: remote } : undefined);
       client = endpoint.clientOf(request);
       const body = (typeof parsedBody === 'function' ? undefined : parsedBody) ?? (req as IncomingMessage & { body?: unknown }).body;
       const auth = (req as IncomingMessage & { auth?: AuthInfo }).auth;
