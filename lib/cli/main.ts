@@ -4,6 +4,7 @@ import { CliError, usageError } from './cli.error';
 import { generateCommand, generateUsage } from './generate.command';
 import { inspectCommand, inspectUsage } from './inspect.command';
 import { newCommand, newUsage } from './new.command';
+import { validatorsCommand, validatorsUsage } from './validators.command';
 import type { CommandOutput } from './output';
 import type { CliIo } from './progress';
 
@@ -14,6 +15,7 @@ Commands:
   call <entry> <tool>     call one tool in-process and print its result
   new <dir>               create a project: a stdio server, a sample tool and its spec (TypeScript 7, jest)
   generate                write the full TypeScript types of the components into one module (docs/types.md)
+  validators <entry>      write the argument and output validators as precompiled code (docs/runtimes.md)
 
 <entry> is a .js file (or a .ts file, compiled with the project's @swc/core) that exports the root module.
 Run \`mcp-reflect <command> --help\` for the options of a command.`;
@@ -24,6 +26,7 @@ const commands: Record<string, { run: Command; usage: string }> = {
   call: { run: callCommand, usage: callUsage },
   new: { run: newCommand, usage: newUsage },
   generate: { run: generateCommand, usage: generateUsage },
+  validators: { run: validatorsCommand, usage: validatorsUsage },
 };
 
 /**

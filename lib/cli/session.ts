@@ -5,12 +5,15 @@ import { createTestClient, type TestClient } from '../testing';
 import { CliError, CliErrorCode } from './cli.error';
 import { describe, loadRootModule } from './load-entry';
 import { findMetadataFile, loadMetadataFile } from './metadata-file';
+import type { ValidatorUse } from '../validation';
 
 export interface SessionOptions {
   readonly entry: string;
   readonly moduleName?: string;
   /** `--metadata <file>`: the generated module to load, over any the application or the project gives. */
   readonly metadata?: string;
+  /** Told of every validator the application compiles (`mcp-reflect validators`). */
+  readonly recordValidators?: (use: ValidatorUse) => void;
 }
 
 /** Where the schemas of a session came from, for `inspect` to say. */
@@ -42,7 +45,7 @@ export async function withClient<T>(options: SessionOptions, work: (client: Test
           return loadMetadataFile(found, false);
         }
       : undefined;
-    const { app, registries } = await bootstrap(root, options.entry, given, fallback);
+    const { app, registries } = await bootstrap(root, options.entry, given, fallback, options.recordValidators);
     if (types.kind === 'none' && app.inspect().generatedTypes) types = { kind: 'application' };
     // As app.listen() would: the CLI runs this one application.
     registries.warnUnprovidedComponents?.();
@@ -57,9 +60,16 @@ export async function withClient<T>(options: SessionOptions, work: (client: Test
   }
 }
 
-async function bootstrap(root: Function, entry: string, metadata: unknown, fallbackMetadata: (() => unknown) | undefined): Promise<BuiltApplication> {
+async function bootstrap(
+  root: Function,
+  entry: string,
+  metadata: unknown,
+  fallbackMetadata: (() => unknown) | undefined,
+  recordValidators: SessionOptions['recordValidators'],
+): Promise<BuiltApplication> {
   try {
     return await buildApplication(root as Parameters<typeof buildApplication>[0], {
+      ...(recordValidators ? { recordValidators } : {}),
       ...(metadata !== undefined ? { metadata: metadata as never } : {}),
       ...(fallbackMetadata ? { fallbackMetadata } : {}),
     });
