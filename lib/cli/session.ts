@@ -7,11 +7,20 @@ import { describe, loadRootModule } from './load-entry';
 import { findMetadataFile, loadMetadataFile } from './metadata-file';
 import type { ValidatorUse } from '../validation';
 
+/** `--subject <id>` and `--scopes <a,b>` of inspect and call: whom the session calls as. */
+export function identityOf(options: Record<string, string | true | undefined>): SessionOptions['auth'] {
+  const subject = typeof options.subject === 'string' ? options.subject : undefined;
+  const scopes = typeof options.scopes === 'string' ? options.scopes.split(/[\s,]+/).filter(Boolean) : undefined;
+  return subject !== undefined || scopes !== undefined ? { ...(subject !== undefined ? { subject } : {}), ...(scopes ? { scopes } : {}) } : undefined;
+}
+
 export interface SessionOptions {
   readonly entry: string;
   readonly moduleName?: string;
   /** `--metadata <file>`: the generated module to load, over any the application or the project gives. */
   readonly metadata?: string;
+  /** `--subject` / `--scopes`: the caller's identity, as a verified token would give it (guards, `@Scopes()`, `ctx.auth`). */
+  readonly auth?: { readonly subject?: string; readonly scopes?: readonly string[] };
   /** Told of every validator the application compiles (`mcp-reflect validators`). */
   readonly recordValidators?: (use: ValidatorUse) => void;
 }
@@ -49,7 +58,7 @@ export async function withClient<T>(options: SessionOptions, work: (client: Test
     if (types.kind === 'none' && app.inspect().generatedTypes) types = { kind: 'application' };
     // As app.listen() would: the CLI runs this one application.
     registries.warnUnprovidedComponents?.();
-    const client = await createTestClient(app);
+    const client = await createTestClient(app, options.auth ? { auth: { ...options.auth, scopes: [...(options.auth.scopes ?? [])] } } : {});
     try {
       return await work(client, types);
     } finally {
