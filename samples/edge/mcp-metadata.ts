@@ -51,8 +51,8 @@ export const metadata: GeneratedMetadata = {
               "schema": {
                 "type": "string",
                 "enum": [
-                  "excited",
-                  "plain"
+                  "plain",
+                  "excited"
                 ]
               },
               "optional": true,
