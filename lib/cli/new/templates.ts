@@ -162,7 +162,7 @@ import { metadata } from './mcp-metadata.js';
 
 describe('GreetingTools', () => {
   let client: TestClient;
-  afterEach(() => client.close());
+  afterEach(() => client?.close());
 
   it('lists the tools with their input schemas', async () => {
     client = await createTestClient(AppModule, { metadata });
