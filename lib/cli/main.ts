@@ -3,6 +3,7 @@ import { callCommand, callUsage } from './call.command';
 import { CliError, usageError } from './cli.error';
 import { generateCommand, generateUsage } from './generate.command';
 import { inspectCommand, inspectUsage } from './inspect.command';
+import { installCommand, installUsage } from './install.command';
 import { newCommand, newUsage } from './new.command';
 import { validatorsCommand, validatorsUsage } from './validators.command';
 import type { CommandOutput } from './output';
@@ -15,6 +16,7 @@ Commands:
   call <entry> <tool>     call one tool in-process and print its result
   new <dir>               create a project: a stdio server, a sample tool and its spec (TypeScript 7, jest)
   generate                write the full TypeScript types of the components into one module (docs/types.md)
+  install <host> <entry>  register a built server (or a URL) in Claude Desktop, Claude Code, Cursor, VS Code, …
   validators <entry>      write the argument and output validators as precompiled code (docs/runtimes.md)
 
 <entry> is a .js file (or a .ts file, compiled with the project's @swc/core) that exports the root module.
@@ -27,6 +29,7 @@ const commands: Record<string, { run: Command; usage: string }> = {
   new: { run: newCommand, usage: newUsage },
   generate: { run: generateCommand, usage: generateUsage },
   validators: { run: validatorsCommand, usage: validatorsUsage },
+  install: { run: installCommand, usage: installUsage },
 };
 
 /**
