@@ -204,3 +204,33 @@ class ProfileTools {
 
 @Module({ imports: [McpModule.forRoot({ name: 'signin', version: '1.0.0' })], providers: [ProfileTools] })
 export class SignInModule {}
+
+/** A public client registered by DCR (RFC 7591), as raw HTTP. */
+export async function register(origin: string, redirectUris: string[], extra: Record<string, unknown> = {}): Promise<string> {
+  const response = await fetch(`${origin}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Raw Client', redirect_uris: redirectUris, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], ...extra }),
+  });
+  const body = (await response.json()) as { client_id?: string };
+  if (!body.client_id) throw new Error(`registration failed: ${JSON.stringify(body)}`);
+  return body.client_id;
+}
+
+export function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: require('node:crypto').createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** An authorization request URL: PKCE S256 and the resource unless `params` says otherwise (undefined drops one). */
+export function authorizationUrl(origin: string, params: Record<string, string | undefined>): URL {
+  const url = new URL(`${origin}/oauth/authorize`);
+  for (const [key, value] of Object.entries({ response_type: 'code', state: randomBytes(8).toString('hex'), ...params })) if (value !== undefined) url.searchParams.set(key, value);
+  return url;
+}
+
+/** A token endpoint request; the parsed answer and status. */
+export async function tokenRequest(origin: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${origin}/oauth/token`, { method: 'POST', body: new URLSearchParams(form) });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}

@@ -161,6 +161,7 @@ export class AuthorizationServer {
     const { pathname } = new URL(req.url ?? '/', 'http://x');
     // RFC 8414 metadata is the same document as OpenID discovery.
     if (pathname === WELL_KNOWN[0]) req.url = WELL_KNOWN[1];
+    if (pathname === ROUTES.authorization) req.url = this.withDefaultScope(req.url ?? '/');
     if (this.interactions.handles(pathname)) {
       void this.interactions.handle(req, res, pathname).catch((error: unknown) => {
         this.logger.warn(`auth server: ${error instanceof Error ? error.message : String(error)}`);
@@ -170,6 +171,18 @@ export class AuthorizationServer {
       return;
     }
     this.callback(req, res);
+  }
+
+  /**
+   * A request that names no scope asks for every scope of the resource (`openid` when it has none): consent
+   * is then always asked of a new client, and its token is never one without any scope (which oidc-provider
+   * refuses as access_denied).
+   */
+  private withDefaultScope(target: string): string {
+    const url = new URL(target, this.issuer);
+    if (url.searchParams.get('scope')) return target;
+    url.searchParams.set('scope', this.scopes.length > 0 ? this.scopes.join(' ') : 'openid');
+    return `${url.pathname}${url.search}`;
   }
 
   /** The resource server's options for tokens of this server: its issuer, verified with its own keys. */

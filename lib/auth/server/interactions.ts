@@ -43,7 +43,7 @@ export class Interactions {
     if (step === 'callback') return this.finishLogin(req, res, details);
     if (step === 'consent') return this.decide(req, res, details);
     if (req.method !== 'GET') return void res.writeHead(405, { allow: 'GET' }).end();
-    if (details.prompt.name === 'login') return this.startLogin(res, details);
+    if (details.prompt.name === 'login') return this.startLogin(req, res, details);
     if (details.prompt.name === 'consent') {
       const clientId = String(details.params.client_id);
       if (this.server.skipsConsent(clientId)) return this.finish(req, res, { consent: { grantId: await this.grant(details) } });
@@ -53,14 +53,14 @@ export class Interactions {
   }
 
   /** Off to the upstream provider, with a state that names this interaction. */
-  private async startLogin(res: ServerResponse, details: InteractionDetails): Promise<void> {
+  private async startLogin(req: IncomingMessage, res: ServerResponse, details: InteractionDetails): Promise<void> {
     const state = randomBytes(24).toString('base64url');
     let url: URL;
     let verifier: string;
     try {
       ({ url, verifier } = await this.server.upstream.start(state));
     } catch (error) {
-      return errorPage(res, 503, error instanceof UpstreamLoginError ? error.message : 'The sign-in provider cannot be reached right now.');
+      return this.failed(req, res, error);
     }
     await this.server.store.set(`login:${state}`, JSON.stringify({ uid: details.uid, verifier } satisfies PendingLogin), LOGIN_TTL);
     res.writeHead(303, { location: url.href, 'cache-control': 'no-store' }).end();
@@ -89,12 +89,17 @@ export class Interactions {
       await this.server.saveAccount(identity, tokens);
       return this.finish(req, res, { login: { accountId: identity.subject } });
     } catch (error) {
-      const failure = error instanceof UpstreamLoginError ? error : new UpstreamLoginError('server_error', 'Signing in failed.');
-      this.server.logger.warn(`auth server: upstream login failed: ${failure.message}`);
-      // The user reads what happened; the way back gives the client the standard error.
-      const back = await this.server.provider.interactionResult(req, res, { error: failure.error, error_description: failure.message }, { mergeWithLastSubmission: false });
-      return errorPage(res, failure.error === 'access_denied' ? 403 : 502, failure.message, back);
+      return this.failed(req, res, error);
     }
+  }
+
+  /** An upstream failure: the user reads what happened on a page; its way back gives the client the standard error. */
+  private async failed(req: IncomingMessage, res: ServerResponse, error: unknown): Promise<void> {
+    const failure = error instanceof UpstreamLoginError ? error : new UpstreamLoginError('server_error', 'Signing in failed.');
+    this.server.logger.warn(`auth server: upstream login failed: ${failure.message}`);
+    const back = await this.server.provider.interactionResult(req, res, { error: failure.error, error_description: failure.message }, { mergeWithLastSubmission: false });
+    const status = failure.error === 'access_denied' ? 403 : failure.error === 'temporarily_unavailable' ? 503 : 502;
+    return errorPage(res, status, failure.message, back);
   }
 
   private async showConsent(res: ServerResponse, details: InteractionDetails): Promise<void> {
