@@ -9,6 +9,7 @@ import { Interactions } from './interactions';
 import { oidcAdapter } from './oidc-adapter';
 import type { OidcContext, OidcGrant, OidcProvider, OidcProviderModule } from './oidc-provider.types';
 import { errorPage } from './pages';
+import { checkServerOptions, peer } from './server-options';
 import { TokenSealer } from './sealed-tokens';
 import { UpstreamLogin } from './upstream-login';
 
@@ -65,8 +66,9 @@ export class AuthorizationServer {
     scopesSupported: readonly string[] | undefined,
     readonly logger: ServerLogger,
   ) {
+    checkServerOptions(options);
     // Loaded when a server with `auth.server` starts: the core never loads them (optional peers, ESM-only).
-    const oidc = require('oidc-provider') as OidcProviderModule;
+    const oidc = peer<OidcProviderModule>('oidc-provider');
     this.jose = require('jose') as Jose;
     this.issuer = (options.issuer ?? new URL(resource).origin).replace(/\/$/, '');
     this.scopes = [...(options.scopes ?? scopesSupported ?? [])];

@@ -1,4 +1,5 @@
 import type { UpstreamIdentity, UpstreamOptions, UpstreamTokens } from '../../interfaces';
+import { peer } from './server-options';
 
 type OpenIdClient = typeof import('openid-client', { with: { 'resolution-mode': 'import' } });
 type Configuration = InstanceType<OpenIdClient['Configuration']>;
@@ -36,7 +37,7 @@ export class UpstreamLogin {
     private readonly redirectUri: string,
   ) {
     // Loaded when a server with `auth.server` starts: the core never loads it (an optional peer, ESM-only).
-    this.client = require('openid-client') as OpenIdClient;
+    this.client = peer<OpenIdClient>('openid-client');
     this.name = options.name ?? new URL(options.issuer).host;
   }
 
