@@ -18,29 +18,43 @@ export interface Upstream {
   register(redirectUri: string): void;
   /** Upstream access tokens issued so far. */
   readonly accessTokens: string[];
+  /** Whose each upstream access token is. */
+  readonly owners: Map<string, string>;
   close(): Promise<void>;
 }
 
-export async function startUpstream(): Promise<Upstream> {
+/**
+ * `github`: shaped like GitHub instead (OAuth 2.0 only: the issuer `<origin>/login/oauth`, its
+ * `/login/oauth/authorize` and `/login/oauth/access_token` endpoints, the scopes `read:user user:email`).
+ */
+export async function startUpstream(options: { github?: boolean } = {}): Promise<Upstream> {
   const Provider = (require('oidc-provider') as { default: new (issuer: string, config: Record<string, unknown>) => { callback(): (req: unknown, res: unknown) => void; on(e: string, l: (...a: any[]) => void): void } }).default;
   let handler: ((req: unknown, res: unknown) => void) | undefined;
-  const server: Server = createServer((req, res) => (handler ? handler(req, res) : res.writeHead(503).end()));
+  const mount = options.github ? '/login/oauth' : '';
+  const server: Server = createServer((req, res) => {
+    // Mounted under the issuer's path, as Express would: oidc-provider reads the mount from originalUrl.
+    if (mount && req.url?.startsWith(mount)) Object.assign(req, { originalUrl: req.url, url: req.url.slice(mount.length) || '/' });
+    return handler ? handler(req, res) : res.writeHead(503).end();
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}${mount}`;
   const clientId = 'mcp-server';
   const clientSecret = randomBytes(16).toString('hex');
   const accessTokens: string[] = [];
+  const owners = new Map<string, string>();
   return {
     issuer,
     clientId,
     clientSecret,
     accessTokens,
+    owners,
     register(redirectUri) {
       const provider = new Provider(issuer, {
         clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], token_endpoint_auth_method: 'client_secret_post', grant_types: ['authorization_code'], response_types: ['code'] }],
         pkce: { required: () => true },
-        scopes: ['openid', 'email', 'profile'],
+        scopes: ['openid', 'email', 'profile', 'read:user', 'user:email'],
         claims: { openid: ['sub', 'groups'], email: ['email'], profile: ['name', 'preferred_username'] },
+        ...(options.github ? { routes: { authorization: '/authorize', token: '/access_token' } } : {}),
         findAccount: async (_ctx: unknown, sub: string) => ({
           accountId: sub,
           claims: () => ({ sub, email: `${sub}@example.com`, name: sub.toUpperCase(), preferred_username: sub, groups: ['staff'] }),
@@ -49,7 +63,11 @@ export async function startUpstream(): Promise<Upstream> {
         features: { devInteractions: { enabled: true }, registration: { enabled: false }, resourceIndicators: { enabled: false }, userinfo: { enabled: true } },
         cookies: { keys: ['upstream-cookie-key'] },
       });
-      provider.on('grant.success', (ctx: { body: { access_token: string } }) => accessTokens.push(ctx.body.access_token));
+      provider.on('grant.success', (ctx: { body: { access_token: string }; oidc: { entities: { AuthorizationCode?: { accountId: string } } } }) => {
+        accessTokens.push(ctx.body.access_token);
+        const owner = ctx.oidc.entities.AuthorizationCode?.accountId;
+        if (owner) owners.set(ctx.body.access_token, owner);
+      });
       handler = provider.callback();
     },
     async close() {
