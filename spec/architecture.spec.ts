@@ -76,8 +76,8 @@ const ALLOWED: Record<string, string[]> = {
   testing: ['host', 'context', 'interfaces'],
   generator: ['metadata', 'interfaces'],
   cli: ['generator', 'host', 'testing', 'metadata', 'errors'],
-  // The subpath entries (mcp-reflect/common, /redis, /tasks, /builtins): each names the areas it re-exports.
-  entries: ['decorators', 'errors', 'constants', 'context', 'interfaces', 'scale-out', 'tasks', 'builtins'],
+  // The subpath entries (mcp-reflect/common, /redis, /tasks, /builtins, /auth-server): each names the areas it re-exports.
+  entries: ['decorators', 'errors', 'constants', 'context', 'interfaces', 'scale-out', 'tasks', 'builtins', 'auth'],
   index: [
     'proxy', 'tasks', 'builtins', 'pipeline', 'decorators', 'di', 'context', 'host', 'server', 'transports', 'scale-out', 'tools', 'resources', 'prompts',
     'completions', 'errors', 'constants', 'interfaces',

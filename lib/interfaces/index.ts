@@ -32,6 +32,15 @@ export type {
 } from './enhancers.interface';
 export type { McpAuth, TokenVerifier, IntrospectionOptions, AuthOptions } from './auth.interface';
 export type {
+  AuthorizationServerKeys,
+  AuthorizationServerOptions,
+  AuthStore,
+  ClientIdMetadataDocumentOptions,
+  UpstreamIdentity,
+  UpstreamOptions,
+  UpstreamTokens,
+} from './authorization-server.interface';
+export type {
   GeneratedMetadata,
   GeneratedClass,
   GeneratedMethod,

@@ -15,6 +15,7 @@ import type { ServerFactory } from '../../server/server-factory';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import type { AuthOptions } from '../../interfaces';
 import { AuthGate, type Admitted } from '../../auth/auth-gate';
+import { AuthorizationServer } from '../../auth/server/authorization-server';
 import { InMemoryEventStore } from './event-store';
 import { Admission, resolveLimits, type HttpLimits, type PendingBytes } from './http-limits';
 import { jsonRpcError, jsonRpcRefusal, unread, watchBody } from './http-messages';
@@ -49,6 +50,8 @@ export class HttpEndpoint {
   private readonly unpublish: () => void;
   /** With `auth`: the resource server in front of the endpoint. */
   private readonly gate?: AuthGate;
+  /** With `auth.server`: the authorization server on this endpoint's origin (served by the Node adapter). */
+  readonly authorizationServer?: AuthorizationServer;
   /** The bounds of this endpoint, and what counts against them. */
   readonly limits: HttpLimits;
   private readonly admission: Admission;
@@ -65,7 +68,12 @@ export class HttpEndpoint {
     this.limits = resolveLimits(options);
     this.admission = new Admission(this.limits);
     const maxRequestBodySize = this.limits.maxRequestBodySize;
-    if (options.auth) this.gate = new AuthGate(options.auth, resourceOf(options.auth, endpointUrl), factory, logger);
+    if (options.auth) {
+      const resource = resourceOf(options.auth, endpointUrl);
+      // With `auth.server`, this endpoint's origin is its own authorization server, whose tokens it accepts.
+      if (options.auth.server) this.authorizationServer = new AuthorizationServer(options.auth.server, resource, options.auth.scopesSupported, logger);
+      this.gate = new AuthGate(this.authorizationServer?.resourceOptions(options.auth) ?? options.auth, resource, factory, logger);
+    }
     // The Mcp-Param header map is built as the HTTP endpoint starts (then once per change of the tools): a
     // hand-written schema whose x-mcp-header breaks the rules is reported now, not at the first call. Only HTTP
     // carries these headers, so stdio and in-memory servers never pay for it.
