@@ -13,7 +13,7 @@ interface Run {
 
 /** `mcp-reflect install` as a process, with a HOME of its own and the project as its working directory. */
 function install(home: string, cwd: string, ...args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, NODE_OPTIONS: "" };
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, NODE_OPTIONS: '' };
   delete env.XDG_CONFIG_HOME;
   delete env.APPDATA;
   return new Promise((resolve) =>
