@@ -45,8 +45,8 @@ export { McpServers } from './host/mcp-servers';
 export type { ServerEndpoint, ServersListenOptions } from './host/mcp-servers';
 export { McpComponents } from './host/component-control';
 // What `mcp-reflect generate` writes (docs/types.md).
+export type { PrecompiledValidators } from './interfaces';
 export type { GeneratedMetadata, GeneratedClass, GeneratedMethod, GeneratedParam, GeneratedProperty, GeneratedType } from './interfaces';
-export type { PrecompiledValidators } from './validation';
 export { forwardRef, ModuleRef } from './di';
 export type {
   ModuleRefGetOptions,

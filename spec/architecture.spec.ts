@@ -75,7 +75,8 @@ const ALLOWED: Record<string, string[]> = {
   nest: ['auth', 'host', 'proxy', 'server', 'transports', 'pipeline', 'invocation', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
   testing: ['host', 'context', 'interfaces'],
   generator: ['metadata', 'interfaces'],
-  cli: ['generator', 'host', 'testing', 'metadata', 'errors'],
+  // validation: `mcp-reflect validators` writes validators under the key the application looks them up by.
+  cli: ['generator', 'host', 'testing', 'validation', 'metadata', 'errors'],
   // The subpath entries (mcp-reflect/common, /redis, /tasks, /builtins, /auth-server): each names the areas it re-exports.
   entries: ['decorators', 'errors', 'constants', 'context', 'interfaces', 'scale-out', 'tasks', 'builtins', 'auth'],
   index: [

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { callCommand, callUsage } from './call.command';
+import { devCommand, devUsage } from './dev.command';
 import { CliError, usageError } from './cli.error';
 import { generateCommand, generateUsage } from './generate.command';
 import { inspectCommand, inspectUsage } from './inspect.command';
@@ -14,6 +15,7 @@ const usage = `Usage: mcp-reflect <command> [options]
 Commands:
   inspect <entry>         list the tools, resources, resource templates and prompts of a module
   call <entry> <tool>     call one tool in-process and print its result
+  dev <entry>             serve a module over HTTP and restart it on every change (with the generated types)
   new <dir>               create a project: a stdio server, a sample tool and its spec (TypeScript 7, jest)
   generate                write the full TypeScript types of the components into one module (docs/types.md)
   install <host> <entry>  register a built server (or a URL) in Claude Desktop, Claude Code, Cursor, VS Code, …
@@ -30,6 +32,7 @@ const commands: Record<string, { run: Command; usage: string }> = {
   generate: { run: generateCommand, usage: generateUsage },
   validators: { run: validatorsCommand, usage: validatorsUsage },
   install: { run: installCommand, usage: installUsage },
+  dev: { run: devCommand, usage: devUsage },
 };
 
 /**

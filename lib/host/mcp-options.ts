@@ -3,7 +3,7 @@ import type { CanActivate, DeclaredKinds, GeneratedMetadata, EnhancerRef, Except
 import type { CacheHint } from '../interfaces';
 import type { TasksOptions } from '../tasks';
 import type { ServerLogger } from '../tools';
-import type { PrecompiledValidators } from '../validation';
+import type { PrecompiledValidators } from '../interfaces';
 
 /** The cacheable operations of the 2026-07-28 revision, each with its cache hint (`McpModule.forRoot({ cacheHints })`). */
 export type CacheHints = Partial<Record<'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read', CacheHint>>;

@@ -49,3 +49,4 @@ export type {
   GeneratedType,
 } from './generated-metadata.interface';
 export type { ToolTaskSupport, ToolTaskOptions } from './tool-options.interface';
+export type { PrecompiledValidators } from './precompiled-validators.interface';

@@ -5,4 +5,4 @@ export type { ValidationOutcome } from './argument-validator';
 export { classValidatorIssues } from './class-validation';
 export { formatIssues } from './issue-format';
 export { validatorKey } from './precompiled';
-export type { PrecompiledValidators, ValidatorUse } from './precompiled';
+export type { ValidatorUse } from './precompiled';
