@@ -58,11 +58,22 @@ export class SchemaCompiler {
    */
   compile(schema: JsonSchema, use: SchemaUse = 'input', generated = false): ValidateFunction {
     const json = JSON.stringify(schema);
-    if (!generated && !this.checked.has(json)) {
-      this.checkSchema(schema, use);
-      this.checked.add(json);
-    }
+    if (!generated) this.checkOnce(schema, json, use);
     return this.cached(schema, json, use, false);
+  }
+
+  /**
+   * Throws as `compile` does on an invalid schema, without compiling it: for a schema whose validator is
+   * compiled on first use (`compile(schema, use, true)` then skips the check).
+   */
+  check(schema: JsonSchema, use: SchemaUse = 'input'): void {
+    this.checkOnce(schema, JSON.stringify(schema), use);
+  }
+
+  private checkOnce(schema: JsonSchema, json: string, use: SchemaUse): void {
+    if (this.checked.has(json)) return;
+    this.checkSchema(schema, use);
+    this.checked.add(json);
   }
 
   /** Throws "schema is invalid: …" (ajv's own words) when `schema` does not match its meta-schema. */

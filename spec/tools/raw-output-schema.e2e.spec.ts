@@ -39,6 +39,21 @@ describe('@Tool({ outputSchema }): a JSON Schema for the output, used verbatim',
     }
   });
 
+  it('is compiled on the first result, but an invalid one still fails the bootstrap', async () => {
+    @Injectable()
+    class Invalid {
+      @Tool({ outputSchema: { type: 'object', properties: { city: { type: 'town' } } } })
+      invalid(): object {
+        return { city: 'Lyon' };
+      }
+    }
+    @Module({ imports: [McpModule.forRoot({ name: 'invalid', version: '1.0.0' })], providers: [Invalid] })
+    class InvalidModule {}
+    const error = await McpFactory.create(InvalidModule).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'INVALID_SCHEMA' });
+    expect((error as Error).message).toMatch(/^Cannot build tool 'invalid' \(Invalid\.invalid\): its output schema is not a valid JSON Schema: schema is invalid: .*type/);
+  });
+
   it('refuses output and outputSchema together, naming the tool and the fix', async () => {
     @Injectable()
     class Both {
