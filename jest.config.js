@@ -10,8 +10,10 @@ module.exports = {
     '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }],
     // jose (spec/auth) is ESM-only, which jest cannot require() before Node 24.9: compile it like the specs.
     '/node_modules/jose/.+\\.js$': ['@swc/jest', { ...swc, swcrc: false }],
+    // So is @apidevtools/json-schema-ref-parser, which McpModule.fromOpenApi() imports (lazily) to resolve $refs.
+    '/node_modules/@apidevtools/json-schema-ref-parser/.+\\.js$': ['@swc/jest', { ...swc, swcrc: false }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!jose/)', '\\.pnp\\.[^\\/]+$'],
+  transformIgnorePatterns: ['/node_modules/(?!jose/|@apidevtools/json-schema-ref-parser/)', '\\.pnp\\.[^\\/]+$'],
   moduleNameMapper: {
     '^mcp-reflect$': '<rootDir>/lib/index.ts',
     '^mcp-reflect/testing$': '<rootDir>/lib/testing/index.ts',
