@@ -126,9 +126,15 @@ function checkVersion(document: unknown): OpenApiDocument {
 /** The parser's error as a problem in the document: a syntax error, a `$ref` to nothing, a timeout. */
 function parserProblem(error: unknown, settings: OpenApiSettings): DocumentProblem {
   if (error instanceof DocumentProblem) return error;
-  const { code, message, path } = (error ?? {}) as { code?: string; message?: string; path?: unknown };
+  const { code, message, path, parentPath } = (error ?? {}) as { code?: string; message?: string; path?: unknown; parentPath?: unknown };
   const first = String(message ?? error).split('\n')[0].replace(ROOT, 'the document');
-  const pointer = Array.isArray(path) && path.length > 0 ? `#/${path.map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}` : undefined;
+  // A $ref to nothing names where it stands (parentPath); other errors may carry their path as segments.
+  const pointer =
+    typeof parentPath === 'string' && parentPath.startsWith('#/')
+      ? parentPath
+      : Array.isArray(path) && path.length > 0
+        ? `#/${path.map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`
+        : undefined;
   switch (code) {
     case 'EPARSER':
     case 'EUNMATCHEDPARSER':

@@ -52,12 +52,18 @@ export function checkOpenApiOptions(options: McpOpenApiOptions): OpenApiSettings
   const source = documentSource(options.document);
   if (!source) throw fail('document is neither a document object, a file path nor an http(s) URL', "give the document itself, a path ('./openapi.yaml') or a URL ('https://api.example.com/openapi.json')");
   const base = URL.canParse(String(options.baseUrl ?? '')) ? new URL(String(options.baseUrl)) : undefined;
-  if (!base || (base.protocol !== 'http:' && base.protocol !== 'https:') || base.username || base.password || base.search || base.hash) {
-    throw fail(
-      `baseUrl ${JSON.stringify(options.baseUrl === undefined ? undefined : String(options.baseUrl)) ?? 'is missing'}${base ? ' is not an http(s) URL without credentials, query or fragment' : ' is not a URL'} (every request goes there)`,
-      "give where the API is, e.g. baseUrl: 'https://api.example.com/v1' (credentials go in headers)",
-    );
-  }
+  // Named without what it may hold of a secret (user:password@, a query).
+  const shown = base ? `'${base.protocol}//${base.host}${base.pathname}'` : options.baseUrl === undefined ? 'is missing and' : JSON.stringify(String(options.baseUrl));
+  const wrong = !base
+    ? 'is not a URL'
+    : base.protocol !== 'http:' && base.protocol !== 'https:'
+      ? 'is not an http(s) URL'
+      : base.username || base.password
+        ? 'holds credentials (user:password@)'
+        : base.search || base.hash
+          ? 'has a query or a fragment'
+          : undefined;
+  if (!base || wrong) throw fail(`baseUrl ${shown} ${wrong} (every request goes there)`, "give where the API is, e.g. baseUrl: 'https://api.example.com/v1' (credentials go in headers)");
   const rules = (value: unknown, name: string): OpenApiRule[] | undefined => {
     if (value === undefined) return undefined;
     const list = Array.isArray(value) ? value : [value];

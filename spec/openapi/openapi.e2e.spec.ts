@@ -21,11 +21,11 @@ const text = (result: unknown) => ((result as { content?: { text?: string }[] })
 const warned: string[] = [];
 const logger = { error: (m: string) => void warned.push(m), warn: (m: string) => void warned.push(m) };
 
-function app(options: Partial<McpOpenApiOptions> & { baseUrl: string }, extra: { guards?: never[]; interceptors?: never[] } = {}) {
+function app(options: Partial<McpOpenApiOptions>, extra: { guards?: never[]; interceptors?: never[] } = {}) {
   @Module({
     imports: [
       McpModule.forRoot({ name: 'gateway', version: '1.0.0', logger: logger as never, ...extra }),
-      McpModule.fromOpenApi({ namespace: 'pets', document: petDocument(), ...options }),
+      McpModule.fromOpenApi({ namespace: 'pets', document: petDocument(), ...options } as McpOpenApiOptions),
     ],
   })
   class Gateway {}
@@ -135,7 +135,7 @@ describe('McpModule.fromOpenApi(): an HTTP API described by OpenAPI, served as t
     ]);
     // A GET with a required query parameter (none here), other methods and GETs the rule does not name stay tools.
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['pets_createPet', 'pets_deletePet', 'pets_tree']);
-    expect(JSON.parse((await client.readResource({ uri: 'openapi://pets/pets' })).contents[0].text as string)).toHaveLength(2);
+    expect(JSON.parse(((await client.readResource({ uri: 'openapi://pets/pets' })).contents[0] as { text: string }).text)).toHaveLength(2);
     expect(await client.readResource({ uri: 'openapi://pets/pets/2' })).toEqual({ contents: [{ uri: 'openapi://pets/pets/2', mimeType: 'application/json', text: '{"id":2,"name":"Tom","tag":"cat"}' }] });
     expect(await client.readResource({ uri: 'openapi://pets/pets/1/photo' })).toEqual({ contents: [{ uri: 'openapi://pets/pets/1/photo', mimeType: 'image/png', blob: PHOTO.toString('base64') }] });
     expect(await client.readResource({ uri: 'openapi://pets/notes' })).toEqual({ contents: [{ uri: 'openapi://pets/notes', mimeType: 'text/plain', text: 'feed them twice a day' }] });
