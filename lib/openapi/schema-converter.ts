@@ -4,8 +4,14 @@ import { DocumentProblem } from './openapi.messages';
 /** An input schema leaves out `readOnly` properties (the API writes them), an output schema `writeOnly` ones. */
 export type SchemaUse = 'input' | 'output';
 
-/** How big an advertised schema may grow once expanded (every shared sub-schema counted where it appears). */
-export const MAX_SCHEMA_NODES = 200_000;
+/**
+ * How big one advertised schema may grow once expanded (every shared sub-schema counted where it appears), and
+ * all of a document's together: GitHub's REST description, 1,200 operations, has 4,200 in its largest and
+ * 105,000 in all; a document that expands to many times that (shared schemas nested in shared schemas, YAML
+ * aliases) would fill the memory of every `tools/list`.
+ */
+export const MAX_SCHEMA_NODES = 100_000;
+export const MAX_DOCUMENT_NODES = 1_000_000;
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 /** The formats the application's validator knows (ajv-formats): any other is left out, not guessed at. */
@@ -46,6 +52,8 @@ interface Converted {
  */
 export class SchemaConverter {
   private readonly memo: Record<SchemaUse, WeakMap<object, Converted>> = { input: new WeakMap(), output: new WeakMap() };
+  /** Schemas given out so far, expanded. */
+  private total = 0;
 
   constructor(private readonly maxDepth: number) {}
 
@@ -57,6 +65,14 @@ export class SchemaConverter {
       throw new DocumentProblem(
         `the schema expands to more than ${MAX_SCHEMA_NODES} schemas once every shared part is written out where it is used`,
         'simplify the schema, or exclude the operation (exclude: { operationIds: [...] })',
+        pointer,
+      );
+    }
+    this.total += converted.size;
+    if (this.total > MAX_DOCUMENT_NODES) {
+      throw new DocumentProblem(
+        `the schemas of the operations served so far expand to more than ${MAX_DOCUMENT_NODES} schemas in all`,
+        'serve a part of the document (include: { tags: [...] }), or leave out output schemas (outputSchemas: false)',
         pointer,
       );
     }

@@ -1,6 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { DocumentProblem } from '../../lib/openapi/openapi.messages';
-import { MAX_SCHEMA_NODES, SchemaConverter } from '../../lib/openapi/schema-converter';
+import { MAX_DOCUMENT_NODES, MAX_SCHEMA_NODES, SchemaConverter } from '../../lib/openapi/schema-converter';
 
 /** OpenAPI schemas (as the $ref parser leaves them: shared and recursive objects) → 2020-12 without $ref. */
 describe('SchemaConverter', () => {
@@ -82,6 +82,13 @@ describe('SchemaConverter', () => {
     expect(() => convert({ type: 'object', properties: { p: { $ref: 'other.yaml#/Pet' } } })).toThrow(
       "the $ref 'other.yaml#/Pet' points outside the document, and only references inside it are resolved",
     );
+    // Within the bound one by one, not all together.
+    let wide: object = { type: 'string' };
+    for (let i = 0; i < 15; i++) wide = { type: 'object', properties: { a: wide, b: wide } }; // 65,535 each
+    const converter = new SchemaConverter(32);
+    expect(() => {
+      for (let i = 0; i < 20; i++) converter.convert(wide, 'input', `#/op${i}`);
+    }).toThrow(`the schemas of the operations served so far expand to more than ${MAX_DOCUMENT_NODES} schemas in all`);
     try {
       convert({ type: 'object', properties: { p: { $ref: 'other.yaml#/Pet' } } });
     } catch (error) {
