@@ -260,6 +260,28 @@ describe('McpModule.fromOpenApi(): an HTTP API described by OpenAPI, served as t
     expect(api.received.map((r) => r.method)).toEqual(['GET']);
   });
 
+  it('with several servers, is served by the one it names', async () => {
+    @Module({})
+    class PublicModule {}
+    @Module({})
+    class InternalModule {}
+    @Module({
+      imports: [
+        McpModule.forRoot({ name: 'public', version: '1.0.0', modules: [PublicModule] }),
+        McpModule.forRoot({ name: 'internal', version: '1.0.0', modules: [InternalModule] }),
+        McpModule.fromOpenApi({ namespace: 'pets', server: 'internal', document: petDocument(), baseUrl: base, include: { operationIds: ['getPet'] } }),
+      ],
+    })
+    class Servers {}
+    const servers = await McpFactory.createServers(Servers);
+    try {
+      expect(servers.get('public').inspect().tools).toEqual([]);
+      expect(servers.get('internal').inspect().tools.map((t) => t.name)).toEqual(['pets_getPet']);
+    } finally {
+      await servers.close();
+    }
+  });
+
   it('checks each answer against the output schema it advertises; outputSchemas: false advertises none and serves the answer as it is', async () => {
     const strict = petDocument();
     const node = (strict.components as { schemas: { Node: { properties: { name: { type: string } } } } }).schemas.Node;
