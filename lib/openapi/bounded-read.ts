@@ -22,12 +22,5 @@ export async function readBounded(response: Response, maxBytes: number): Promise
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0];
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
 }

@@ -61,6 +61,9 @@ const STYLES: Record<ParameterLocation, readonly OperationParameter['style'][]> 
   header: ['simple'],
 };
 
+/** A media type a header can carry (`type/subtype`, parameters): the document's keys become `Accept` and `Content-Type`. */
+const MEDIA_TYPE = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+*-]+(?:\s*;[\t\x20-\x7e]*)?$/;
+
 /** `application/json`, `application/problem+json`, `application/vnd.github+json; charset=utf-8` … */
 export function isJsonType(type: string): boolean {
   return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type.trim());
@@ -236,6 +239,8 @@ function readBody(requestBody: unknown, pointer: string): OperationBody | string
   if (typeof requestBody !== 'object' || requestBody === null) return undefined;
   const { content, required, description } = requestBody as { content?: Record<string, { schema?: unknown }>; required?: unknown; description?: unknown };
   const types = Object.keys(content ?? {});
+  const odd = types.find((type) => !MEDIA_TYPE.test(type));
+  if (odd !== undefined) throw new DocumentProblem(`the request body's media type ${JSON.stringify(odd)} is not a media type`, "give media types such as 'application/json'", `${pointer}/content`);
   const kinds: [BodyKind, (type: string) => boolean][] = [
     ['json', isJsonType],
     ['form', (type) => /^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)],
@@ -268,7 +273,7 @@ function readResponses(responses: unknown, pointer: string): { success?: Operati
   let agree = entries.length > 0;
   for (const [code, response] of entries) {
     const content = typeof response === 'object' && response !== null ? (response.content ?? {}) : {};
-    for (const type of Object.keys(content)) types.add(type);
+    for (const type of Object.keys(content)) if (MEDIA_TYPE.test(type)) types.add(type); // a malformed one is not asked for
     const json = Object.keys(content).find(isJsonType);
     const found = json === undefined ? undefined : content[json]?.schema;
     if (found === undefined || (schema !== undefined && found !== schema)) agree = false;

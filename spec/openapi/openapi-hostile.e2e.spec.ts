@@ -170,6 +170,26 @@ describe('McpModule.fromOpenApi() with hostile arguments and hostile documents: 
     expect(canary.hits).toEqual([]);
   });
 
+  it("keeps the document's media types out of the headers unless they are media types", async () => {
+    const odd = {
+      get: { operationId: 'odd', responses: { 200: { description: 'ok', content: { 'application/json\r\nx-injected: 1': {}, 'text/plain': {} } } } },
+      post: { operationId: 'oddBody', requestBody: { content: { 'text/plain\r\nx-injected: 1': {} } }, responses: ok },
+    };
+    const error = await McpFactory.create(gateway(document(canary.origin, { '/echo/odd': odd }))).catch((e: unknown) => e as Error);
+    expect((error as Error).message).toMatch(/at #\/paths\/~1echo~1odd\/post\/requestBody\/content \(POST \/echo\/odd\), the request body's media type "text\/plain\\r\\nx-injected: 1" is not a media type/);
+    @Module({
+      imports: [
+        McpModule.forRoot({ name: 'gateway', version: '1.0.0', logger: logger as never }),
+        McpModule.fromOpenApi({ namespace: 'h', document: document(canary.origin, { '/echo/odd': { get: odd.get } }), baseUrl: `${api.origin}/api`, include: { operationIds: ['odd'] } }),
+      ],
+    })
+    class Odd {}
+    client = await createTestClient(Odd);
+    await client.callTool({ name: 'h_odd', arguments: {} });
+    expect(api.received[0].headers).toMatchObject({ accept: 'text/plain, */*;q=0.1' });
+    expect(api.received[0].headers['x-injected']).toBeUndefined();
+  });
+
   it('never fetches a $ref outside the document: one that points elsewhere fails the bootstrap naming it', async () => {
     const external = { get: { operationId: 'ext', responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: `${canary.origin}/schema.json` } } } } } } };
     const error = await McpFactory.create(gateway(document(canary.origin, { '/ext': external }))).catch((e: unknown) => e as Error);
