@@ -64,10 +64,13 @@ export class SchemaCompiler {
 
   /**
    * Throws as `compile` does on an invalid schema, without compiling it: for a schema whose validator is
-   * compiled on first use (`compile(schema, use, true)` then skips the check).
+   * compiled on first use (`compile(schema, use, true)` then skips the check). While the `validators` command
+   * records what an application compiles, it is compiled now, so that it is among the validators written.
    */
   check(schema: JsonSchema, use: SchemaUse = 'input'): void {
-    this.checkOnce(schema, JSON.stringify(schema), use);
+    const json = JSON.stringify(schema);
+    this.checkOnce(schema, json, use);
+    if (this.source.record) this.cached(schema, json, use, false);
   }
 
   private checkOnce(schema: JsonSchema, json: string, use: SchemaUse): void {

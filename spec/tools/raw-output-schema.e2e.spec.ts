@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { BootstrapError, Injectable, McpFactory, McpModule, Module, Tool, ToolResult } from 'mcp-reflect';
 import { createTestClient } from 'mcp-reflect/testing';
+import { buildApplication } from '../../lib/host/mcp-factory';
 
 const WEATHER = {
   type: 'object',
@@ -52,6 +53,13 @@ describe('@Tool({ outputSchema }): a JSON Schema for the output, used verbatim',
     const error = await McpFactory.create(InvalidModule).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'INVALID_SCHEMA' });
     expect((error as Error).message).toMatch(/^Cannot build tool 'invalid' \(Invalid\.invalid\): its output schema is not a valid JSON Schema: schema is invalid: .*type/);
+  });
+
+  it('is compiled at bootstrap while the validators command records what an application compiles', async () => {
+    const recorded: { use: string; schema: unknown }[] = [];
+    const { app } = await buildApplication(RawModule, { recordValidators: (use) => void recorded.push({ use: use.use, schema: use.schema }) });
+    await app.close();
+    expect(recorded).toContainEqual({ use: 'output', schema: WEATHER });
   });
 
   it('refuses output and outputSchema together, naming the tool and the fix', async () => {
