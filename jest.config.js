@@ -8,11 +8,12 @@ module.exports = {
   testMatch: ['**/*.spec.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }],
-    // jose (spec/auth), oidc-provider, openid-client and oauth4webapi (the authorization server, lib/auth/server)
-    // are ESM-only, which jest cannot require() before Node 24.9: compile them like the specs.
-    '/node_modules/(jose|oidc-provider|openid-client|oauth4webapi)/.+\\.js$': ['@swc/jest', { ...swc, swcrc: false }],
+    // jose (spec/auth), oidc-provider, openid-client and oauth4webapi (the authorization server, lib/auth/server) and
+    // @apidevtools/json-schema-ref-parser (McpModule.fromOpenApi() imports it lazily to resolve $refs) are ESM-only,
+    // which jest cannot require() before Node 24.9: compile them like the specs.
+    '/node_modules/(jose|oidc-provider|openid-client|oauth4webapi|@apidevtools/json-schema-ref-parser)/.+\\.js$': ['@swc/jest', { ...swc, swcrc: false }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(jose|oidc-provider|openid-client|oauth4webapi)/)', '\\.pnp\\.[^\\/]+$'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|oidc-provider|openid-client|oauth4webapi|@apidevtools/json-schema-ref-parser)/)', '\\.pnp\\.[^\\/]+$'],
   moduleNameMapper: {
     '^mcp-reflect$': '<rootDir>/lib/index.ts',
     '^mcp-reflect/testing$': '<rootDir>/lib/testing/index.ts',

@@ -41,6 +41,7 @@ export type { PromptMessage, PromptResult, PromptDescriptor } from './prompts';
 export type { CompletionContext, CompletionResult } from './completions';
 export type { ComponentControl } from './host/component-control';
 export type { McpProxyOptions, McpProxyStdio } from './proxy';
+export type { McpOpenApiOptions, OpenApiMethod, OpenApiOperationInfo, OpenApiRule } from './openapi';
 export { McpServers } from './host/mcp-servers';
 export type { ServerEndpoint, ServersListenOptions } from './host/mcp-servers';
 export { McpComponents } from './host/component-control';

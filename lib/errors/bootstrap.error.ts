@@ -40,6 +40,8 @@ export const BootstrapErrorCode = {
   InvalidAuthOptions: 'INVALID_AUTH_OPTIONS',
   InvalidScope: 'INVALID_SCOPE',
   StandardDecorators: 'STANDARD_DECORATORS',
+  /** `McpModule.fromOpenApi()`: the document cannot be read, is not OpenAPI 3.0/3.1, or an operation in it cannot be served. */
+  InvalidOpenApiDocument: 'INVALID_OPENAPI_DOCUMENT',
 } as const;
 export type BootstrapErrorCode = (typeof BootstrapErrorCode)[keyof typeof BootstrapErrorCode];
 

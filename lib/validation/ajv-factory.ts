@@ -58,11 +58,25 @@ export class SchemaCompiler {
    */
   compile(schema: JsonSchema, use: SchemaUse = 'input', generated = false): ValidateFunction {
     const json = JSON.stringify(schema);
-    if (!generated && !this.checked.has(json)) {
-      this.checkSchema(schema, use);
-      this.checked.add(json);
-    }
+    if (!generated) this.checkOnce(schema, json, use);
     return this.cached(schema, json, use, false);
+  }
+
+  /**
+   * Throws as `compile` does on an invalid schema, without compiling it: for a schema whose validator is
+   * compiled on first use (`compile(schema, use, true)` then skips the check). While the `validators` command
+   * records what an application compiles, it is compiled now, so that it is among the validators written.
+   */
+  check(schema: JsonSchema, use: SchemaUse = 'input'): void {
+    const json = JSON.stringify(schema);
+    this.checkOnce(schema, json, use);
+    if (this.source.record) this.cached(schema, json, use, false);
+  }
+
+  private checkOnce(schema: JsonSchema, json: string, use: SchemaUse): void {
+    if (this.checked.has(json)) return;
+    this.checkSchema(schema, use);
+    this.checked.add(json);
   }
 
   /** Throws "schema is invalid: …" (ajv's own words) when `schema` does not match its meta-schema. */
