@@ -1,11 +1,14 @@
 import 'reflect-metadata';
 import { McpFactory } from 'mcp-reflect';
 import { gatewayModule } from './gateway.module';
+import { startInventoryApi } from './inventory.api';
 
 // stdio by default; `--http` serves Streamable HTTP on 127.0.0.1:$PORT (default 3000) at /mcp.
 async function main(): Promise<void> {
   const everything = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything', 'stdio'] };
-  const app = await McpFactory.create(gatewayModule({ everything }));
+  // The REST API behind the inventory_* tools: INVENTORY_URL, or the stand-in on a free port.
+  const inventoryUrl = process.env.INVENTORY_URL ?? (await startInventoryApi()).url;
+  const app = await McpFactory.create(gatewayModule({ everything, inventoryUrl }));
   app.enableShutdownHooks();
   if (!process.argv.includes('--http')) {
     await app.listen({ transport: 'stdio' });
