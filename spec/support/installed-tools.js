@@ -23,8 +23,12 @@ function installedAsLocked(name) {
   const locked = readJson(path.join(dir, 'package-lock.json'));
   const installed = readJson(path.join(dir, 'node_modules', '.package-lock.json'));
   if (!locked || !installed) return false;
+  // An optional package npm did not install (a binary for another platform: @oven/bun-darwin-x64 …) is not missing.
   return Object.entries(locked.packages).every(
-    ([key, entry]) => key === '' || (installed.packages[key]?.version === entry.version && existsSync(path.join(dir, key, 'package.json'))),
+    ([key, entry]) =>
+      key === '' ||
+      (entry.optional && !installed.packages[key]) ||
+      (installed.packages[key]?.version === entry.version && existsSync(path.join(dir, key, 'package.json'))),
   );
 }
 
