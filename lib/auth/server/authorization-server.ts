@@ -1,3 +1,4 @@
+import { requireEsm } from '../esm-peer';
 import { createHmac, generateKeyPairSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authFromClaims, sameResource } from '../../context';
@@ -69,7 +70,7 @@ export class AuthorizationServer {
     checkServerOptions(options);
     // Loaded when a server with `auth.server` starts: the core never loads them (optional peers, ESM-only).
     const oidc = peer<OidcProviderModule>('oidc-provider');
-    this.jose = require('jose') as Jose;
+    this.jose = requireEsm<Jose>('jose', () => require('jose'));
     this.issuer = (options.issuer ?? new URL(resource).origin).replace(/\/$/, '');
     this.scopes = [...(options.scopes ?? scopesSupported ?? [])];
     this.store = options.store ?? new MemoryAuthStore();

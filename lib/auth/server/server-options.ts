@@ -1,3 +1,4 @@
+import { requireEsm } from '../esm-peer';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import type { AuthorizationServerOptions } from '../../interfaces';
 
@@ -8,7 +9,7 @@ function fail(cause: string, fix: string): never {
 /** A peer the authorization server needs, or the bootstrap error that says how to install it. */
 export function peer<T>(name: 'oidc-provider' | 'openid-client'): T {
   try {
-    return require(name) as T;
+    return requireEsm<T>(name, () => (name === 'oidc-provider' ? require('oidc-provider') : require('openid-client')));
   } catch (error) {
     if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') throw error;
     return fail(`auth.server needs ${name}, which is not installed.`, 'npm install oidc-provider@9 openid-client@6');

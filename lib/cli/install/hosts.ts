@@ -25,7 +25,7 @@ export interface Host {
 export interface Where {
   readonly home: string;
   readonly cwd: string;
-  readonly platform: NodeJS.Platform;
+  readonly platform: string;
   /** %APPDATA% on Windows. */
   readonly appData?: string;
 }
