@@ -20,9 +20,9 @@ const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'dep
 
 /**
  * Replaces every `$ref` of `schema` by what it points to inside `schema` (`#`, `#/$defs/X`, any JSON pointer),
- * so the result has no `$ref` and no `$defs`. A reference already being expanded `recursionDepth` times on the
- * way down becomes `{}`. A `$ref` to anything else (another document, an anchor) or a `$dynamicRef` cannot be
- * inlined: then `problem` says why. A schema without references is returned as it is.
+ * or a plain-name `$anchor`, so the result has no `$ref` and no `$defs`. A reference already being expanded
+ * `recursionDepth` times on the way down becomes `{}`. A `$ref` to anything else (another document) or a
+ * `$dynamicRef` cannot be inlined: then `problem` says why. A schema without references is returned as it is.
  */
 export function inlineRefs(schema: JsonSchema, recursionDepth: number = DEFAULT_RECURSION_DEPTH): Inlined {
   if (!hasRef(schema)) return { schema };
@@ -36,7 +36,8 @@ export function inlineRefs(schema: JsonSchema, recursionDepth: number = DEFAULT_
     const source = node as Record<string, unknown>;
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(source)) {
-      if (key === '$ref' || DEFS.has(key)) continue;
+      // Anchors only serve references, which are all gone (and one inlined twice would be declared twice).
+      if (key === '$ref' || key === '$anchor' || key === '$dynamicAnchor' || DEFS.has(key)) continue;
       if (key === '$dynamicRef') fail(`$dynamicRef '${String(value)}' cannot be inlined`, String(value));
       if (MANY.has(key) && Array.isArray(value)) out[key] = value.map((v) => walk(v, stack));
       else if (ONE.has(key)) out[key] = walk(value, stack);
@@ -96,7 +97,7 @@ class InlineFailure extends Error {
 function resolve(root: JsonSchema, ref: string, fail: (problem: string, ref?: string) => never): unknown {
   if (!ref.startsWith('#')) return fail(`$ref '${ref}' points outside the schema`, ref);
   if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return fail(`$ref '${ref}' names an anchor, which cannot be inlined`, ref);
+  if (!ref.startsWith('#/')) return findAnchor(root, ref.slice(1)) ?? fail(`$ref '${ref}' names no $anchor of the schema`, ref);
   let node: unknown = root;
   for (const raw of ref.slice(2).split('/')) {
     let part: string;
@@ -111,6 +112,19 @@ function resolve(root: JsonSchema, ref: string, fail: (problem: string, ref?: st
   }
   if (typeof node !== 'object' && typeof node !== 'boolean') return fail(`$ref '${ref}' points to a value that is not a schema`, ref);
   return node;
+}
+
+/** The subschema with `$anchor: name`, wherever a schema may be. */
+function findAnchor(node: unknown, name: string): object | undefined {
+  if (typeof node !== 'object' || node === null) return undefined;
+  if (Array.isArray(node)) return node.map((n) => findAnchor(n, name)).find((found) => found !== undefined);
+  const schema = node as Record<string, unknown>;
+  if (schema.$anchor === name) return schema;
+  for (const [key, value] of Object.entries(schema)) {
+    const found = ONE.has(key) || MANY.has(key) ? findAnchor(value, name) : DEFS.has(key) || MAP.has(key) ? findAnchor(Object.values((value ?? {}) as object), name) : undefined;
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**

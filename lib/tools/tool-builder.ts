@@ -28,6 +28,8 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
   const { compiler, policy } = build;
   const name = options.name ?? method;
   const owner = toolOwner(name, host.target.name, method);
+  // A raw schema's references are checked before its validator is compiled: the compiler's own error would not say what to do.
+  for (const [raw, which] of [[options.inputSchema, 'input schema'], [options.outputSchema, 'output schema']] as const) if (raw) refFree(raw, which, owner, build.refs);
   const declared = compileMethod(host, method, owner, compiler, options.inputSchema);
   const args = record.transform?.args?.length ? transformArguments(declared.inputSchema, record.transform.args, owner, compiler) : undefined;
   // Validation keeps the method's own schema; clients see the transformed one, and their arguments are mapped to it.
