@@ -12,9 +12,11 @@ import {
   UseGuards,
   type CanActivate,
   type ExecutionContext,
+  type McpAuth,
   type McpMiddleware,
   type McpModuleOptions,
 } from 'mcp-reflect';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
 import { legacyRequest } from '../tasks/legacy-client';
 
@@ -193,3 +195,51 @@ describe('tool search and who is asking', () => {
     );
   });
 });
+
+@Injectable()
+class HttpTools {
+  @Tool()
+  @Scopes('radar')
+  radar(): string {
+    return 'radar';
+  }
+
+  @Tool()
+  routed(@Param('region', { header: 'Region' }) region: string): string {
+    return `routed ${region}`;
+  }
+}
+
+describe('tool search over HTTP', () => {
+  it('asks for the scopes of the tool call_tool names (step-up 403), and no Mcp-Param header of it (2026-07-28)', async () => {
+    // Catalogue (above) belongs to the other applications of this file.
+    @Module({ imports: [McpModule.forRoot({ name: 'http-search', version: '1.0.0', toolSearch: true, warnings: { unprovidedComponents: false } })], providers: [HttpTools] })
+    class HttpSearch {}
+    const app = await McpFactory.create(HttpSearch);
+    const clients: Client[] = [];
+    try {
+      await app.listen({ transport: 'http', host: '127.0.0.1', port: 0, auth: { issuer: 'https://as.example.com', verify: async (token) => verified(token, await app.getUrl()) } });
+      const connect = async (token: string) => {
+        const client = new Client({ name: 'search', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+        clients.push(client);
+        await client.connect(new StreamableHTTPClientTransport(new URL(await app.getUrl()), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+        return client;
+      };
+      const plain = await connect('plain');
+      const granted = await connect('radar');
+      await expect(plain.callTool({ name: 'call_tool', arguments: { name: 'radar' } })).rejects.toThrow(/403|insufficient/i);
+      expect(text(await granted.callTool({ name: 'call_tool', arguments: { name: 'radar' } }))).toBe('radar');
+      // The request names call_tool, whose schema mirrors nothing into headers: the wrapped call is not refused for them.
+      expect(text(await plain.callTool({ name: 'call_tool', arguments: { name: 'routed', arguments: { region: 'eu' } } }))).toBe('routed eu');
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+      await app.close();
+    }
+  });
+});
+
+/** A verifier of our own: the token is the subject; `radar` is granted the scope radar. */
+function verified(token: string, audience: string): McpAuth {
+  const claims = { sub: token, aud: audience, iss: 'https://as.example.com', exp: Math.floor(Date.now() / 1000) + 60 };
+  return { subject: token, clientId: 'cli', scopes: token === 'radar' ? ['radar'] : [], expiresAt: claims.exp, issuer: claims.iss, claims, token };
+}
