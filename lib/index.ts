@@ -41,10 +41,12 @@ export type { PromptMessage, PromptResult, PromptDescriptor } from './prompts';
 export type { CompletionContext, CompletionResult } from './completions';
 export type { ComponentControl } from './host/component-control';
 export type { McpProxyOptions, McpProxyStdio } from './proxy';
+export type { McpOpenApiOptions, OpenApiMethod, OpenApiOperationInfo, OpenApiRule } from './openapi';
 export { McpServers } from './host/mcp-servers';
 export type { ServerEndpoint, ServersListenOptions } from './host/mcp-servers';
 export { McpComponents } from './host/component-control';
 // What `mcp-reflect generate` writes (docs/types.md).
+export type { PrecompiledValidators } from './interfaces';
 export type { GeneratedMetadata, GeneratedClass, GeneratedMethod, GeneratedParam, GeneratedProperty, GeneratedType } from './interfaces';
 export { forwardRef, ModuleRef } from './di';
 export type {
@@ -60,7 +62,7 @@ export type { Answers, Question } from './context';
 export type { ClientInfo, ContextLogger, ElicitResult, InputOptions, LogLevel, SampleOptions, SamplingMessage, SamplingResult } from './context';
 export { McpModule, McpFactory, McpApplication } from './host';
 export { InMemoryEventStore } from './transports';
-export type { HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions, SessionRecord, SessionStore } from './transports';
+export type { FetchHandler, FetchHandlerOptions, FetchRequestInfo, HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions, SessionRecord, SessionStore } from './transports';
 export type { ChangeBus, ChangeMessage } from './server';
 // Scale-out on Redis (also mcp-reflect/redis).
 export { RedisEventStore, RedisSessionStore, RedisBus } from './scale-out';

@@ -67,20 +67,23 @@ const ALLOWED: Record<string, string[]> = {
   // A remote MCP server as a provider: the SDK client, and its components as decorated methods of a class.
   // (schema: a remote tool's schema must be one that can be sent without $ref.)
   proxy: ['resources', 'content', 'decorators', 'schema', 'catalogue', 'context', 'metadata', 'interfaces', 'errors'],
+  // An HTTP API described by OpenAPI as a provider: its operations as decorated methods of a class, calling it with fetch.
+  openapi: ['content', 'decorators', 'catalogue', 'context', 'interfaces', 'errors'],
   // The composition root: an application on a host (host/), the standalone container's host (host/native/).
   host: [
-    'proxy', 'apps', 'tasks', 'auth', 'server', 'transports', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di',
+    'openapi', 'proxy', 'apps', 'tasks', 'auth', 'server', 'transports', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di',
     'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants',
   ],
   // mcp-reflect/nest: the NestJS host (the only importer of @nestjs/* and rxjs).
-  nest: ['auth', 'host', 'proxy', 'server', 'transports', 'pipeline', 'invocation', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
+  nest: ['auth', 'host', 'openapi', 'proxy', 'server', 'transports', 'pipeline', 'invocation', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
   testing: ['host', 'context', 'interfaces'],
   generator: ['metadata', 'interfaces'],
-  cli: ['generator', 'host', 'testing', 'metadata', 'errors'],
-  // The subpath entries (mcp-reflect/common, /redis, /tasks, /builtins): each names the areas it re-exports.
-  entries: ['decorators', 'errors', 'constants', 'context', 'interfaces', 'scale-out', 'tasks', 'builtins'],
+  // validation: `mcp-reflect validators` writes validators under the key the application looks them up by.
+  cli: ['generator', 'host', 'testing', 'validation', 'metadata', 'errors'],
+  // The subpath entries (mcp-reflect/common, /redis, /tasks, /builtins, /auth-server): each names the areas it re-exports.
+  entries: ['decorators', 'errors', 'constants', 'context', 'interfaces', 'scale-out', 'tasks', 'builtins', 'auth'],
   index: [
-    'proxy', 'tasks', 'builtins', 'pipeline', 'decorators', 'di', 'context', 'host', 'server', 'transports', 'scale-out', 'tools', 'resources', 'prompts',
+    'openapi', 'proxy', 'tasks', 'builtins', 'pipeline', 'decorators', 'di', 'context', 'host', 'server', 'transports', 'scale-out', 'tools', 'resources', 'prompts',
     'completions', 'errors', 'constants', 'interfaces',
   ],
 };
@@ -126,6 +129,14 @@ describe('architecture', () => {
   it('imports @nestjs/* and rxjs only from lib/nest (the core never loads them)', () => {
     const wrong = sources.filter((s) => s.imports.some((i) => i.startsWith('@nestjs/') || i === 'rxjs' || i.startsWith('rxjs/')) && s.area !== 'nest').map((s) => s.rel);
     expect(wrong).toEqual([]);
+  });
+
+  it('loads the OpenAPI $ref parser only from lib/openapi, and only when a document is read (a dynamic import)', () => {
+    const parser = '@apidevtools/json-schema-ref-parser';
+    const statically = sources.filter((s) => s.imports.includes(parser)).map((s) => s.rel);
+    const dynamically = sources.filter((s) => s.text.includes(`import('${parser}')`)).map((s) => s.rel);
+    expect(statically).toEqual([]);
+    expect(dynamically).toEqual(['openapi/document-loader.ts']);
   });
 
   it('calls Reflect metadata only from lib/metadata', () => {

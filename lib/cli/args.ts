@@ -1,10 +1,13 @@
 import { usageError } from './cli.error';
 
-/** What a command accepts: its positional arguments by name and its options (a flag, or one that takes a value). */
+/**
+ * What a command accepts: its positional arguments by name and its options (a flag, one that takes a value, or
+ * a `list` that may be given several times: its values joined by newlines).
+ */
 export interface CommandSpec {
   readonly name: string;
   readonly positionals: readonly string[];
-  readonly options: Readonly<Record<string, 'flag' | 'value'>>;
+  readonly options: Readonly<Record<string, 'flag' | 'value' | 'list'>>;
 }
 
 export interface ParsedArgs {
@@ -37,10 +40,10 @@ export function parseArgs(argv: readonly string[], spec: CommandSpec): ParsedArg
     if (kind === 'flag') {
       if (eq !== -1) throw usageError(`Option --${name} of \`mcp-reflect ${spec.name}\` takes no value.`);
       options[name] = true;
-    } else if (eq !== -1) {
-      options[name] = arg.slice(eq + 1);
-    } else if (i + 1 < argv.length) {
-      options[name] = argv[++i]!;
+    } else if (eq !== -1 || i + 1 < argv.length) {
+      const value = eq !== -1 ? arg.slice(eq + 1) : argv[++i]!;
+      const before = options[name];
+      options[name] = kind === 'list' && typeof before === 'string' ? `${before}\n${value}` : value;
     } else {
       throw usageError(`Option --${name} of \`mcp-reflect ${spec.name}\` needs a value.`);
     }

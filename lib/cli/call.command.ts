@@ -3,15 +3,15 @@ import { CliError, CliErrorCode, usageError } from './cli.error';
 import { describe } from './load-entry';
 import type { CommandOutput } from './output';
 import { createProgress, type CliIo } from './progress';
-import { withClient } from './session';
+import { identityOf, withClient } from './session';
 
 export const callSpec: CommandSpec = {
   name: 'call',
   positionals: ['entry', 'tool'],
-  options: { args: 'value', json: 'flag', module: 'value', metadata: 'value', quiet: 'flag', help: 'flag' },
+  options: { subject: 'value', scopes: 'value', args: 'value', json: 'flag', module: 'value', metadata: 'value', quiet: 'flag', help: 'flag' },
 };
 
-export const callUsage = `Usage: mcp-reflect call <entry> <tool> [--args '<json object>'] [--json] [--module <Name>] [--metadata <file>]
+export const callUsage = `Usage: mcp-reflect call <entry> <tool> [--args '<json object>'] [--json] [--module <Name>] [--metadata <file>] [--subject <id>] [--scopes <a,b>]
 
 Bootstraps the root module exported by <entry> with the generated types the server uses, calls one tool
 in-process and prints the result: its structuredContent as JSON when it has some, otherwise its text blocks
@@ -23,6 +23,8 @@ Options:
   --module <Name>    the exported root module class, when the entry exports several @Module() classes
   --metadata <file>  the module \`mcp-reflect generate\` wrote (default: the one the module passes to
                      McpModule.forRoot, else mcp-metadata next to the entry or above it, within its project)
+  --subject <id>     call as this subject (as a verified bearer token would say), for guards and ctx.auth
+  --scopes <a,b>     with these scopes (comma- or space-separated), for @Scopes() and guards
   --quiet            no progress line (shown on stderr when loading takes over a second)
   --help             show this help`;
 
@@ -38,13 +40,16 @@ export async function callCommand(argv: readonly string[], io: CliIo = { stderr:
   const args = parseToolArguments(options.args);
   const progress = createProgress(io.stderr, { quiet: options.quiet === true, delay: 1000 });
   progress.update(`Loading ${entry}`);
-  const session = { entry, moduleName: options.module as string | undefined, metadata: options.metadata as string | undefined };
+  const session = { entry, moduleName: options.module as string | undefined, metadata: options.metadata as string | undefined, auth: identityOf(options) };
   const result = await withClient(session, async (client) => {
     progress.update(`Calling ${tool}`);
     try {
       return await client.callTool({ name: tool, arguments: args });
     } catch (error) {
-      throw new CliError(CliErrorCode.CallFailed, `Cannot call tool ${tool}: ${describe(error)}`, { cause: error });
+      // A name that is not served: say which are (as this caller sees them), so the next try can be right.
+      const known = /unknown tool/i.test(describe(error)) ? await toolNames(client).catch(() => undefined) : undefined;
+      const served = known ? `\nThe tools ${entry} serves${session.auth ? ' to this caller' : ''}: ${known.join(', ') || 'none'}.` : '';
+      throw new CliError(CliErrorCode.CallFailed, `Cannot call tool ${tool}: ${describe(error)}${served}`, { cause: error });
     }
   }).finally(() => progress.done());
   const blocks = (result.content ?? []) as Block[];
@@ -54,6 +59,16 @@ export async function callCommand(argv: readonly string[], io: CliIo = { stderr:
   }
   if (options.json) return { stdout: JSON.stringify(result, null, 2), exitCode: 0 };
   return { stdout: result.structuredContent !== undefined ? JSON.stringify(result.structuredContent, null, 2) : text, exitCode: 0 };
+}
+
+async function toolNames(client: { listTools(params?: { cursor?: string }): Promise<{ tools: { name: string }[]; nextCursor?: string }> }): Promise<string[]> {
+  const names: string[] = [];
+  for (let cursor: string | undefined, first = true; first || cursor; first = false) {
+    const page = await client.listTools(cursor ? { cursor } : undefined);
+    names.push(...page.tools.map((t) => t.name));
+    cursor = page.nextCursor;
+  }
+  return names;
 }
 
 function parseToolArguments(raw: string | true | undefined): Record<string, unknown> {

@@ -2,15 +2,15 @@ import type { McpInspection } from '../host/inspection';
 import { parseArgs, type CommandSpec } from './args';
 import type { CommandOutput } from './output';
 import { createProgress, type CliIo } from './progress';
-import { withClient, type TypesSource } from './session';
+import { identityOf, withClient, type TypesSource } from './session';
 
 export const inspectSpec: CommandSpec = {
   name: 'inspect',
   positionals: ['entry'],
-  options: { json: 'flag', module: 'value', metadata: 'value', quiet: 'flag', help: 'flag' },
+  options: { subject: 'value', scopes: 'value', json: 'flag', module: 'value', metadata: 'value', quiet: 'flag', help: 'flag' },
 };
 
-export const inspectUsage = `Usage: mcp-reflect inspect <entry> [--json] [--module <Name>] [--metadata <file>]
+export const inspectUsage = `Usage: mcp-reflect inspect <entry> [--json] [--module <Name>] [--metadata <file>] [--subject <id>] [--scopes <a,b>]
 
 Bootstraps the root module exported by <entry> with the generated types the server uses and lists every tool
 (name, description, input and output schema), resource, resource template and prompt it serves, each with the
@@ -21,6 +21,8 @@ Options:
   --module <Name>    the exported root module class, when the entry exports several @Module() classes
   --metadata <file>  the module \`mcp-reflect generate\` wrote (default: the one the module passes to
                      McpModule.forRoot, else mcp-metadata next to the entry or above it, within its project)
+  --subject <id>     call as this subject (as a verified bearer token would say), for guards and ctx.auth
+  --scopes <a,b>     with these scopes (comma- or space-separated), for @Scopes() and guards
   --quiet            no progress line (shown on stderr when loading takes over a second)
   --help             show this help`;
 
@@ -42,7 +44,7 @@ export async function inspectCommand(argv: readonly string[], io: CliIo = { stde
   // Shown only when loading takes over a second (a require() of a big entry blocks: the line shows right after).
   const progress = createProgress(io.stderr, { quiet: options.quiet === true, delay: 1000 });
   progress.update(`Loading ${entry}`);
-  const session = { entry, moduleName: options.module as string | undefined, metadata: options.metadata as string | undefined };
+  const session = { entry, moduleName: options.module as string | undefined, metadata: options.metadata as string | undefined, auth: identityOf(options) };
   const { catalogue, inspection, types } = await withClient(session, async (client, types) => {
     progress.update(`Listing the components of ${entry}`);
     const capabilities = client.getServerCapabilities() ?? {};

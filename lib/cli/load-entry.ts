@@ -66,6 +66,7 @@ function pickModule(entry: string, exported: unknown, moduleName?: string): Func
  * @swc/register, spec/support/register.js).
  */
 function registerTypeScript(file: string): void {
+  resolveJsToTs();
   if (require.extensions['.ts']) return;
   const swc = requireSwc(file);
   const compile = (module: NodeJS.Module, filename: string) => {
@@ -73,6 +74,35 @@ function registerTypeScript(file: string): void {
     (module as CompiledModule)._compile(code, filename);
   };
   for (const extension of ['.ts', '.cts', '.tsx']) require.extensions[extension] = compile;
+}
+
+/**
+ * `import './report.tools.js'` in TypeScript source (what docs/setup.md recommends for nodenext) names the file
+ * the build will write: as TypeScript does, a relative `.js` / `.cjs` / `.mjs` that is not there is taken for the
+ * `.ts` / `.cts` / `.mts` (or `.tsx`) beside it.
+ */
+let resolvingJsToTs = false;
+function resolveJsToTs(): void {
+  if (resolvingJsToTs) return;
+  resolvingJsToTs = true;
+  const Module = require('node:module') as { _resolveFilename: (request: string, parent: unknown, ...rest: unknown[]) => string };
+  const resolve = Module._resolveFilename;
+  const sources: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.cjs': ['.cts'], '.mjs': ['.mts'] };
+  Module._resolveFilename = function (request: string, parent: unknown, ...rest: unknown[]) {
+    try {
+      return resolve.call(this, request, parent, ...rest);
+    } catch (error) {
+      const extension = /^\.\.?\//.test(request) ? path.extname(request) : '';
+      for (const source of sources[extension] ?? []) {
+        try {
+          return resolve.call(this, request.slice(0, -extension.length) + source, parent, ...rest);
+        } catch {
+          // not this one either
+        }
+      }
+      throw error;
+    }
+  };
 }
 
 function requireSwc(file: string): Swc {

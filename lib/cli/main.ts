@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 import { callCommand, callUsage } from './call.command';
+import { devCommand, devUsage } from './dev.command';
 import { CliError, usageError } from './cli.error';
 import { generateCommand, generateUsage } from './generate.command';
 import { inspectCommand, inspectUsage } from './inspect.command';
+import { installCommand, installUsage } from './install.command';
 import { newCommand, newUsage } from './new.command';
+import { validatorsCommand, validatorsUsage } from './validators.command';
 import type { CommandOutput } from './output';
 import type { CliIo } from './progress';
 
@@ -12,8 +15,11 @@ const usage = `Usage: mcp-reflect <command> [options]
 Commands:
   inspect <entry>         list the tools, resources, resource templates and prompts of a module
   call <entry> <tool>     call one tool in-process and print its result
+  dev <entry>             serve a module over HTTP and restart it on every change (with the generated types)
   new <dir>               create a project: a stdio server, a sample tool and its spec (TypeScript 7, jest)
   generate                write the full TypeScript types of the components into one module (docs/types.md)
+  install <host> <entry>  register a built server (or a URL) in Claude Desktop, Claude Code, Cursor, VS Code, …
+  validators <entry>      write the argument and output validators as precompiled code (docs/runtimes.md)
 
 <entry> is a .js file (or a .ts file, compiled with the project's @swc/core) that exports the root module.
 Run \`mcp-reflect <command> --help\` for the options of a command.`;
@@ -24,6 +30,9 @@ const commands: Record<string, { run: Command; usage: string }> = {
   call: { run: callCommand, usage: callUsage },
   new: { run: newCommand, usage: newUsage },
   generate: { run: generateCommand, usage: generateUsage },
+  validators: { run: validatorsCommand, usage: validatorsUsage },
+  install: { run: installCommand, usage: installUsage },
+  dev: { run: devCommand, usage: devUsage },
 };
 
 /**

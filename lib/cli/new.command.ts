@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type CommandSpec } from './args';
 import { CliError, CliErrorCode, usageError } from './cli.error';
@@ -6,9 +7,9 @@ import { projectFiles } from './new/templates';
 import type { CommandOutput } from './output';
 import { createProgress, type CliIo } from './progress';
 
-export const newSpec: CommandSpec = { name: 'new', positionals: ['dir'], options: { name: 'value', force: 'flag', quiet: 'flag', help: 'flag' } };
+export const newSpec: CommandSpec = { name: 'new', positionals: ['dir'], options: { name: 'value', from: 'value', force: 'flag', quiet: 'flag', help: 'flag' } };
 
-export const newUsage = `Usage: mcp-reflect new <dir> [--name <package-name>] [--force]
+export const newUsage = `Usage: mcp-reflect new <dir> [--name <package-name>] [--from <tarball | folder>] [--force]
 
 Creates a project in <dir> (made if missing): a stdio MCP server with one sample tool class and its spec,
 compiled by TypeScript 7 (the tsconfig of docs/setup.md) and tested by jest through @swc/jest (docs/testing.md).
@@ -16,6 +17,8 @@ Then: cd <dir>, npm install, npm test.
 
 Options:
   --name <name>  the package and server name (default: the folder's name, lower-cased, other characters as -)
+  --from <path>  take mcp-reflect from a packed tarball (mcp-reflect-<version>.tgz) or a built clone (its folder,
+                 packed here), copied into <dir>/vendor/ and depended on as file:vendor/…, instead of the registry
   --force        write into a folder that is not empty (the template's files replace those of the same name)
   --quiet        no progress line
   --help         show this help`;
@@ -30,10 +33,12 @@ export async function newCommand(argv: readonly string[], io: CliIo = { stderr: 
   const target = path.resolve(dir);
   const name = projectName(options.name, target);
   checkTarget(dir, target, options.force === true);
+  const from = typeof options.from === 'string' ? checkSource(options.from) : undefined;
 
   const progress = createProgress(io.stderr, { quiet: options.quiet === true });
   progress.update(`Creating ${name} in ${target}`);
-  const files = projectFiles(name);
+  const vendored = from && `vendor/${vendor(from, path.join(target, 'vendor'), progress)}`;
+  const files = projectFiles(name, vendored && `file:${vendored}`);
   for (const file of files) {
     progress.update(`Writing ${file.path}`);
     const destination = path.join(target, ...file.path.split('/'));
@@ -47,6 +52,7 @@ export async function newCommand(argv: readonly string[], io: CliIo = { stderr: 
     stdout: [
       `Created ${name} in ${target}:`,
       ...files.map((file) => `  ${file.path}`),
+      ...(vendored ? [`  ${vendored}  (mcp-reflect, the dependency file:${vendored})`] : []),
       '',
       'Next steps:',
       ...(cd === '.' ? [] : [`  cd ${/\s/.test(cd) ? JSON.stringify(cd) : cd}`]),
@@ -58,6 +64,45 @@ export async function newCommand(argv: readonly string[], io: CliIo = { stderr: 
     ].join('\n'),
     exitCode: 0,
   };
+}
+
+interface Source {
+  /** A packed tarball, or a clone's folder (with `version` from its package.json) to pack. */
+  readonly tarball?: string;
+  readonly folder?: string;
+  readonly version?: string;
+}
+
+/** `--from`: a `.tgz` that exists, or the folder of a built clone of mcp-reflect. */
+function checkSource(given: string): Source {
+  const full = path.resolve(given);
+  if (!existsSync(full)) throw usageError(`Invalid --from ${JSON.stringify(given)}: nothing is there. Give a tarball made by npm pack (mcp-reflect-<version>.tgz) or the folder of a clone of mcp-reflect.`);
+  if (statSync(full).isFile()) {
+    if (!/\.tgz$/.test(full)) throw usageError(`Invalid --from ${JSON.stringify(given)}: a file given to --from is a tarball made by npm pack (ending in .tgz).`);
+    return { tarball: full };
+  }
+  const manifest = path.join(full, 'package.json');
+  const pkg = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version?: string }) : {};
+  if (pkg.name !== 'mcp-reflect') throw usageError(`Invalid --from ${JSON.stringify(given)}: that folder is not a clone of mcp-reflect (its package.json names ${JSON.stringify(pkg.name ?? null)}).`);
+  if (!existsSync(path.join(full, 'dist', 'index.js'))) throw usageError(`Invalid --from ${JSON.stringify(given)}: the clone is not built (no dist/index.js). Run npm install && npm run build in it first.`);
+  return { folder: full, version: pkg.version };
+}
+
+/**
+ * Puts the library into the project's vendor/ folder: the tarball copied, or the clone packed there (the files
+ * a user installs from the registry, so the project gets its own copy, and its peers resolve in the project).
+ */
+function vendor(source: Source, into: string, progress: { update(line: string): void }): string {
+  mkdirSync(into, { recursive: true });
+  if (source.tarball) {
+    progress.update(`Copying ${path.basename(source.tarball)}`);
+    copyFileSync(source.tarball, path.join(into, path.basename(source.tarball)));
+    return path.basename(source.tarball);
+  }
+  progress.update(`Packing ${source.folder}`);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const packed = execFileSync(npm, ['pack', '--ignore-scripts', '--silent', '--pack-destination', into], { cwd: source.folder, encoding: 'utf8', shell: process.platform === 'win32' });
+  return packed.trim().split('\n').pop()!;
 }
 
 function projectName(given: string | true | undefined, target: string): string {

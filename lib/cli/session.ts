@@ -5,12 +5,24 @@ import { createTestClient, type TestClient } from '../testing';
 import { CliError, CliErrorCode } from './cli.error';
 import { describe, loadRootModule } from './load-entry';
 import { findMetadataFile, loadMetadataFile } from './metadata-file';
+import type { ValidatorUse } from '../validation';
+
+/** `--subject <id>` and `--scopes <a,b>` of inspect and call: whom the session calls as. */
+export function identityOf(options: Record<string, string | true | undefined>): SessionOptions['auth'] {
+  const subject = typeof options.subject === 'string' ? options.subject : undefined;
+  const scopes = typeof options.scopes === 'string' ? options.scopes.split(/[\s,]+/).filter(Boolean) : undefined;
+  return subject !== undefined || scopes !== undefined ? { ...(subject !== undefined ? { subject } : {}), ...(scopes ? { scopes } : {}) } : undefined;
+}
 
 export interface SessionOptions {
   readonly entry: string;
   readonly moduleName?: string;
   /** `--metadata <file>`: the generated module to load, over any the application or the project gives. */
   readonly metadata?: string;
+  /** `--subject` / `--scopes`: the caller's identity, as a verified token would give it (guards, `@Scopes()`, `ctx.auth`). */
+  readonly auth?: { readonly subject?: string; readonly scopes?: readonly string[] };
+  /** Told of every validator the application compiles (`mcp-reflect validators`). */
+  readonly recordValidators?: (use: ValidatorUse) => void;
 }
 
 /** Where the schemas of a session came from, for `inspect` to say. */
@@ -42,11 +54,11 @@ export async function withClient<T>(options: SessionOptions, work: (client: Test
           return loadMetadataFile(found, false);
         }
       : undefined;
-    const { app, registries } = await bootstrap(root, options.entry, given, fallback);
+    const { app, registries } = await bootstrap(root, options.entry, given, fallback, options.recordValidators);
     if (types.kind === 'none' && app.inspect().generatedTypes) types = { kind: 'application' };
     // As app.listen() would: the CLI runs this one application.
     registries.warnUnprovidedComponents?.();
-    const client = await createTestClient(app);
+    const client = await createTestClient(app, options.auth ? { auth: { ...options.auth, scopes: [...(options.auth.scopes ?? [])] } } : {});
     try {
       return await work(client, types);
     } finally {
@@ -57,9 +69,16 @@ export async function withClient<T>(options: SessionOptions, work: (client: Test
   }
 }
 
-async function bootstrap(root: Function, entry: string, metadata: unknown, fallbackMetadata: (() => unknown) | undefined): Promise<BuiltApplication> {
+async function bootstrap(
+  root: Function,
+  entry: string,
+  metadata: unknown,
+  fallbackMetadata: (() => unknown) | undefined,
+  recordValidators: SessionOptions['recordValidators'],
+): Promise<BuiltApplication> {
   try {
     return await buildApplication(root as Parameters<typeof buildApplication>[0], {
+      ...(recordValidators ? { recordValidators } : {}),
       ...(metadata !== undefined ? { metadata: metadata as never } : {}),
       ...(fallbackMetadata ? { fallbackMetadata } : {}),
     });

@@ -18,4 +18,23 @@ export interface McpAuth {
   readonly claims: Readonly<Record<string, unknown>>;
   /** The access token itself (to call an upstream API on the user's behalf, exchange it first: never pass it on). */
   readonly token: string;
+  /**
+   * With `auth.server` (this server signed the user in at an upstream provider): that provider's tokens for
+   * the user, decrypted on demand (`ctx.upstreamTokens()`); undefined when none are kept.
+   */
+  readonly upstreamTokens?: () => Promise<UpstreamTokens | undefined>;
 }
+
+/** The upstream provider's tokens for a user, kept encrypted and handed to tools through `ctx.upstreamTokens()`. */
+export interface UpstreamTokens {
+  /** The upstream provider's name (`github`, `google`, the preset or `name` given). */
+  readonly provider: string;
+  readonly accessToken: string;
+  readonly tokenType?: string;
+  readonly refreshToken?: string;
+  /** Seconds since the epoch. */
+  readonly expiresAt?: number;
+  readonly scope?: string;
+  readonly idToken?: string;
+}
+

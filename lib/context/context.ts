@@ -1,5 +1,5 @@
 import { ErrorCode, RequestError, RpcCode, ToolError } from '../errors';
-import type { McpAuth } from './auth';
+import type { McpAuth, UpstreamTokens } from './auth';
 import { isModernRevision } from './protocol-era';
 import type { Answers, Question } from './ask';
 import type { ElicitResult, InputOptions, SampleOptions, SamplingMessage, SamplingResult } from './inputs';
@@ -120,6 +120,18 @@ export class Context {
    */
   get auth(): McpAuth | undefined {
     return this.channel.auth;
+  }
+
+  /**
+   * The upstream provider's tokens of the signed-in user (GitHub's, Google's…), when this server is the
+   * authorization server (`auth.server`) and keeps them: to call the upstream API on the user's behalf.
+   * Undefined otherwise. Never send the MCP access token (`ctx.auth.token`) upstream.
+   * @example
+   * const github = await ctx.upstreamTokens();
+   * const repos = await fetch('https://api.github.com/user/repos', { headers: { authorization: `Bearer ${github?.accessToken}` } });
+   */
+  upstreamTokens(): Promise<UpstreamTokens | undefined> {
+    return this.auth?.upstreamTokens?.() ?? Promise.resolve(undefined);
   }
 
   /** The HTTP request headers (lower-case names), when the request came over HTTP; undefined on stdio. */

@@ -5,7 +5,7 @@ export type { ElicitResult, InputOptions, SampleOptions, SamplingMessage, Sampli
 export { InputRequiredSignal, rethrowIfInputRequired } from './interaction';
 export type { ElicitationForm, InputSpec, InteractionChannel } from './interaction';
 export type { ClientInfo, ContextLogger, LogLevel, RequestChannel } from './context';
-export type { McpAuth } from './auth';
+export type { McpAuth, UpstreamTokens } from './auth';
 export { audiencesOf, authFromClaims, completeAuth, missingScopes, ownerOf, sameResource, SCOPE_TOKEN, scopesOf } from './claims';
 export { isModernRevision, MODERN_REVISION } from './protocol-era';
 export { ForwardingChannel } from './forwarding-channel';

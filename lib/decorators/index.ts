@@ -9,3 +9,5 @@ export type { ClassOrMethodDecorator } from './enhancers.decorator';
 export { createParamDecorator } from './param.decorator';
 export { Scopes, Public, CurrentAuth } from './auth.decorator';
 export { UiResource } from './ui-resource.decorator';
+export { ComponentClass } from './component-class';
+export type { ComponentDecoration } from './component-class';

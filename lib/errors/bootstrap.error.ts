@@ -44,6 +44,8 @@ export const BootstrapErrorCode = {
   UnknownTransformTarget: 'UNKNOWN_TRANSFORM_TARGET',
   /** A tool's schema has a `$ref` that points nowhere inside it (it cannot be inlined for clients). */
   UnresolvableSchemaRef: 'UNRESOLVABLE_SCHEMA_REF',
+  /** `McpModule.fromOpenApi()`: the document cannot be read, is not OpenAPI 3.0/3.1, or an operation in it cannot be served. */
+  InvalidOpenApiDocument: 'INVALID_OPENAPI_DOCUMENT',
 } as const;
 export type BootstrapErrorCode = (typeof BootstrapErrorCode)[keyof typeof BootstrapErrorCode];
 

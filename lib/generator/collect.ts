@@ -116,11 +116,12 @@ function describeMethod(method: TsNode, owner: string, project: TsProject, mappe
   written.forEach((param, index) => {
     const name = ast.isIdentifier(param.name) ? (param.name.text as string) : undefined;
     signature.push(name === undefined ? {} : { name, initialised: param.initializer !== undefined, rest: param.dotDotDotToken !== undefined });
-    if (param.dotDotDotToken) return;
+    // `@Ctx()` receives the request Context, never an argument: it has no schema, and its class is the library's.
+    if (param.dotDotDotToken || decoratorNames(param, project).includes('Ctx')) return;
     const type = checker.getTypeAtLocation(param);
     if (!type) return;
     // A destructured parameter (`@Args() { text, limit }: Query`) is described too: its name comes from the decorator.
-    const described = mapper.describe(type, `${owner} parameter #${index}${name === undefined ? '' : ` '${name}'`}`);
+    const described = mapper.describe(type, `${owner} parameter #${index}${name === undefined ? '' : ` '${name}'`}`, literalOrder(param.type, project));
     const literal = param.initializer ? literalDefault(param.initializer, project) : undefined;
     const entry: GeneratedParam = {
       name: name ?? '{}',
@@ -150,7 +151,7 @@ function describeProperties(declaration: TsNode, project: TsProject, mapper: Typ
     const type = checker.getTypeOfSymbol(property);
     if (!type || isFunction(type, project)) continue;
     const node = property.valueDeclaration?.resolve();
-    const described = mapper.describe(type, `${declaration.name.text}.${property.name}`);
+    const described = mapper.describe(type, `${declaration.name.text}.${property.name}`, literalOrder(node?.type, project));
     const literal = node?.initializer ? literalDefault(node.initializer, project) : undefined;
     properties[property.name] = {
       ...described,
@@ -161,6 +162,37 @@ function describeProperties(declaration: TsNode, project: TsProject, mapper: Typ
     };
   }
   return properties;
+}
+
+/**
+ * The literal values of a written type in source order — `'plain' | 'excited'`, through parentheses and type
+ * aliases (`type Style = …`, a few levels) — or undefined when it is not a union of literals.
+ */
+function literalOrder(node: TsNode | undefined, project: TsProject, depth = 0): unknown[] | undefined {
+  if (!node || depth > 4) return undefined;
+  const k = project.ast.SyntaxKind;
+  if (node.kind === k.ParenthesizedType) return literalOrder(node.type, project, depth + 1);
+  if (node.kind === k.UnionType) {
+    const parts = (node.types as TsNode[]).map((member) => literalOrder(member, project, depth + 1));
+    return parts.every((part) => part !== undefined) ? parts.flat() : undefined;
+  }
+  if (node.kind === k.LiteralType) {
+    const literal = node.literal as TsNode;
+    if (literal.kind === k.StringLiteral || literal.kind === k.NoSubstitutionTemplateLiteral) return [literal.text];
+    if (literal.kind === k.NumericLiteral) return [Number(literal.text)];
+    if (literal.kind === k.PrefixUnaryExpression && literal.operand?.kind === k.NumericLiteral) return [-Number(literal.operand.text)];
+    if (literal.kind === k.TrueKeyword) return [true];
+    if (literal.kind === k.FalseKeyword) return [false];
+    if (literal.kind === k.NullKeyword) return [null];
+    return undefined;
+  }
+  if (node.kind === k.TypeReference) {
+    let symbol = project.checker.getSymbolAtLocation(node.typeName);
+    if (symbol && symbol.flags & project.flags.symbol.Alias) symbol = project.checker.getAliasedSymbol(symbol);
+    const declaration = symbol?.declarations?.[0]?.resolve();
+    return declaration?.kind === k.TypeAliasDeclaration ? literalOrder(declaration.type, project, depth + 1) : undefined;
+  }
+  return undefined;
 }
 
 function decoratorNames(node: TsNode, project: TsProject): string[] {

@@ -24,9 +24,10 @@ export class TypeMapper {
 
   constructor(private readonly project: TsProject) {}
 
-  describe(type: TsType, where: string): Described {
+  /** `order`: the literal values as the source writes them (`'plain' | 'excited'`), for the order of an `enum`. */
+  describe(type: TsType, where: string, order?: readonly unknown[]): Described {
     const f = this.project.flags.type;
-    if (type.isUnionType()) return this.union(type, where);
+    if (type.isUnionType()) return this.union(type, where, order);
     if (type.flags & f.Any && type.intrinsicName === 'error') {
       this.warnings.push(`${where}: TypeScript could not resolve this type (a missing import or module?); it is described as any value ({}).`);
       return { schema: {} };
@@ -45,7 +46,7 @@ export class TypeMapper {
     return this.unsupported(type, where);
   }
 
-  private union(type: TsType, where: string): Described {
+  private union(type: TsType, where: string, order?: readonly unknown[]): Described {
     const f = this.project.flags.type;
     const members = type.getTypes() ?? [];
     const optional = members.some((m) => m.flags & (f.Undefined | f.Void));
@@ -64,6 +65,8 @@ export class TypeMapper {
     }
     if (!withBoolean && rest.every((m) => m.flags & (f.StringLiteral | f.NumberLiteral | f.BooleanLiteral))) {
       const values: unknown[] = rest.map(literalOf);
+      // The compiler keeps a union's members in its own order: an enum lists them as the source wrote them.
+      if (order) values.sort((a, b) => rank(order, a) - rank(order, b));
       if (nullable) values.push(null);
       return { schema: literalSchema(values), ...flagsOf };
     }
@@ -211,6 +214,11 @@ function templateSchema(type: TsType, f: Record<string, number>): JsonSchema {
     return '[\\s\\S]*';
   };
   return { type: 'string', pattern: `^${texts.map((text, i) => (i === 0 ? escape(text) : hole(holes[i - 1]) + escape(text))).join('')}$` };
+}
+
+function rank(order: readonly unknown[], value: unknown): number {
+  const i = order.indexOf(value);
+  return i === -1 ? order.length : i;
 }
 
 function literalOf(type: TsType): string | number | boolean {

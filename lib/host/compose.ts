@@ -10,7 +10,8 @@ import { PromptRegistry } from '../prompts';
 import { createServerFactory, isProtocolError, ServerHub, TOOL_SEARCH_NAMES, uriMatcher } from '../server';
 import { ResourceRegistry } from '../resources';
 import { ToolRegistry } from '../tools';
-import { SchemaCompiler } from '../validation';
+import { SchemaCompiler, type ValidatorUse } from '../validation';
+import type { PrecompiledValidators } from '../interfaces';
 import { McpApplication, type ApplicationRegistries } from './mcp-application';
 import { checkGeneratedCoverage, loadGeneratedTypes } from './generated-types';
 import type { McpHost } from './host';
@@ -31,6 +32,8 @@ export interface BuildOptions extends McpFactoryOptions {
   readonly fallbackMetadata?: () => unknown;
   /** The classes served by the application's servers, shared when it has several (the unprovided-components warning reads all). */
   readonly served?: Set<Function>;
+  /** Told of every validator the application compiles (the `validators` command writes them ahead of time). */
+  readonly recordValidators?: (use: ValidatorUse) => void;
 }
 
 /**
@@ -66,11 +69,12 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
   const filter = { includeTags: settings.includeTags, excludeTags: settings.excludeTags };
   const services = { openScope: host.openScope, guardDenial: settings.guardDenial ?? 'hide', callTimeout: settings.callTimeout ?? 300_000, logger };
   // Resource URIs and prompt arguments are strings on the wire: they are always coerced (lenient).
-  const lenient = new SchemaCompiler(true);
+  const validators = { precompiled: options.validators ?? settings.validators, record: options.recordValidators };
+  const lenient = new SchemaCompiler(true, 'numeric', undefined, validators);
   checkTransforms(settings.transforms, 'McpModule.forRoot');
   const toolSearch = resolveToolSearch(settings.toolSearch);
   const toolSettings = { schemaRefs: checkSchemaRefs(settings.schemaRefs), reserved: new Set(toolSearch ? TOOL_SEARCH_NAMES : []) };
-  const tools = new ToolRegistry(new SchemaCompiler(!settings.strictInputValidation), policy, services, filter, settings.pageSize, toolSettings);
+  const tools = new ToolRegistry(new SchemaCompiler(!settings.strictInputValidation, 'numeric', undefined, validators), policy, services, filter, settings.pageSize, toolSettings);
   const resources = new ResourceRegistry(lenient, uriMatcher, policy, services, filter, settings.pageSize);
   const prompts = new PromptRegistry(lenient, policy, services, filter, settings.pageSize);
   const completions = new CompletionRegistry(lenient, policy, services);
@@ -202,4 +206,10 @@ export interface McpFactoryOptions {
    * the full TypeScript types and JSDoc. Same as `McpModule.forRoot({ metadata })`. See docs/types.md.
    */
   metadata?: GeneratedMetadata;
+  /**
+   * The validators `mcp-reflect validators` compiled ahead of time (its module's `validators` export): no
+   * validator is compiled at start, and the application runs where code generation is not allowed (Cloudflare
+   * Workers). Same as `McpModule.forRoot({ validators })`. See docs/runtimes.md.
+   */
+  validators?: PrecompiledValidators;
 }

@@ -3,6 +3,7 @@ import { describeToken } from '../errors/describe';
 import type { InjectionToken, McpAuth } from '../interfaces';
 import { attachBus, type ChangeBus, type ServerFactory, type ServerHub } from '../server';
 import {
+  createFetchHandler,
   createNodeHandler,
   listenHttp,
   serveConnection,
@@ -12,6 +13,8 @@ import {
   type HttpListener,
   type HttpListenOptions,
   type HttpOptions,
+  type FetchHandler,
+  type FetchHandlerOptions,
   type NodeHttpHandler,
   type Transport,
 } from '../transports';
@@ -175,6 +178,22 @@ export class McpApplication {
    */
   createHttpHandler(options: HttpOptions = {}): NodeHttpHandler {
     const handler = createNodeHandler(this.factory, options, this.logger);
+    this.track({ close: () => handler.close() });
+    return handler;
+  }
+
+  /**
+   * A web-standard handler, `(request: Request) => Promise<Response>`, serving the MCP endpoint on runtimes and
+   * routers that speak `Request`/`Response`: Cloudflare Workers, Deno.serve, Bun.serve, Hono, Next.js route
+   * handlers (docs/runtimes.md). The same endpoint as `listen()`: the same options, checks and bounds.
+   *
+   * @example
+   * const handler = app.createFetchHandler({ stateless: true, path: '/mcp' });
+   * Deno.serve((request, info) => handler(request, { remoteAddress: info.remoteAddr.hostname }));
+   */
+  createFetchHandler(options: FetchHandlerOptions = {}): FetchHandler {
+    this.ensureOpen();
+    const handler = createFetchHandler(this.factory, options, this.logger);
     this.track({ close: () => handler.close() });
     return handler;
   }

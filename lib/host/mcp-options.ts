@@ -3,6 +3,7 @@ import type { CanActivate, ComponentTransforms, DeclaredKinds, SchemaRefs, Gener
 import type { CacheHint } from '../interfaces';
 import type { TasksOptions } from '../tasks';
 import type { ServerLogger } from '../tools';
+import type { PrecompiledValidators } from '../interfaces';
 
 /** The cacheable operations of the 2026-07-28 revision, each with its cache hint (`McpModule.forRoot({ cacheHints })`). */
 export type CacheHints = Partial<Record<'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read', CacheHint>>;
@@ -108,6 +109,11 @@ export interface McpModuleOptions {
    * the full TypeScript types and JSDoc, and builds without decorator metadata. See docs/types.md.
    */
   metadata?: GeneratedMetadata;
+  /**
+   * The validators `mcp-reflect validators` compiled ahead of time: none is compiled at start, and the
+   * application runs where code generation is not allowed (Cloudflare Workers). See docs/runtimes.md.
+   */
+  validators?: PrecompiledValidators;
   /** Exception filters tried after method and class filters. Also: providers under `APP_FILTER`. */
   filters?: EnhancerRef<ExceptionFilter>[];
   /**

@@ -5,6 +5,7 @@ import { McpComponents } from './component-control';
 import type { McpModuleOptions } from './mcp-options';
 import { checkFeatureOptions } from './namespaces';
 import { checkProxyOptions, McpProxy, type McpProxyOptions } from '../proxy';
+import { checkOpenApiOptions, McpOpenApi, type McpOpenApiOptions } from '../openapi';
 import { stderrLogger } from './stderr-logger';
 
 /**
@@ -63,6 +64,25 @@ export class McpModule {
   }
 
   /**
+   * Serves an HTTP API described by an OpenAPI 3.0 or 3.1 document: each operation a tool (a GET may be a
+   * resource) under a namespace, through the application's own pipeline; calls go to `baseUrl` alone, with the
+   * server's own headers (docs/openapi.md).
+   *
+   * @example
+   * @Module({ imports: [McpModule.forRoot({ name: 'gateway', version: '1.0.0' }), McpModule.fromOpenApi({ namespace: 'pets', document: './openapi.yaml', baseUrl: 'https://pets.example.com/v1' })] })
+   * class GatewayModule {}
+   */
+  static fromOpenApi(options: McpOpenApiOptions): DynamicModule {
+    const checked = checkOpenApiOptions(options);
+    const provider = {
+      provide: Symbol(`mcp-reflect:openapi:${checked.namespace}`),
+      useFactory: (components: McpComponents, root: McpModuleOptions) => new McpOpenApi(checked, components, root.logger ?? stderrLogger),
+      inject: [checked.server !== undefined ? McpComponents.of(checked.server) : McpComponents, MCP_OPTIONS],
+    };
+    return { module: McpOpenApiModule, providers: [provider] };
+  }
+
+  /**
    * Like `forRoot()`, with options computed from other providers (a ConfigService, say); the factory may
    * be async and is awaited at bootstrap.
    *
@@ -94,6 +114,10 @@ export class McpFeatureModule {}
 /** What `McpModule.proxy()` imports: the provider of one proxied server. */
 @Module({})
 export class McpProxyModule {}
+
+/** What `McpModule.fromOpenApi()` imports: the provider of one API. */
+@Module({})
+export class McpOpenApiModule {}
 
 /** Options of `McpModule.forRootAsync()`. */
 export interface McpModuleAsyncOptions {

@@ -1,4 +1,5 @@
 import type { McpAuth } from '../context';
+import type { AuthorizationServerOptions } from './authorization-server.interface';
 
 export type { McpAuth };
 
@@ -23,8 +24,16 @@ export interface IntrospectionOptions {
  * anything else.
  */
 export interface AuthOptions {
-  /** The authorization server(s) whose tokens are accepted (`iss`); published in the resource metadata. */
-  readonly issuer: string | readonly string[];
+  /**
+   * The authorization server(s) whose tokens are accepted (`iss`); published in the resource metadata.
+   * Required, unless `server` makes this server its own authorization server (then it is that issuer).
+   */
+  readonly issuer?: string | readonly string[];
+  /**
+   * Be the authorization server too, in front of an upstream login (GitHub, Google, Entra, any OIDC issuer):
+   * served on the endpoint's origin (docs/auth.md, "Sign-in for Claude, ChatGPT and IDEs").
+   */
+  readonly server?: AuthorizationServerOptions;
   /**
    * This server's resource identifier (RFC 8707 / RFC 9728 `resource`): tokens must carry it in `aud`.
    * Default for `listen()`: the endpoint's URL (e.g. `http://127.0.0.1:3000/mcp`). Required with

@@ -32,6 +32,15 @@ export type {
 } from './enhancers.interface';
 export type { McpAuth, TokenVerifier, IntrospectionOptions, AuthOptions } from './auth.interface';
 export type {
+  AuthorizationServerKeys,
+  AuthorizationServerOptions,
+  AuthStore,
+  ClientIdMetadataDocumentOptions,
+  UpstreamIdentity,
+  UpstreamOptions,
+  UpstreamTokens,
+} from './authorization-server.interface';
+export type {
   GeneratedMetadata,
   GeneratedClass,
   GeneratedMethod,
@@ -41,3 +50,4 @@ export type {
 } from './generated-metadata.interface';
 export type { ToolTaskSupport, ToolTaskOptions } from './tool-options.interface';
 export type { ArgTransform, ComponentTransform, ComponentTransforms, ToolTransform } from './transform.interface';
+export type { PrecompiledValidators } from './precompiled-validators.interface';

@@ -4,8 +4,9 @@ import { MCP_FEATURE } from '../constants';
 import { checkFeatureOptions, McpComponents } from '../host';
 import type { McpFeatureOptions } from '../interfaces';
 import { checkProxyOptions, type McpProxyOptions } from '../proxy';
+import { checkOpenApiOptions, type McpOpenApiOptions } from '../openapi';
 import { MCP_NEST_OPTIONS, type McpNestHttpOptions, type McpNestOptions } from './mcp-nest.options';
-import { McpProxyProvider, McpService } from './mcp.service';
+import { McpOpenApiProvider, McpProxyProvider, McpService } from './mcp.service';
 
 /**
  * Serves the MCP components of a Nest application: every provider of any module whose class has
@@ -50,6 +51,20 @@ export class McpModule {
   }
 
   /**
+   * Serves an HTTP API described by an OpenAPI 3.0 or 3.1 document: each operation a tool (a GET may be a
+   * resource) under a namespace, through the application's own pipeline (Nest's guards, interceptors and
+   * filters apply); read once the MCP server is built (docs/openapi.md).
+   *
+   * @example
+   * @Module({ imports: [McpModule.forRoot({ name: 'gateway', version: '1.0.0' }), McpModule.fromOpenApi({ namespace: 'pets', document: './openapi.yaml', baseUrl: 'https://pets.example.com/v1' })] })
+   * export class AppModule {}
+   */
+  static fromOpenApi(options: McpOpenApiOptions): DynamicModule {
+    const provider = new McpOpenApiProvider(checkOpenApiOptions(options));
+    return { module: McpOpenApiModule, providers: [{ provide: Symbol(`mcp-reflect:openapi:${provider.options.namespace}`), useValue: provider }] };
+  }
+
+  /**
    * Like `forRoot()`, with the options computed from other providers (a ConfigService, say). Where the
    * endpoint is served is static (`http`), since Nest maps routes before any factory runs.
    *
@@ -77,6 +92,10 @@ export class McpFeatureModule {}
 /** What `McpModule.proxy()` imports: one proxied server, which McpService connects once it has built the MCP server. */
 @Module({})
 export class McpProxyModule {}
+
+/** What `McpModule.fromOpenApi()` imports: one API, which McpService serves once it has built the MCP server. */
+@Module({})
+export class McpOpenApiModule {}
 
 /** Options of `McpModule.forRootAsync()`. */
 export interface McpNestAsyncOptions {

@@ -4,6 +4,7 @@ import { metadataPathsOf } from '../auth';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpProxy, type McpProxyOptions } from '../proxy';
+import { McpOpenApi, type OpenApiSettings } from '../openapi';
 import { composeApplication, stderrLogger, type ConnectOptions, type ListenOptions, type McpApplication } from '../host';
 import { completeAuth } from '../context';
 import { authInfoOf } from '../server';
@@ -25,6 +26,11 @@ import { checkNestServers, servedNestModules } from './nest-servers';
 /** A remote server `McpModule.proxy()` names: McpService finds it among the providers and connects it once it has built the MCP server. */
 export class McpProxyProvider {
   constructor(readonly options: McpProxyOptions) {}
+}
+
+/** An API `McpModule.fromOpenApi()` names: McpService finds it among the providers and serves it once it has built the MCP server. */
+export class McpOpenApiProvider {
+  constructor(readonly options: OpenApiSettings) {}
 }
 
 @Injectable()
@@ -79,18 +85,21 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
           `Fix: inject the McpComponents of one server: @Inject(McpComponents.of('${servers[0].name}')).`,
       );
     }
-    // Proxied servers are connected once the application exists (each bounded by its connectTimeout; one that is down is retried):
-    // those naming this server, or, unnamed, those its modules import.
-    const wanted = this.discovery
-      .getProviders()
-      .filter((wrapper) => wrapper.instance instanceof McpProxyProvider)
-      .filter((wrapper) => {
-        const { server } = (wrapper.instance as McpProxyProvider).options;
-        return server !== undefined ? server === options.name : !served || served.has(wrapper.host as never);
-      })
-      .map((wrapper) => wrapper.instance as McpProxyProvider);
-    this.proxies = wanted.map((wanted) => new McpProxy(wanted.options, this.built!, options.logger ?? stderrLogger));
-    await Promise.all(this.proxies.map((proxy) => proxy.onApplicationBootstrap()));
+    // Proxied servers are connected, and OpenAPI documents read, once the application exists (each bounded; a
+    // remote that is down is retried): those naming this server, or, unnamed, those its modules import.
+    const wanted = <T extends { options: { server?: string } }>(kind: new (...args: never[]) => T): T[] =>
+      this.discovery
+        .getProviders()
+        .filter((wrapper) => wrapper.instance instanceof kind)
+        .filter((wrapper) => {
+          const { server } = (wrapper.instance as T).options;
+          return server !== undefined ? server === options.name : !served || served.has(wrapper.host as never);
+        })
+        .map((wrapper) => wrapper.instance as T);
+    const logger = options.logger ?? stderrLogger;
+    this.proxies = wanted(McpProxyProvider).map((proxy) => new McpProxy(proxy.options, this.built!, logger));
+    const apis = wanted(McpOpenApiProvider).map((api) => new McpOpenApi(api.options, this.built!, logger));
+    await Promise.all([...this.proxies, ...apis].map((source) => source.onApplicationBootstrap()));
     // The endpoint is made now, so that a mistake in its options stops the bootstrap, not the first request.
     if (http !== false && this.adapterHost?.httpAdapter) this.endpoint();
   }

@@ -1,9 +1,8 @@
 import type { Context } from '../context';
 import { ToolResult, type ContentBlock } from '../content';
 import { ResourceResult } from '../resources';
-import { Args, Complete, Ctx, Param, Prompt, Resource, ResourceTemplate, Tool } from '../decorators';
+import { Args, Complete, ComponentClass, Ctx, Param, Prompt, Resource, ResourceTemplate, Tool } from '../decorators';
 import type { JsonSchema } from '../interfaces';
-import { defineParamTypes, forgetComponentClass } from '../metadata';
 import type { RemoteCatalogue, RemoteServer } from './remote-server';
 
 /** The names a catalogue's components are served under (before the namespace), to remove them when it changes. */
@@ -14,32 +13,16 @@ export interface ProxiedNames {
   readonly prompts: readonly string[];
 }
 
-
 /**
- * The remote's components as one class of decorated methods, so they run through the application's one
- * pipeline like any local class (middleware, guards, scopes, interceptors, validation with the remote's own
- * schemas, timing, OTel): each method forwards to the remote. A new class per catalogue, since the record of
- * decorated methods is fixed once written.
+ * The remote's components as one class of decorated methods (a `ComponentClass`), so they run through the
+ * application's one pipeline like any local class (middleware, guards, scopes, interceptors, validation with
+ * the remote's own schemas, timing, OTel): each method forwards to the remote. A new class per catalogue.
  */
 export function proxyComponents(remote: RemoteServer, catalogue: RemoteCatalogue, className: string): { instance: object; names: ProxiedNames } {
-  const Proxied = { [className]: class {} }[className];
-  const proto = Proxied.prototype as Record<string, unknown>;
-  const method = (key: string, fn: (...args: unknown[]) => unknown, types: readonly unknown[]) => {
-    Object.defineProperty(proto, key, { value: fn, writable: true, configurable: true });
-    defineParamTypes(proto, key, types);
-    return Object.getOwnPropertyDescriptor(proto, key)!;
-  };
-  const keys = new Set<string>();
-  const keyFor = (kind: string, name: string) => {
-    let key = `${kind}:${name}`;
-    for (let i = 2; keys.has(key); i++) key = `${kind}:${name}#${i}`;
-    keys.add(key);
-    return key;
-  };
+  const proxied = new ComponentClass(className);
 
   for (const tool of catalogue.tools) {
-    const key = keyFor('tool', tool.name);
-    const descriptor = method(key, async (args: unknown, ctx: unknown) => {
+    const call = async (args: unknown, ctx: unknown) => {
       const result = await remote.callTool(tool.name, args as Record<string, unknown>, ctx as Context);
       return new ToolResult({
         content: (result.content ?? []) as ContentBlock[],
@@ -47,91 +30,97 @@ export function proxyComponents(remote: RemoteServer, catalogue: RemoteCatalogue
         ...(result.isError ? { isError: true } : {}),
         ...(result._meta ? { _meta: result._meta as Record<string, unknown> } : {}),
       });
-    }, [Object, Object]);
-    Tool({
-      name: tool.name,
-      ...(tool.title !== undefined ? { title: tool.title } : {}),
-      ...(tool.description !== undefined ? { description: tool.description } : {}),
-      ...(tool.annotations ? { annotations: tool.annotations } : {}),
-      ...(tool.icons ? { icons: tool.icons as never } : {}),
-      ...(tool._meta ? { _meta: tool._meta } : {}),
-      inputSchema: tool.inputSchema as JsonSchema,
-      ...(tool.outputSchema ? { outputSchema: tool.outputSchema as JsonSchema } : {}),
-    })(proto, key, descriptor);
-    Args()(proto, key, 0);
-    Ctx()(proto, key, 1);
+    };
+    proxied.method('tool', tool.name, call, [Object, Object], (proto, key, descriptor) => {
+      Tool({
+        name: tool.name,
+        ...(tool.title !== undefined ? { title: tool.title } : {}),
+        ...(tool.description !== undefined ? { description: tool.description } : {}),
+        ...(tool.annotations ? { annotations: tool.annotations } : {}),
+        ...(tool.icons ? { icons: tool.icons as never } : {}),
+        ...(tool._meta ? { _meta: tool._meta } : {}),
+        inputSchema: tool.inputSchema as JsonSchema,
+        ...(tool.outputSchema ? { outputSchema: tool.outputSchema as JsonSchema } : {}),
+      })(proto, key, descriptor);
+      Args()(proto, key, 0);
+      Ctx()(proto, key, 1);
+    });
   }
 
   for (const resource of catalogue.resources) {
-    const key = keyFor('resource', resource.uri);
-    const descriptor = method(key, async (ctx: unknown) => new ResourceResult((await remote.readResource(resource.uri, ctx as Context)).contents as never), [Object]);
-    Resource(resource.uri, {
-      name: resource.name,
-      ...(resource.title !== undefined ? { title: resource.title } : {}),
-      ...(resource.description !== undefined ? { description: resource.description } : {}),
-      ...(resource.mimeType !== undefined ? { mimeType: resource.mimeType } : {}),
-      ...(resource.annotations ? { annotations: resource.annotations as never } : {}),
-      ...(resource.size !== undefined ? { size: resource.size } : {}),
-      ...(resource._meta ? { _meta: resource._meta } : {}),
-    })(proto, key, descriptor);
-    Ctx()(proto, key, 0);
+    const read = async (ctx: unknown) => new ResourceResult((await remote.readResource(resource.uri, ctx as Context)).contents as never);
+    proxied.method('resource', resource.uri, read, [Object], (proto, key, descriptor) => {
+      Resource(resource.uri, {
+        name: resource.name,
+        ...(resource.title !== undefined ? { title: resource.title } : {}),
+        ...(resource.description !== undefined ? { description: resource.description } : {}),
+        ...(resource.mimeType !== undefined ? { mimeType: resource.mimeType } : {}),
+        ...(resource.annotations ? { annotations: resource.annotations as never } : {}),
+        ...(resource.size !== undefined ? { size: resource.size } : {}),
+        ...(resource._meta ? { _meta: resource._meta } : {}),
+      })(proto, key, descriptor);
+      Ctx()(proto, key, 0);
+    });
   }
 
   for (const template of catalogue.templates) {
-    const key = keyFor('template', template.uriTemplate);
     const variables = templateVariables(template.uriTemplate);
     const fill = expander(template.uriTemplate);
     // A plain function reading `arguments`: the parser refuses rest parameters (they have no schema).
-    const descriptor = method(key, async function (this: unknown) {
+    const read = async function (this: unknown) {
       const values = Array.from(arguments) as unknown[];
       const ctx = values[variables.length] as Context;
       const uri = fill(Object.fromEntries(variables.map((name, i) => [name, String(values[i] ?? '')])));
       return new ResourceResult((await remote.readResource(uri, ctx)).contents as never);
-    }, [...variables.map(() => String), Object]);
-    ResourceTemplate(template.uriTemplate, {
-      name: template.name,
-      ...(template.title !== undefined ? { title: template.title } : {}),
-      ...(template.description !== undefined ? { description: template.description } : {}),
-      ...(template.mimeType !== undefined ? { mimeType: template.mimeType } : {}),
-      ...(template._meta ? { _meta: template._meta } : {}),
-    })(proto, key, descriptor);
-    variables.forEach((name, i) => Param(name, { type: String })(proto, key, i));
-    Ctx()(proto, key, variables.length);
+    };
+    proxied.method('template', template.uriTemplate, read, [...variables.map(() => String), Object], (proto, key, descriptor) => {
+      ResourceTemplate(template.uriTemplate, {
+        name: template.name,
+        ...(template.title !== undefined ? { title: template.title } : {}),
+        ...(template.description !== undefined ? { description: template.description } : {}),
+        ...(template.mimeType !== undefined ? { mimeType: template.mimeType } : {}),
+        ...(template._meta ? { _meta: template._meta } : {}),
+      })(proto, key, descriptor);
+      variables.forEach((name, i) => Param(name, { type: String })(proto, key, i));
+      Ctx()(proto, key, variables.length);
+    });
   }
 
   for (const prompt of catalogue.prompts) {
-    const key = keyFor('prompt', prompt.name);
     const names = (prompt.arguments ?? []).map((a) => a.name);
-    const descriptor = method(key, async function (this: unknown) {
+    const get = async function (this: unknown) {
       const values = Array.from(arguments) as unknown[];
       const ctx = values[names.length] as Context;
       const args: Record<string, string> = {};
       names.forEach((name, i) => values[i] !== undefined && (args[name] = String(values[i])));
       const result = await remote.getPrompt(prompt.name, args, ctx);
       return { ...(result.description !== undefined ? { description: result.description } : {}), messages: result.messages };
-    }, [...names.map(() => String), Object]);
-    Prompt({
-      name: prompt.name,
-      ...(prompt.title !== undefined ? { title: prompt.title } : {}),
-      ...(prompt.description !== undefined ? { description: prompt.description } : {}),
-      ...(prompt._meta ? { _meta: prompt._meta } : {}),
-    })(proto, key, descriptor);
-    (prompt.arguments ?? []).forEach((a, i) =>
-      Param(a.name, { type: String, optional: !a.required, ...(a.description !== undefined ? { description: a.description } : {}) })(proto, key, i),
-    );
-    Ctx()(proto, key, names.length);
+    };
+    proxied.method('prompt', prompt.name, get, [...names.map(() => String), Object], (proto, key, descriptor) => {
+      Prompt({
+        name: prompt.name,
+        ...(prompt.title !== undefined ? { title: prompt.title } : {}),
+        ...(prompt.description !== undefined ? { description: prompt.description } : {}),
+        ...(prompt._meta ? { _meta: prompt._meta } : {}),
+      })(proto, key, descriptor);
+      (prompt.arguments ?? []).forEach((a, i) =>
+        Param(a.name, { type: String, optional: !a.required, ...(a.description !== undefined ? { description: a.description } : {}) })(proto, key, i),
+      );
+      Ctx()(proto, key, names.length);
+    });
   }
 
   // The remote completes its prompts' arguments and its templates' variables: each gets a forwarding completer.
   if (catalogue.completions) {
     const completer = (ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, argument: string, options: Parameters<typeof Complete>[0]) => {
-      const key = keyFor('complete', `${'name' in ref ? ref.name : ref.uri}#${argument}`);
-      const descriptor = method(key, async (value: unknown, context: unknown, ctx: unknown) => {
+      const complete = async (value: unknown, context: unknown, ctx: unknown) => {
         const { completion } = await remote.complete({ ref, argument: { name: argument, value: String(value ?? '') }, context: context as never }, ctx as Context);
         return completion.values;
-      }, [String, Object, Object]);
-      Complete(options)(proto, key, descriptor);
-      Ctx()(proto, key, 2);
+      };
+      proxied.method('complete', `${'name' in ref ? ref.name : ref.uri}#${argument}`, complete, [String, Object, Object], (proto, key, descriptor) => {
+        Complete(options)(proto, key, descriptor);
+        Ctx()(proto, key, 2);
+      });
     };
     for (const prompt of catalogue.prompts) {
       for (const a of prompt.arguments ?? []) completer({ type: 'ref/prompt', name: prompt.name }, a.name, { prompt: prompt.name, argument: a.name });
@@ -141,9 +130,8 @@ export function proxyComponents(remote: RemoteServer, catalogue: RemoteCatalogue
     }
   }
 
-  forgetComponentClass(Proxied);
   return {
-    instance: new Proxied(),
+    instance: proxied.instantiate(),
     names: {
       tools: catalogue.tools.map((t) => t.name),
       resources: catalogue.resources.map((r) => r.name),

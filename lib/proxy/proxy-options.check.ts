@@ -13,8 +13,12 @@ export function checkProxyOptions(options: McpProxyOptions): McpProxyOptions {
       "give a short namespace, e.g. namespace: 'docs'",
     );
   }
-  if ((options.stdio === undefined) === (options.url === undefined)) {
-    throw fail(options.stdio ? 'it names both a command (stdio) and a url' : 'it names neither a command (stdio) nor a url', "give one of stdio: { command, args } or url: 'https://…/mcp'");
+  const ways = (['stdio', 'url', 'transport'] as const).filter((key) => options[key] !== undefined);
+  if (ways.length !== 1) {
+    throw fail(ways.length ? `it names ${ways.join(' and ')}: one way to reach the remote` : 'it names no way to reach the remote', "give one of stdio: { command, args }, url: 'https://…/mcp' or transport: () => new InMemoryTransport…");
+  }
+  if (options.transport !== undefined && typeof options.transport !== 'function') {
+    throw fail('transport is not a function', 'give a function that returns a new SDK client transport for each connection');
   }
   if (options.stdio && (typeof options.stdio.command !== 'string' || options.stdio.command === '')) {
     throw fail('stdio.command is not a command', 'give the executable, e.g. stdio: { command: process.execPath, args: ["server.js"] }');

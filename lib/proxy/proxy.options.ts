@@ -10,6 +10,8 @@ export interface McpProxyStdio {
   readonly cwd?: string;
 }
 
+import type { Transport } from '@modelcontextprotocol/client';
+
 /** Options of `McpModule.proxy()`: a remote MCP server whose components this server serves as its own. */
 export interface McpProxyOptions {
   /**
@@ -26,6 +28,12 @@ export interface McpProxyOptions {
   readonly stdio?: McpProxyStdio;
   /** A Streamable HTTP endpoint (both protocol eras, as the SDK client negotiates them). */
   readonly url?: string | URL;
+  /**
+   * A transport of your own instead of `stdio` or `url`: called for each connection (the first and every
+   * reconnection), it returns a new, unstarted SDK client transport — one end of an `InMemoryTransport` pair
+   * whose other end an in-process server is connected to, say. `maxMessageBytes` is the transport's to enforce.
+   */
+  readonly transport?: () => Transport | Promise<Transport>;
   /** Headers sent with every HTTP request to `url` (an API key, say). The MCP caller's token is never forwarded. */
   readonly headers?: Readonly<Record<string, string>>;
   /** How long connecting (and listing the remote's components) may take, in ms (default 10 000). */

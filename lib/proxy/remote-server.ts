@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport, Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import type { Context } from '../context';
 import { RequestError, RpcCode } from '../errors';
 import { Bucket } from './forwarded-call';
@@ -60,6 +60,8 @@ export class RemoteServer {
   private delay: number;
   private retry?: NodeJS.Timeout;
   private lastError = '';
+  /** Why each lost connection was lost: its pending calls may fail after a reconnection has begun. */
+  private readonly lostFor = new WeakMap<Client, string>();
   private refreshing = false;
   private again = false;
   private stderrTail = '';
@@ -85,7 +87,8 @@ export class RemoteServer {
   /** How the proxy names the remote in messages: its namespace and where it runs. */
   get label(): string {
     const { stdio, url, namespace } = this.options;
-    return `remote MCP server '${namespace}' (${stdio ? `${stdio.command} ${(stdio.args ?? []).join(' ')}`.trim() : String(url)})`;
+    const where = stdio ? `${stdio.command} ${(stdio.args ?? []).join(' ')}`.trim() : url !== undefined ? String(url) : 'its own transport';
+    return `remote MCP server '${namespace}' (${where})`;
   }
 
   /** Connects once; a failure is logged and retried in the background (the application starts without its components). */
@@ -148,7 +151,7 @@ export class RemoteServer {
     const { ProtocolError, SdkError, SdkErrorCode } = await loadSdk();
     if (error instanceof ProtocolError) return new RequestError(error.code, error.message.replace(/^MCP error -?\d+: /, ''));
     if (error instanceof RequestError) return error;
-    const lostFor = this.client !== client && this.lastError ? this.lastError : undefined; // lost meanwhile: say why
+    const lostFor = this.client !== client ? this.lostFor.get(client) : undefined; // lost meanwhile: say why
     const reason = lostFor ?? (error instanceof Error ? error.message : String(error));
     const slow = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
     if (!ctx.signal.aborted && !slow) this.lost(client, reason);
@@ -183,7 +186,8 @@ export class RemoteServer {
       client.onerror = (error: Error) => {
         if (/exceeded maximum size/.test(error.message)) this.lost(client, `it sent a message larger than ${this.maxBytes} bytes (maxMessageBytes)`);
       };
-      await Promise.race([client.connect(this.transport(StdioClientTransport, StreamableHTTPClientTransport)), deadline]);
+      const transport = this.options.transport ? notificationsFirst(await this.options.transport()) : this.transport(StdioClientTransport, StreamableHTTPClientTransport);
+      await Promise.race([client.connect(transport), deadline]);
       this.client = client;
       client.onclose = () => this.lost(client, 'the connection closed');
       for (const method of ['notifications/tools/list_changed', 'notifications/resources/list_changed', 'notifications/prompts/list_changed'] as const) {
@@ -229,6 +233,7 @@ export class RemoteServer {
 
   private lost(client: Client, reason: string): void {
     if (this.client !== client || this.state === 'closed') return;
+    this.lostFor.set(client, reason);
     this.client = undefined;
     client.onclose = undefined;
     void client.close().catch(() => undefined); // a child process that still runs is stopped
@@ -302,7 +307,7 @@ export class RemoteServer {
     return { tools, resources, templates, prompts, completions: caps.completions !== undefined };
   }
 
-  private transport(Stdio: ClientSdk['StdioClientTransport'], Http: ClientSdk['StreamableHTTPClientTransport']): Transport {
+  private transport(Stdio: ClientSdk['StdioClientTransport'], Http: ClientSdk['StreamableHTTPClientTransport']): StdioClientTransport | StreamableHTTPClientTransport {
     const { stdio, url, headers } = this.options;
     if (stdio) {
       const env = stdio.env ? { env: { ...stdio.env } } : {};
@@ -314,8 +319,6 @@ export class RemoteServer {
     return notificationsFirst(new Http(new URL(String(url)), { ...(headers ? { requestInit: { headers: { ...headers } } } : {}), fetch: boundedFetch(this.maxBytes) }));
   }
 }
-
-type Transport = StdioClientTransport | StreamableHTTPClientTransport;
 
 /**
  * The SDK client handles a response at once but a notification a microtask later, and drops progress for a

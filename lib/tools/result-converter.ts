@@ -14,7 +14,8 @@ export type Conversion = { ok: true; outcome: CallOutcome } | { ok: false; issue
 /** The compiled output check of a tool with an output schema. */
 export interface OutputCheck {
   readonly wrapped: boolean;
-  readonly validate: ValidateFunction;
+  /** The check every result passes: compiled at bootstrap, or (a verbatim `outputSchema`) on the tool's first result. */
+  readonly validate: () => ValidateFunction;
   readonly reporting: () => ValidateFunction;
 }
 
@@ -26,10 +27,12 @@ export interface OutputCheck {
  */
 export function compileResultConverter(output: OutputCheck | undefined): (value: unknown) => Conversion {
   const check = (structured: Record<string, unknown>): string[] | undefined => {
-    if (!output || output.validate(structured)) return undefined;
+    if (!output) return undefined;
+    const validate = output.validate();
+    if (validate(structured)) return undefined;
     const reporting = output.reporting();
     reporting(structured);
-    return formatIssues(reporting.errors ?? output.validate.errors ?? [], 'property');
+    return formatIssues(reporting.errors ?? validate.errors ?? [], 'property');
   };
 
   return (value) => {

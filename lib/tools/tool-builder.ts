@@ -71,7 +71,7 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
 
   const outputCheck: OutputCheck | undefined = output && {
     wrapped: output.wrapped,
-    validate: compileOrExplain(owner, 'output schema', () => compiler.compile(output.schema, 'output', output.generated)),
+    validate: outputValidator(owner, output, options.outputSchema !== undefined, compiler),
     reporting: lazy(() => compiler.compileReporting(output.schema, 'output')),
   };
   const convertResult = compileResultConverter(outputCheck);
@@ -132,6 +132,20 @@ export function unknownTool(name: string): RequestError {
 
 function errorResult(text: string): CallOutcome {
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+/**
+ * The output check of a tool. A schema built from `output` is compiled now; a verbatim `outputSchema` (a proxied
+ * server's, an OpenAPI operation's: catalogues of a thousand large schemas) is checked against the meta-schema
+ * now, so that an invalid one still fails the bootstrap, and compiled on the tool's first result.
+ */
+function outputValidator(owner: string, output: { schema: JsonSchema; generated: boolean }, verbatim: boolean, compiler: SchemaCompiler): () => ValidateFunction {
+  if (!verbatim) {
+    const validate = compileOrExplain(owner, 'output schema', () => compiler.compile(output.schema, 'output', output.generated));
+    return () => validate;
+  }
+  compileOrExplain(owner, 'output schema', () => compiler.check(output.schema, 'output'));
+  return lazy(() => compiler.compile(output.schema, 'output', true));
 }
 
 function lazy(make: () => ValidateFunction): () => ValidateFunction {

@@ -4,6 +4,8 @@ export { HttpEndpoint } from './http/http-endpoint';
 export { InMemoryEventStore } from './http/event-store';
 export type { EventStore, InMemoryEventStoreOptions } from './http/event-store';
 export { createNodeHandler, listenHttp, listenHttpEndpoints } from './http/node-http';
+export { createFetchHandler } from './http/fetch-handler';
+export type { FetchHandler, FetchHandlerOptions, FetchRequestInfo } from './http/fetch-handler';
 export type { HttpEndpointSpec } from './http/node-http';
 export type { HttpListener, NodeHttpHandler } from './http/node-http';
 export type { HttpListenOptions, HttpOptions } from './http/http-options';

@@ -3,6 +3,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { JsonSchema } from '../interfaces';
 import type { IntegerCoercion } from './coercion';
+import { isCodeGenerationRefused, validatorKey, type ValidatorSource } from './precompiled';
 
 export type ValidateFunction = ((data: unknown) => boolean) & { errors?: AjvIssue[] | null };
 
@@ -27,22 +28,26 @@ export class SchemaCompiler {
   /** Schemas already checked against their meta-schema. */
   private readonly checked: Set<string>;
   private canonical?: SchemaCompiler;
+  /** Validators compiled ahead of time, and who records what is compiled (the `validators` command). */
+  private readonly source: ValidatorSource;
 
   /** `integers`: how lenient coercion reads strings at `integer` positions (see IntegerCoercion). */
   constructor(
     readonly lenient: boolean,
     readonly integers: IntegerCoercion = 'numeric',
     shared?: SchemaCompiler,
+    source: ValidatorSource = {},
   ) {
     this.engines = shared?.engines ?? new Map();
     this.compiled = shared?.compiled ?? new Map();
     this.checked = shared?.checked ?? new Set();
+    this.source = shared?.source ?? source;
   }
 
   /** This compiler, sharing its engines and caches, coercing only canonical integers: for URI template variables. */
   withCanonicalIntegers(): SchemaCompiler {
     if (this.integers === 'canonical') return this;
-    return (this.canonical ??= new SchemaCompiler(this.lenient, 'canonical', this));
+    return (this.canonical ??= new SchemaCompiler(this.lenient, 'canonical', this, this.source));
   }
 
   /**
@@ -53,11 +58,25 @@ export class SchemaCompiler {
    */
   compile(schema: JsonSchema, use: SchemaUse = 'input', generated = false): ValidateFunction {
     const json = JSON.stringify(schema);
-    if (!generated && !this.checked.has(json)) {
-      this.checkSchema(schema, use);
-      this.checked.add(json);
-    }
+    if (!generated) this.checkOnce(schema, json, use);
     return this.cached(schema, json, use, false);
+  }
+
+  /**
+   * Throws as `compile` does on an invalid schema, without compiling it: for a schema whose validator is
+   * compiled on first use (`compile(schema, use, true)` then skips the check). While the `validators` command
+   * records what an application compiles, it is compiled now, so that it is among the validators written.
+   */
+  check(schema: JsonSchema, use: SchemaUse = 'input'): void {
+    const json = JSON.stringify(schema);
+    this.checkOnce(schema, json, use);
+    if (this.source.record) this.cached(schema, json, use, false);
+  }
+
+  private checkOnce(schema: JsonSchema, json: string, use: SchemaUse): void {
+    if (this.checked.has(json)) return;
+    this.checkSchema(schema, use);
+    this.checked.add(json);
   }
 
   /** Throws "schema is invalid: …" (ajv's own words) when `schema` does not match its meta-schema. */
@@ -81,10 +100,30 @@ export class SchemaCompiler {
     const key = `${use}:${allErrors}:${json}`;
     let validate = this.compiled.get(key);
     if (!validate) {
-      validate = this.engine(dialect(schema), use, allErrors).compile(schema) as ValidateFunction;
+      validate = this.precompiledOrCompiled(schema, json, use, allErrors);
       this.compiled.set(key, validate);
     }
     return validate;
+  }
+
+  private precompiledOrCompiled(schema: JsonSchema, json: string, use: SchemaUse, allErrors: boolean): ValidateFunction {
+    const { precompiled, record } = this.source;
+    const removeAdditional = use === 'input' && this.lenient;
+    const version = dialect(schema);
+    // Without precompiled validators and no one recording, no key is made: the usual start pays nothing for them.
+    const key = precompiled || record ? validatorKey(version, use, allErrors, removeAdditional, json) : undefined;
+    record?.({ key: key!, schema, dialect: version, use, allErrors, removeAdditional });
+    const ready = key !== undefined ? precompiled?.validators[key] : undefined;
+    if (ready) return ready as ValidateFunction;
+    try {
+      return this.engine(version, use, allErrors).compile(schema) as ValidateFunction;
+    } catch (error) {
+      if (!isCodeGenerationRefused(error)) throw error;
+      throw new Error(
+        `this runtime allows no code generation (Cloudflare Workers), so validators must be compiled ahead of time, and ${precompiled ? 'the validators given have none for this schema (they were made for other schemas)' : 'none were given'}.\n` +
+          'Fix: run `npx mcp-reflect validators <entry> --out src/mcp-validators.js` (again, after each change of a schema) and pass its export: McpFactory.create(AppModule, { metadata, validators }).',
+      );
+    }
   }
 
   private engine(version: '2020' | '07', use: SchemaUse, allErrors: boolean): Ajv {

@@ -4,3 +4,5 @@ export { ArgumentValidator } from './argument-validator';
 export type { ValidationOutcome } from './argument-validator';
 export { classValidatorIssues } from './class-validation';
 export { formatIssues } from './issue-format';
+export { validatorKey } from './precompiled';
+export type { ValidatorUse } from './precompiled';

@@ -60,9 +60,9 @@ export const metadata: GeneratedMetadata = {
               "schema": {
                 "type": "string",
                 "enum": [
-                  "car",
+                  "train",
                   "plane",
-                  "train"
+                  "car"
                 ]
               },
               "optional": true,

@@ -84,7 +84,7 @@ describe('auth options', () => {
 
   it('asks createHttpHandler() for the resource it is reached at', async () => {
     const server = await app();
-    expect(() => server.createHttpHandler({ auth: { issuer: 'https://as.example.com' } })).toThrow(/createHttpHandler\(\) does not know the URL clients reach it at[\s\S]*Fix: give it as auth.resource/);
+    expect(() => server.createHttpHandler({ auth: { issuer: 'https://as.example.com' } })).toThrow(/createHttpHandler\(\) and createFetchHandler\(\) do not know the URL clients reach them at[\s\S]*Fix: give it as auth.resource/);
   });
 
   it('refuses a scope that is not an OAuth scope-token, naming the class and method', async () => {

@@ -7,16 +7,13 @@ import {
   StreamableHTTPClientTransport,
   UnauthorizedError,
   type FetchLike,
-  type OAuthClientMetadata,
   type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type StoredOAuthClientInformation,
-  type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import * as jose from 'jose';
 import { McpFactory, type McpApplication } from 'mcp-reflect';
 import { NotesAuthModule } from '../../samples/notes-auth/notes-auth.module';
 import { startAuthorizationServer, type AuthorizationServer } from '../support/authorization-server';
+import { AppClientProvider } from '../auth-server/support';
 
 /**
  * The official SDK client's own OAuth support (discovery from the 401, RFC 8707 resource, step-up, refresh)
@@ -64,65 +61,17 @@ const brief = (e: Exchange) => `${e.method} ${e.url}${e.rpc ? ` ${e.rpc}` : ''} 
  * A user's client for the authorization code flow (a public client with PKCE), keeping everything in memory.
  * "Redirecting" the user records the URL; the test plays the browser with `as.authorize()`.
  */
-class BrowserClientProvider implements OAuthClientProvider {
-  /** Every authorization URL the client sent the user to. */
-  readonly redirects: URL[] = [];
+class BrowserClientProvider extends AppClientProvider {
   lastState?: string;
-  private info: StoredOAuthClientInformation;
-  private stored?: StoredOAuthTokens;
-  private verifier?: string;
-  private discovery?: OAuthDiscoveryState;
 
   /** `issuer`: the authorization server the client is registered with (SEP-2352: its credentials go there only). */
-  constructor(
-    private readonly client: { clientId: string; redirectUri: string },
-    issuer: string,
-  ) {
+  constructor(client: { clientId: string; redirectUri: string }, issuer: string) {
+    super(client.redirectUri, undefined, { client_name: 'client-flows spec' });
     this.info = { client_id: client.clientId, issuer };
   }
 
-  get redirectUrl(): string {
-    return this.client.redirectUri;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'client-flows spec',
-      redirect_uris: [this.client.redirectUri],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
   state(): string {
     return (this.lastState = randomBytes(8).toString('hex'));
-  }
-  clientInformation(): StoredOAuthClientInformation {
-    return this.info;
-  }
-  saveClientInformation(info: StoredOAuthClientInformation): void {
-    this.info = info;
-  }
-  tokens(): StoredOAuthTokens | undefined {
-    return this.stored;
-  }
-  saveTokens(tokens: StoredOAuthTokens): void {
-    this.stored = tokens;
-  }
-  redirectToAuthorization(url: URL): void {
-    this.redirects.push(url);
-  }
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-  codeVerifier(): string {
-    if (!this.verifier) throw new Error('no code verifier saved');
-    return this.verifier;
-  }
-  saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.discovery = state;
-  }
-  discoveryState(): OAuthDiscoveryState | undefined {
-    return this.discovery;
   }
 }
 

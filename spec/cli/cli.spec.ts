@@ -75,7 +75,7 @@ describe.each(runners)('the mcp-reflect CLI, run from $name', ({ argv }) => {
     expect(help.stdout).toMatch(/^Usage: mcp-reflect <command> \[options\]\n[\s\S]*inspect <entry>[\s\S]*call <entry> <tool>/);
     const inspect = await run('inspect', '--help');
     expect(inspect).toMatchObject({ code: 0, stderr: '' });
-    expect(inspect.stdout).toMatch(/^Usage: mcp-reflect inspect <entry> \[--json\] \[--module <Name>\] \[--metadata <file>\]\n[\s\S]*--json[\s\S]*--metadata <file>/);
+    expect(inspect.stdout).toMatch(/^Usage: mcp-reflect inspect <entry> \[--json\] \[--module <Name>\] \[--metadata <file>\] \[--subject <id>\] \[--scopes <a,b>\]\n[\s\S]*--json[\s\S]*--metadata <file>/);
     const call = await run('call', '--help');
     expect(call).toMatchObject({ code: 0, stderr: '' });
     expect(call.stdout).toMatch(/^Usage: mcp-reflect call <entry> <tool> \[--args '<json object>'\][\s\S]*--args <json>[\s\S]*--metadata <file>/);
@@ -133,6 +133,24 @@ describe.each(runners)('the mcp-reflect CLI, run from $name', ({ argv }) => {
     expect(result).toMatchObject({ code: 1, stdout: '' });
     expect(result.stderr).toMatch(/Cannot call tool nope: .*nope/);
     noStack(result);
+  });
+
+  test('call of an unknown tool lists the tools the entry serves', async () => {
+    const result = await run('call', app, 'nope');
+    expect(result.stderr).toContain(`\nThe tools ${app} serves: add, sum, divide.`);
+  });
+
+  test('inspect and call act as a caller with --subject and --scopes; an entry importing ./x.js from TypeScript loads', async () => {
+    const entry = 'spec/fixtures/cli-identity/app.module.ts';
+    expect(await run('call', entry, 'whoami')).toMatchObject({ code: 0, stdout: 'anonymous []\n' });
+    expect(await run('call', entry, 'whoami', '--subject', 'ada', '--scopes', 'admin,read')).toMatchObject({ code: 0, stdout: 'ada [admin read]\n' });
+    const hidden = JSON.parse((await run('inspect', entry, '--json', '--subject', 'bob')).stdout);
+    expect(hidden.tools.map((t: { name: string }) => t.name)).toEqual(['whoami']);
+    const shown = JSON.parse((await run('inspect', entry, '--json', '--subject', 'ada', '--scopes', 'admin')).stdout);
+    expect(shown.tools.map((t: { name: string }) => t.name)).toEqual(['whoami', 'purge']);
+    const refused = await run('call', entry, 'purge', '--subject', 'bob');
+    expect(refused).toMatchObject({ code: 1 });
+    expect(refused.stderr).toContain("Insufficient scope: the tool 'purge' needs the scope admin");
   });
 
   test('call rejects --args that is not a JSON object with exit code 2', async () => {

@@ -30,6 +30,7 @@ const COMPILER_OPTIONS = {
     'mcp-reflect': [path.join(root, 'lib', 'index.ts')],
     'mcp-reflect/testing': [path.join(root, 'lib', 'testing', 'index.ts')],
     'mcp-reflect/nest': [path.join(root, 'lib', 'nest', 'index.ts')],
+    'mcp-reflect/auth-server': [path.join(root, 'lib', 'entries', 'auth-server.ts')],
   },
 };
 

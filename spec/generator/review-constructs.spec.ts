@@ -175,6 +175,30 @@ describe('generate on small projects (the CLI as a process)', () => {
     expect(stderr).toContain("'bytes': Uint8Array");
   }, 120_000);
 
+  it('lists the values of a literal union in the order the source writes them, through aliases and in DTOs', async () => {
+    const dir = project('order', {
+      'tools.ts': `import { Args, Param, Tool } from 'mcp-reflect';\ntype Size = 'small' | ('large' | 'medium');\nexport class Order {\n  pick!: 3 | 1 | 2;\n}\nexport class Shop {\n  @Tool()\n  choose(@Param() style: 'zeta' | 'alpha' | 'mid', @Param() size: Size): string {\n    return style + size;\n  }\n  @Tool()\n  order(@Args() order: Order): number {\n    return order.pick;\n  }\n}\n`,
+    });
+    await run(['lib/cli/main.ts', 'generate', '--project', path.join(dir, 'tsconfig.json'), '--out', path.join(dir, 'types.json')]);
+    const classes = JSON.parse(readFileSync(path.join(dir, 'types.json'), 'utf8')).classes;
+    const shop = classes.find((c: { name: string }) => c.name === 'Shop');
+    expect(shop.methods.choose.params.map((p: { schema: { enum: unknown[] } }) => p.schema.enum)).toEqual([['zeta', 'alpha', 'mid'], ['small', 'large', 'medium']]);
+    expect(classes.find((c: { name: string }) => c.name === 'Order').properties.pick.schema.enum).toEqual([3, 1, 2]);
+  }, 120_000);
+
+  it('leaves @Ctx() parameters out: no warning, no entry, and no import of the library\'s Context class', async () => {
+    const dir = project('ctx', {
+      'tools.ts': `import { Ctx, Param, Tool, type Context } from 'mcp-reflect';\nexport class Greeter {\n  @Tool()\n  greet(@Param() name: string, @Ctx() ctx: Context): string {\n    return name + ctx.requestId;\n  }\n}\n`,
+    });
+    const out = path.join(dir, 'types.ts');
+    const { stderr } = await run(['lib/cli/main.ts', 'generate', '--project', path.join(dir, 'tsconfig.json'), '--out', out]);
+    expect(stderr).not.toContain('no JSON form');
+    const written = readFileSync(out, 'utf8');
+    expect(written).not.toContain('Context');
+    expect(written).toContain('"fingerprint": "greet(name, ctx)"');
+    expect(written.match(/"index": \d/g)).toEqual(['"index": 0']);
+  }, 120_000);
+
   it('keeps class references through an import cycle: the file defining the tools passes metadata to forRoot()', async () => {
     const dir = project('cycle', {
       'app.module.ts': [

@@ -92,6 +92,7 @@ import { Param as SharedParam, Tool as SharedTool, type ToolOptions } from 'mcp-
 import { InMemoryTaskStore, type TaskStore } from 'mcp-reflect/tasks';
 import { RedisTaskStore } from 'mcp-reflect/redis';
 import { TimingInterceptor } from 'mcp-reflect/builtins';
+import { githubUpstream, MemoryAuthStore, type AuthorizationServerOptions } from 'mcp-reflect/auth-server';
 import * as entry from 'mcp-reflect';
 
 class Query { @IsInt() @Min(1) n!: number; }
@@ -107,6 +108,9 @@ class Tools {
 
 const store: TaskStore = new InMemoryTaskStore();
 const single = store instanceof entry.InMemoryTaskStore && RedisTaskStore === entry.RedisTaskStore && TimingInterceptor === entry.TimingInterceptor;
+// mcp-reflect/auth-server types auth.server of the main entry's listen(), and loads no oidc-provider by itself.
+const signIn: AuthorizationServerOptions = { upstream: githubUpstream({ clientId: 'id', clientSecret: 'secret' }), store: new MemoryAuthStore() };
+const authServer = signIn.upstream.issuer === 'https://github.com/login/oauth' && (typeof require === 'undefined' || !Object.keys(require.cache).some((file) => file.includes('oidc-provider')));
 
 @Module({ imports: [McpModule.forRoot({ name: 'consumer', version: '1.0.0' })], providers: [Tools] })
 class AppModule {}
@@ -119,7 +123,7 @@ async function main() {
   const tools = (await client.listTools()).tools.map((t) => t.name).join(',');
   const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
   const twice = await client.callTool({ name: 'twice', arguments: { n: 21 } });
-  console.log(JSON.stringify({ tools, sum: sum.content, twice: twice.content, size: app.tools.names().length, single }));
+  console.log(JSON.stringify({ tools, sum: sum.content, twice: twice.content, size: app.tools.names().length, single, authServer }));
   await client.close();
 }
 main().catch((e) => { console.error(e); process.exit(1); });
@@ -288,7 +292,7 @@ describe('the packed tarball', () => {
       expect(run(path.join(app, 'node_modules', '.bin', 'tsc'), ['--version'], app).trim()).toBe('Version 7.0.2');
       expect(readFileSync(path.join(app, 'dist', 'main.js'), 'utf8')).toMatch(emits);
       const surface = JSON.parse(run(process.execPath, ['dist/surface.js'], app).trim());
-      expect(surface).toEqual({ tools: 'add,twice', sum: [{ type: 'text', text: '5' }], twice: [{ type: 'text', text: '42' }], size: 2, single: true });
+      expect(surface).toEqual({ tools: 'add,twice', sum: [{ type: 'text', text: '5' }], twice: [{ type: 'text', text: '42' }], size: 2, single: true, authServer: true });
       for (const script of Object.keys(plainSources)) expect(run(process.execPath, [script], app).trim()).toBe('function function function');
       expect(JSON.parse(run(process.execPath, ['common.cjs'], app).trim())).toEqual({ sdk: [], decorators: ['function', 'function', 'function', 'function'] });
     }, 240_000);

@@ -182,7 +182,7 @@ describe('McpModule.proxy(): the official reference server (server-everything) a
   });
 
   it('refuses options it cannot serve, naming the fix', () => {
-    expect(() => McpModule.proxy({ namespace: 'ev' } as McpProxyOptions)).toThrow(/names neither a command \(stdio\) nor a url[\s\S]*Fix:/);
+    expect(() => McpModule.proxy({ namespace: 'ev' } as McpProxyOptions)).toThrow(/names no way to reach the remote[\s\S]*Fix:/);
     expect(() => McpModule.proxy({ namespace: 'bad space', url: 'http://x' })).toThrow(BootstrapError);
     expect(() => McpModule.proxy({ namespace: 'ev', url: 'ftp://x' })).toThrow(/not an http\(s\) URL/);
   });

@@ -2,7 +2,8 @@
 // Debian's redis-server and chromium (installed with apt-get when missing, as .ci/run does), the pinned MCP
 // Inspector of tools/conformance (npm), the build in dist/ (the CLI and package specs run it), and for the Nest
 // versions spec Nest 12 with a copy of that build (tools/nest12) and Node 22 (tools/node22), by their lockfiles;
-// server-everything (tools/everything) and Python FastMCP 4 in a virtual environment (tools/fastmcp-py) for the proxy specs.
+// server-everything (tools/everything) and Python FastMCP 4 in a virtual environment (tools/fastmcp-py) for the proxy specs;
+// Bun, Deno and wrangler with workerd (tools/bun, tools/deno, tools/workerd) for the runtime specs.
 // What cannot be provided (no root, no sudo, no network) stops the run here, naming what to install: no spec skips for it.
 const { spawnSync } = require('node:child_process');
 const { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } = require('node:fs');
@@ -123,6 +124,10 @@ module.exports = async function globalSetup() {
       : run('npm', ['ci', '--prefix', 'tools/everything', '--no-audit', '--no-fund'], 'npm ci --prefix tools/everything (the reference server-everything)'),
   );
   problems.push(fastmcpPy());
+  // The runtimes of spec/runtimes, from their npm packages: Bun, Deno, and workerd through wrangler (its esbuild bundles the samples).
+  for (const [tool, what] of [['bun', 'Bun'], ['deno', 'Deno'], ['workerd', 'wrangler and workerd']]) {
+    problems.push(installedAsLocked(tool) ? undefined : run('npm', ['ci', '--prefix', `tools/${tool}`, '--no-audit', '--no-fund'], `npm ci --prefix tools/${tool} (${what})`));
+  }
   const failures = problems.filter(Boolean);
   if (failures.length > 0) throw new Error(`npm test cannot run every spec on this machine:\n- ${failures.join('\n- ')}`);
 };

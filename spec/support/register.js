@@ -13,6 +13,7 @@ const aliases = {
   'mcp-reflect': path.join(root, 'lib', 'index.ts'),
   'mcp-reflect/testing': path.join(root, 'lib', 'testing', 'index.ts'),
   'mcp-reflect/nest': path.join(root, 'lib', 'nest', 'index.ts'),
+  'mcp-reflect/auth-server': path.join(root, 'lib', 'entries', 'auth-server.ts'),
 };
 
 const resolve = Module._resolveFilename;

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { BootstrapError, Injectable, McpFactory, McpModule, Module, Tool, ToolResult } from 'mcp-reflect';
 import { createTestClient } from 'mcp-reflect/testing';
+import { buildApplication } from '../../lib/host/mcp-factory';
 
 const WEATHER = {
   type: 'object',
@@ -37,6 +38,28 @@ describe('@Tool({ outputSchema }): a JSON Schema for the output, used verbatim',
     } finally {
       await client.close();
     }
+  });
+
+  it('is compiled on the first result, but an invalid one still fails the bootstrap', async () => {
+    @Injectable()
+    class Invalid {
+      @Tool({ outputSchema: { type: 'object', properties: { city: { type: 'town' } } } })
+      invalid(): object {
+        return { city: 'Lyon' };
+      }
+    }
+    @Module({ imports: [McpModule.forRoot({ name: 'invalid', version: '1.0.0' })], providers: [Invalid] })
+    class InvalidModule {}
+    const error = await McpFactory.create(InvalidModule).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'INVALID_SCHEMA' });
+    expect((error as Error).message).toMatch(/^Cannot build tool 'invalid' \(Invalid\.invalid\): its output schema is not a valid JSON Schema: schema is invalid: .*type/);
+  });
+
+  it('is compiled at bootstrap while the validators command records what an application compiles', async () => {
+    const recorded: { use: string; schema: unknown }[] = [];
+    const { app } = await buildApplication(RawModule, { recordValidators: (use) => void recorded.push({ use: use.use, schema: use.schema }) });
+    await app.close();
+    expect(recorded).toContainEqual({ use: 'output', schema: WEATHER });
   });
 
   it('refuses output and outputSchema together, naming the tool and the fix', async () => {

@@ -12,9 +12,9 @@ export interface TemplateFile {
  * both against the docs, then installs, type-checks, builds and tests a scaffold). Strings, not files on disk,
  * so that they ship inside dist/.
  */
-export function projectFiles(name: string): TemplateFile[] {
+export function projectFiles(name: string, library?: string): TemplateFile[] {
   return [
-    { path: 'package.json', content: `${JSON.stringify(packageJson(name), null, 2)}\n` },
+    { path: 'package.json', content: `${JSON.stringify(packageJson(name, library), null, 2)}\n` },
     { path: 'tsconfig.json', content: tsconfig },
     { path: '.swcrc', content: swcrc },
     { path: 'jest.config.js', content: jestConfig },
@@ -27,7 +27,8 @@ export function projectFiles(name: string): TemplateFile[] {
   ];
 }
 
-function packageJson(name: string) {
+/** `library`: where mcp-reflect comes from when not the registry (`file:vendor/mcp-reflect-<version>.tgz`). */
+function packageJson(name: string, library = `^${v['mcp-reflect']}`) {
   return {
     name,
     version: '0.1.0',
@@ -41,7 +42,7 @@ function packageJson(name: string) {
       inspect: 'mcp-reflect generate --quiet && tsc && mcp-reflect inspect dist/app.module.js',
     },
     dependencies: {
-      'mcp-reflect': `^${v['mcp-reflect']}`,
+      'mcp-reflect': library,
       'class-transformer': v['class-transformer'],
       'class-validator': v['class-validator'],
       'reflect-metadata': v['reflect-metadata'],
@@ -161,7 +162,7 @@ import { metadata } from './mcp-metadata.js';
 
 describe('GreetingTools', () => {
   let client: TestClient;
-  afterEach(() => client.close());
+  afterEach(() => client?.close());
 
   it('lists the tools with their input schemas', async () => {
     client = await createTestClient(AppModule, { metadata });

@@ -7,7 +7,7 @@ import { toRequestError } from '../../invocation';
 import { TASKS_EXTENSION, TERMINAL_STATUSES, type TaskRecord } from '../../tasks';
 import type { ToolDefinition } from '../../tools';
 import { toWireError } from '../error-mapping';
-import { CLIENT_HEADER } from '../peer-headers';
+import { clientHeader } from '../peer-headers';
 import { SdkRequestChannel } from '../request-channel';
 import type { SessionRuntime } from '../session-runtime';
 import { originOf, taskProgressToken } from './tasks-channel';
@@ -60,7 +60,7 @@ export function taskCall(
   const base = {
     owner: tasks.ownerOf(channel.auth, channel.sessionId),
     // The HTTP endpoint names the client as its own bounds count it (`clientKey`, else the remote address).
-    client: tasks.clientOf(channel.auth, channel.sessionId, ctx.http?.req?.headers.get(CLIENT_HEADER) ?? undefined),
+    client: tasks.clientOf(channel.auth, channel.sessionId, ctx.http?.req?.headers.get(clientHeader()) ?? undefined),
     tool,
     args: params.arguments,
     legacy: !modern,

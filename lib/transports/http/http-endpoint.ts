@@ -15,12 +15,13 @@ import type { ServerFactory } from '../../server/server-factory';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import type { AuthOptions } from '../../interfaces';
 import { AuthGate, type Admitted } from '../../auth/auth-gate';
+import { AuthorizationServer } from '../../auth/server/authorization-server';
 import { InMemoryEventStore } from './event-store';
 import { Admission, resolveLimits, type HttpLimits, type PendingBytes } from './http-limits';
 import { jsonRpcError, jsonRpcRefusal, unread, watchBody } from './http-messages';
 import type { HttpOptions } from './http-options';
 import { DEFAULTS, LegacySessions, type RequestOptions } from './legacy-sessions';
-import { CLIENT_HEADER, PEER_HEADER } from '../../server/peer-headers';
+import { clientHeader, peerHeader } from '../../server/peer-headers';
 import { checkParamHeaders, HEADER_MISMATCH } from '../../server/param-headers';
 import { parseBody, receiveBody, webBody, type BodyRefusal, type BodySource } from './request-body';
 
@@ -49,6 +50,8 @@ export class HttpEndpoint {
   private readonly unpublish: () => void;
   /** With `auth`: the resource server in front of the endpoint. */
   private readonly gate?: AuthGate;
+  /** With `auth.server`: the authorization server on this endpoint's origin (served by the Node adapter). */
+  readonly authorizationServer?: AuthorizationServer;
   /** The bounds of this endpoint, and what counts against them. */
   readonly limits: HttpLimits;
   private readonly admission: Admission;
@@ -65,7 +68,12 @@ export class HttpEndpoint {
     this.limits = resolveLimits(options);
     this.admission = new Admission(this.limits);
     const maxRequestBodySize = this.limits.maxRequestBodySize;
-    if (options.auth) this.gate = new AuthGate(options.auth, resourceOf(options.auth, endpointUrl), factory, logger);
+    if (options.auth) {
+      const resource = resourceOf(options.auth, endpointUrl);
+      // With `auth.server`, this endpoint's origin is its own authorization server, whose tokens it accepts.
+      if (options.auth.server) this.authorizationServer = new AuthorizationServer(options.auth.server, resource, options.auth.scopesSupported, logger);
+      this.gate = new AuthGate(this.authorizationServer?.resourceOptions(options.auth) ?? options.auth, resource, factory, logger);
+    }
     // The Mcp-Param header map is built as the HTTP endpoint starts (then once per change of the tools): a
     // hand-written schema whose x-mcp-header breaks the rules is reported now, not at the first call. Only HTTP
     // carries these headers, so stdio and in-memory servers never pay for it.
@@ -91,7 +99,7 @@ export class HttpEndpoint {
 
   /** Who a request comes from, for the per-client bounds: `clientKey`'s answer, else the connection's remote address. */
   clientOf(request: Request): string | undefined {
-    const remote = request.headers.get(PEER_HEADER) ?? undefined;
+    const remote = request.headers.get(peerHeader()) ?? undefined;
     const key = this.options.clientKey ? this.options.clientKey(request, remote) : remote;
     // A key may come from a header the client sent: a long one is kept as its digest (bounded in bytes).
     return key !== undefined && key.length > 128 ? createHash('sha256').update(key).digest('base64url') : key;
@@ -123,7 +131,7 @@ export class HttpEndpoint {
       admitted = verified;
     }
     const { client = this.clientOf(request), body, parsedBody } = options;
-    if (client !== undefined) request.headers.set(CLIENT_HEADER, client);
+    if (client !== undefined) request.headers.set(clientHeader(), client);
     const forwarded: RequestOptions = admitted ? { authInfo: admitted.authInfo } : options.authInfo ? { authInfo: options.authInfo } : {};
     // GET streams (notifications, resumption) and DELETE carry no body and are no calls: sessions bound them.
     if (request.method !== 'POST') return this.dispatch(request, forwarded);
@@ -290,8 +298,8 @@ function resourceOf(auth: AuthOptions, endpointUrl: string | undefined): string 
   if (resource === undefined) {
     throw new BootstrapError(
       BootstrapErrorCode.InvalidAuthOptions,
-      'Cannot serve with these auth options: createHttpHandler() does not know the URL clients reach it at, and tokens must be issued for that URL.\n' +
-        "Fix: give it as auth.resource, e.g. app.createHttpHandler({ auth: { issuer, resource: 'https://mcp.example.com/mcp' } }).",
+      'Cannot serve with these auth options: createHttpHandler() and createFetchHandler() do not know the URL clients reach them at, and tokens must be issued for that URL.\n' +
+        "Fix: give it as auth.resource, e.g. app.createFetchHandler({ auth: { issuer, resource: 'https://mcp.example.com/mcp' } }).",
     );
   }
   return resource;

@@ -8,7 +8,7 @@ import { SessionEvents, type EventStore } from './event-store';
 import { jsonRpcError } from './http-messages';
 import type { Admission, HttpLimits } from './http-limits';
 import type { HttpOptions } from './http-options';
-import { PEER_HEADER } from '../../server/peer-headers';
+import { peerHeader } from '../../server/peer-headers';
 import type { SessionStore } from './session-store';
 
 /** What a framework adapter passes along: a body it already parsed, the verified auth of the request. */
@@ -108,7 +108,7 @@ export class LegacySessions {
 
   /** Who a request comes from: `clientKey`'s answer, else the token's subject, else the remote address. */
   private clientOf(request: Request, owner: string | undefined): string | undefined {
-    const remote = request.headers.get(PEER_HEADER) ?? undefined;
+    const remote = request.headers.get(peerHeader()) ?? undefined;
     const key = this.options.clientKey ? this.options.clientKey(request, remote) : (owner ?? remote);
     // A key may come from a header the client sent: a long one is kept as its digest (bounded in bytes).
     return key !== undefined && key.length > 128 ? createHash('sha256').update(key).digest('base64url') : key;

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { localhostAllowedHostnames, localhostAllowedOrigins, type AuthInfo } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../../server/server-factory';
+import { OAUTH_PREFIX } from '../../auth/server/authorization-server';
 import { HttpEndpoint, jsonRpcError } from './http-endpoint';
-import { PEER_HEADER } from '../../server/peer-headers';
+import { peerHeader } from '../../server/peer-headers';
 import type { HttpListenOptions, HttpOptions } from './http-options';
 import { bodyOf, webRequest, writeResponse } from './node-adapter';
 import { requestTarget } from './request-target';
@@ -17,18 +18,25 @@ export type NodeHttpHandler = ((req: IncomingMessage, res: ServerResponse, parse
    * `/.well-known/oauth-protected-resource`), which this handler answers too: route them to it.
    */
   readonly metadataPaths: readonly string[];
+  /**
+   * With `auth.server`: the authorization server's paths (`/.well-known/oauth-authorization-server`,
+   * `/.well-known/openid-configuration`, and every path under `/oauth/`), which this handler answers too.
+   */
+  readonly authorizationServer?: { readonly paths: readonly string[]; readonly prefix: string };
 };
 
 /** A `(req, res)` handler for node:http and Express, serving the MCP endpoint at whatever path it is mounted. */
 export function createNodeHandler(factory: ServerFactory, options: HttpOptions, logger: ServerLogger, endpointUrl?: string): NodeHttpHandler {
   const endpoint = new HttpEndpoint(factory, options, logger, endpointUrl);
   const { writeTimeoutMs } = endpoint.limits;
+  const { authorizationServer } = endpoint;
   // A body parsed by a framework before us (Express's express.json() sets req.body) is used as is.
   // Express passes `next` as the third argument: only a non-function is a parsed body.
   const serve = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => {
     // A target or Host that cannot make a request URL (a port past 65535, `http://[`): 400, before anything else.
     const target = requestTarget(req.url, req.headers.host);
     if (typeof target === 'string') return badRequest(res, target);
+    if (authorizationServer?.handles(target.pathname)) return authorizationServer.handle(req, res);
     // Methods a web Request cannot carry (fetch forbids them): no MCP request uses them.
     if (FORBIDDEN_METHODS.has(req.method ?? '')) {
       res.writeHead(405, { allow: 'GET, POST, DELETE', 'content-type': 'application/json', connection: 'close' });
@@ -43,7 +51,7 @@ export function createNodeHandler(factory: ServerFactory, options: HttpOptions, 
     try {
       // The connection's remote address reaches the endpoint (per-client bounds) under a header no client can name.
       const remote = req.socket.remoteAddress;
-      const request = webRequest(req, target, abort.signal, remote ? { [PEER_HEADER]: remote } : undefined);
+      const request = webRequest(req, target, abort.signal, remote ? { [peerHeader()]: remote } : undefined);
       client = endpoint.clientOf(request);
       const body = (typeof parsedBody === 'function' ? undefined : parsedBody) ?? (req as IncomingMessage & { body?: unknown }).body;
       const auth = (req as IncomingMessage & { auth?: AuthInfo }).auth;
@@ -61,7 +69,11 @@ export function createNodeHandler(factory: ServerFactory, options: HttpOptions, 
       if (!res.headersSent) badRequest(res, 'Bad Request.');
       else res.destroy();
     });
-  return Object.assign(handler, { close: () => endpoint.close(), metadataPaths: endpoint.metadataPaths });
+  return Object.assign(handler, {
+    close: () => endpoint.close(),
+    metadataPaths: endpoint.metadataPaths,
+    ...(authorizationServer ? { authorizationServer: { paths: authorizationServer.paths, prefix: OAUTH_PREFIX } } : {}),
+  });
 }
 
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -111,6 +123,8 @@ export async function listenHttpEndpoints(
   if (twice !== undefined) throw new Error(`Cannot serve two MCP endpoints at ${twice} on one HTTP server: give each its own path.`);
   // Built once the port is bound: its URL is the default resource identifier of `auth`.
   const routes = new Map<string, NodeHttpHandler>();
+  /** The endpoint whose authorization server (`auth.server`) answers `/oauth/*`: one per HTTP server. */
+  let oauthRoute: NodeHttpHandler | undefined;
   let handlers: NodeHttpHandler[] = [];
   let closing = false;
   // Slow clients are cut early: headers within 10 s, the whole request within 30 s (Node's defaults are 60 s
@@ -125,7 +139,7 @@ export async function listenHttpEndpoints(
     const target = requestTarget(req.url, req.headers.host);
     if (typeof target === 'string') return badRequest(res, target);
     if (handlers.length === 0) return void res.writeHead(503, { 'retry-after': '1' }).end();
-    const handler = routes.get(target.pathname);
+    const handler = routes.get(target.pathname) ?? (target.pathname.startsWith(OAUTH_PREFIX) ? oauthRoute : undefined);
     if (handler) return void handler(req, res);
     if (target.pathname === '/healthz' && req.method === 'GET') {
       res.writeHead(closing ? 503 : 200, { 'content-type': 'application/json' });
@@ -159,7 +173,11 @@ export async function listenHttpEndpoints(
         urls[i],
       );
       built.push(handler);
-      for (const path of [paths[i], ...handler.metadataPaths]) {
+      if (handler.authorizationServer) {
+        if (oauthRoute) throw new Error('Cannot serve two authorization servers (auth.server) on one HTTP server: give the other endpoint its own port.');
+        oauthRoute = handler;
+      }
+      for (const path of [paths[i], ...handler.metadataPaths, ...(handler.authorizationServer?.paths ?? [])]) {
         if (routes.has(path) && routes.get(path) !== handler) throw new Error(`Cannot serve two MCP endpoints whose paths meet at ${path}: give them other paths.`);
         routes.set(path, handler);
       }

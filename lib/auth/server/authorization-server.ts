@@ -1,0 +1,283 @@
+import { createHmac, generateKeyPairSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authFromClaims, sameResource } from '../../context';
+import type { AuthOptions, AuthorizationServerOptions, AuthStore, McpAuth, UpstreamIdentity, UpstreamTokens } from '../../interfaces';
+import type { ServerLogger } from '../../invocation';
+import { MemoryAuthStore } from './auth-stores';
+import { cimdFeature } from './client-documents';
+import { Interactions } from './interactions';
+import { oidcAdapter } from './oidc-adapter';
+import type { OidcContext, OidcGrant, OidcProvider, OidcProviderModule } from './oidc-provider.types';
+import { errorPage } from './pages';
+import { checkServerOptions, peer } from './server-options';
+import { TokenSealer } from './sealed-tokens';
+import { UpstreamLogin } from './upstream-login';
+
+type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
+
+/** Where oidc-provider's endpoints are, under the issuer's origin. */
+export const OAUTH_PREFIX = '/oauth/';
+const ROUTES = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  revocation: '/oauth/revoke',
+  jwks: '/oauth/jwks',
+  registration: '/oauth/register',
+  end_session: '/oauth/logout',
+  userinfo: '/oauth/userinfo',
+  introspection: '/oauth/introspect',
+  pushed_authorization_request: '/oauth/par',
+  device_authorization: '/oauth/device/auth',
+  code_verification: '/oauth/device',
+  backchannel_authentication: '/oauth/backchannel',
+  challenge: '/oauth/challenge',
+};
+const WELL_KNOWN = ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'];
+
+/** A user signed in through the upstream provider: who, and their upstream tokens (sealed). */
+export interface Account {
+  readonly identity: UpstreamIdentity;
+  readonly upstream?: string;
+}
+
+/**
+ * The authorization server of an MCP endpoint (`auth.server`), on oidc-provider: RFC 8414 metadata, the
+ * authorization, token, revocation, registration (RFC 7591) and JWKS endpoints, PKCE S256 only, RFC 8707
+ * resource indicators bound into the JWT access token's `aud`, RFC 9207 `iss`, refresh-token rotation, Client ID
+ * Metadata Documents; users sign in at the upstream provider (./upstream-login.ts) and consent once per client.
+ */
+export class AuthorizationServer {
+  readonly issuer: string;
+  readonly scopes: readonly string[];
+  readonly store: AuthStore;
+  readonly sealer: TokenSealer;
+  readonly provider: OidcProvider;
+  readonly upstream: UpstreamLogin;
+  readonly ttl: { readonly accessToken: number; readonly refreshToken: number; readonly session: number };
+  private readonly callback: (req: IncomingMessage, res: ServerResponse) => void;
+  private readonly interactions: Interactions;
+  private readonly csrfKey: string;
+  private readonly jose: Jose;
+  private readonly keySet: ReturnType<Jose['createLocalJWKSet']>;
+
+  constructor(
+    readonly options: AuthorizationServerOptions,
+    readonly resource: string,
+    scopesSupported: readonly string[] | undefined,
+    readonly logger: ServerLogger,
+  ) {
+    checkServerOptions(options);
+    // Loaded when a server with `auth.server` starts: the core never loads them (optional peers, ESM-only).
+    const oidc = peer<OidcProviderModule>('oidc-provider');
+    this.jose = require('jose') as Jose;
+    this.issuer = (options.issuer ?? new URL(resource).origin).replace(/\/$/, '');
+    this.scopes = [...(options.scopes ?? scopesSupported ?? [])];
+    this.store = options.store ?? new MemoryAuthStore();
+    this.sealer = new TokenSealer(options.keys?.upstreamTokens);
+    this.ttl = { accessToken: options.ttl?.accessToken ?? 3600, refreshToken: options.ttl?.refreshToken ?? 14 * 86_400, session: options.ttl?.session ?? 86_400 };
+    const signing = options.keys?.signing?.map((k) => ({ ...k })) ?? [generatedKey()];
+    const cookies = [...(options.keys?.cookies ?? [randomBytes(32).toString('base64url')])];
+    this.csrfKey = cookies[0];
+    this.keySet = this.jose.createLocalJWKSet({ keys: signing.map(publicPart) as never });
+    this.upstream = new UpstreamLogin(options.upstream, `${this.issuer}${OAUTH_PREFIX}callback`);
+    this.provider = new oidc.default(this.issuer, this.configuration(oidc, signing, cookies));
+    this.provider.proxy = options.proxy ?? false;
+    this.callback = this.provider.callback();
+    this.interactions = new Interactions(this);
+  }
+
+  private configuration(oidc: OidcProviderModule, signing: Record<string, unknown>[], cookies: string[]): Record<string, unknown> {
+    const { resource, scopes, ttl, options } = this;
+    const scope = scopes.join(' ');
+    return {
+      adapter: oidcAdapter(this.store),
+      jwks: { keys: signing },
+      cookies: { keys: cookies },
+      routes: ROUTES,
+      scopes: ['openid', 'offline_access', ...scopes],
+      claims: { openid: ['sub'], email: ['email'], profile: ['name', 'preferred_username'], groups: ['groups'] },
+      responseTypes: ['code'],
+      pkce: { required: () => true },
+      clientDefaults: {
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+        id_token_signed_response_alg: signing[0].alg,
+      },
+      allowOmittingSingleRegisteredRedirectUri: false,
+      clientBasedCORS: () => true,
+      rotateRefreshToken: true,
+      issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed('refresh_token'),
+      ttl: { AccessToken: ttl.accessToken, AuthorizationCode: 60, RefreshToken: ttl.refreshToken, Session: ttl.session, Grant: ttl.refreshToken, Interaction: 600, IdToken: 3600 },
+      interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${OAUTH_PREFIX}interaction/${interaction.uid}` },
+      findAccount: async (_ctx: unknown, sub: string) => {
+        const account = await this.account(sub);
+        return account && { accountId: sub, claims: () => ({ sub, ...identityClaims(account.identity) }) };
+      },
+      // What the resource server needs to know of the user rides in the access token: never the upstream token.
+      extraTokenClaims: async (_ctx: unknown, token: { kind: string; accountId?: string }) => {
+        if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+        const account = await this.account(token.accountId);
+        return account ? { ...identityClaims(account.identity), idp: this.upstream.name } : undefined;
+      },
+      loadExistingGrant: (ctx: OidcContext) => this.existingGrant(ctx),
+      renderError: (ctx: { res: ServerResponse; respond: boolean }, out: { error: string; error_description?: string }) => {
+        ctx.respond = false;
+        errorPage(ctx.res, 400, `${out.error}: ${out.error_description ?? 'the request could not be completed'}.`);
+      },
+      features: {
+        devInteractions: { enabled: false },
+        registration: { enabled: options.registration !== false },
+        revocation: { enabled: true },
+        userinfo: { enabled: false },
+        rpInitiatedLogout: { enabled: false },
+        clientIdMetadataDocument: cimdFeature(options.clientIdMetadataDocuments),
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: () => resource,
+          useGrantedResource: () => true,
+          // RFC 8707: this server issues tokens for its own MCP endpoint only; any other resource is invalid_target.
+          getResourceServerInfo: (_ctx: unknown, indicator: string) => {
+            if (!sameResource(indicator, resource)) throw new oidc.errors.InvalidTarget(`this authorization server issues tokens for ${resource} only`);
+            return { scope, audience: resource, accessTokenTTL: ttl.accessToken, accessTokenFormat: 'jwt', jwt: { sign: { alg: signing[0].alg as string } } };
+          },
+        },
+      },
+      ...(options.clientIdMetadataDocuments?.fetch || options.clientIdMetadataDocuments?.allowPrivateNetworks
+        ? { fetch: privateFetch(options.clientIdMetadataDocuments.fetch ?? fetch, options.clientIdMetadataDocuments.allowPrivateNetworks === true) }
+        : {}),
+    };
+  }
+
+  /** Paths this server answers (exact); and every path under `/oauth/`. */
+  get paths(): readonly string[] {
+    return WELL_KNOWN;
+  }
+
+  handles(pathname: string): boolean {
+    return pathname.startsWith(OAUTH_PREFIX) || WELL_KNOWN.includes(pathname);
+  }
+
+  /** A request for the authorization server: its metadata, its endpoints, or the login and consent pages. */
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    const { pathname } = new URL(req.url ?? '/', 'http://x');
+    // RFC 8414 metadata is the same document as OpenID discovery.
+    if (pathname === WELL_KNOWN[0]) req.url = WELL_KNOWN[1];
+    if (pathname === ROUTES.authorization) req.url = this.withDefaultScope(req.url ?? '/');
+    if (this.interactions.handles(pathname)) {
+      void this.interactions.handle(req, res, pathname).catch((error: unknown) => {
+        this.logger.warn(`auth server: ${error instanceof Error ? error.message : String(error)}`);
+        if (!res.headersSent) errorPage(res, 500, 'Something went wrong while signing you in. Start again from the application.');
+        else res.destroy();
+      });
+      return;
+    }
+    this.callback(req, res);
+  }
+
+  /**
+   * A request that names no scope asks for every scope of the resource (`openid` when it has none): consent
+   * is then always asked of a new client, and its token is never one without any scope (which oidc-provider
+   * refuses as access_denied).
+   */
+  private withDefaultScope(target: string): string {
+    const url = new URL(target, this.issuer);
+    if (url.searchParams.get('scope')) return target;
+    url.searchParams.set('scope', this.scopes.length > 0 ? this.scopes.join(' ') : 'openid');
+    return `${url.pathname}${url.search}`;
+  }
+
+  /** The resource server's options for tokens of this server: its issuer, verified with its own keys. */
+  resourceOptions(auth: AuthOptions): AuthOptions {
+    return { ...auth, issuer: this.issuer, verify: (token) => this.verify(token), scopesSupported: auth.scopesSupported ?? this.scopes };
+  }
+
+  private async verify(token: string): Promise<McpAuth> {
+    const { payload } = await this.jose.jwtVerify(token, this.keySet, {
+      issuer: this.issuer,
+      audience: [this.resource, this.resource.endsWith('/') ? this.resource.slice(0, -1) : `${this.resource}/`],
+      typ: 'at+jwt',
+    });
+    const auth = authFromClaims(token, payload);
+    const sub = auth.subject;
+    return sub === undefined ? auth : { ...auth, upstreamTokens: () => this.upstreamTokensOf(sub) };
+  }
+
+  async account(sub: string): Promise<Account | undefined> {
+    const raw = await this.store.get(`account:${sub}`);
+    return raw === undefined ? undefined : (JSON.parse(raw) as Account);
+  }
+
+  /** Keeps the user's identity and their upstream tokens, sealed (AES-256-GCM) for this subject. */
+  async saveAccount(identity: UpstreamIdentity, tokens: UpstreamTokens): Promise<void> {
+    const account: Account = { identity, upstream: this.sealer.seal(JSON.stringify(tokens), `upstream:${identity.subject}`) };
+    await this.store.set(`account:${identity.subject}`, JSON.stringify(account), this.ttl.refreshToken);
+  }
+
+  private async upstreamTokensOf(sub: string): Promise<UpstreamTokens | undefined> {
+    const sealed = (await this.account(sub))?.upstream;
+    const plain = sealed === undefined ? undefined : this.sealer.open(sealed, `upstream:${sub}`);
+    return plain === undefined ? undefined : (JSON.parse(plain) as UpstreamTokens);
+  }
+
+  /** A consent given before, by this user to this client (remembered beyond the login session). */
+  private async existingGrant(ctx: OidcContext): Promise<OidcGrant | undefined> {
+    const clientId = ctx.oidc.client?.clientId;
+    const accountId = ctx.oidc.session?.accountId;
+    if (!clientId || !accountId) return undefined;
+    const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(clientId) ?? (await this.store.get(rememberKey(accountId, clientId)));
+    return grantId ? this.provider.Grant.find(grantId) : undefined;
+  }
+
+  async remember(accountId: string, clientId: string, grantId: string): Promise<void> {
+    await this.store.set(rememberKey(accountId, clientId), grantId, (this.options.consent?.rememberDays ?? 30) * 86_400);
+  }
+
+  /** Consent is skipped for the first-party clients `consent.skip` names. */
+  skipsConsent(clientId: string): boolean {
+    const skip = this.options.consent?.skip;
+    return typeof skip === 'function' ? skip(clientId) : (skip ?? []).includes(clientId);
+  }
+
+  /** The consent form's CSRF token: bound to the interaction, signed with the cookie key. */
+  csrf(uid: string): string {
+    return createHmac('sha256', this.csrfKey).update(`consent:${uid}`).digest('base64url');
+  }
+
+  csrfMatches(uid: string, token: string | null): boolean {
+    const expected = Buffer.from(this.csrf(uid));
+    const given = Buffer.from(token ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}
+
+function rememberKey(accountId: string, clientId: string): string {
+  return `consent:${createHmac('sha256', 'consent').update(`${accountId}\n${clientId}`).digest('base64url')}`;
+}
+
+function identityClaims(identity: UpstreamIdentity): Record<string, unknown> {
+  return {
+    ...(identity.email !== undefined ? { email: identity.email } : {}),
+    ...(identity.name !== undefined ? { name: identity.name } : {}),
+    ...(identity.username !== undefined ? { preferred_username: identity.username } : {}),
+    ...(identity.groups !== undefined ? { groups: [...identity.groups] } : {}),
+  };
+}
+
+function generatedKey(): Record<string, unknown> {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('base64url'), alg: 'ES256', use: 'sig' };
+}
+
+function publicPart(jwk: Record<string, unknown>): Record<string, unknown> {
+  const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...rest } = jwk;
+  return rest;
+}
+
+/** The fetch of CIMD documents: the given one, and (allowPrivateNetworks) without oidc-provider's connect-time guard. */
+function privateFetch(base: typeof fetch, allowPrivate: boolean): typeof fetch {
+  return ((url: string | URL | Request, init?: RequestInit & { dispatcher?: unknown }) => {
+    if (allowPrivate && init) delete init.dispatcher;
+    return base(url, init);
+  }) as typeof fetch;
+}

@@ -1,0 +1,37 @@
+import { BootstrapError, BootstrapErrorCode } from '../../errors';
+import type { AuthorizationServerOptions } from '../../interfaces';
+
+function fail(cause: string, fix: string): never {
+  throw new BootstrapError(BootstrapErrorCode.InvalidAuthOptions, `Cannot serve with these auth options: ${cause}\nFix: ${fix}`);
+}
+
+/** A peer the authorization server needs, or the bootstrap error that says how to install it. */
+export function peer<T>(name: 'oidc-provider' | 'openid-client'): T {
+  try {
+    return require(name) as T;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') throw error;
+    return fail(`auth.server needs ${name}, which is not installed.`, 'npm install oidc-provider@9 openid-client@6');
+  }
+}
+
+export function checkServerOptions(options: AuthorizationServerOptions): void {
+  const upstream = options.upstream as Partial<AuthorizationServerOptions['upstream']> | undefined;
+  if (!upstream || typeof upstream.issuer !== 'string' || !URL.canParse(upstream.issuer)) {
+    fail(
+      `auth.server.upstream must name the provider users sign in at (got issuer ${JSON.stringify(upstream?.issuer)}).`,
+      "auth: { server: { upstream: githubUpstream({ clientId, clientSecret }) } }, or oidcUpstream({ issuer: 'https://accounts.example.com', clientId, clientSecret }) from mcp-reflect/auth-server.",
+    );
+  }
+  if (typeof upstream.clientId !== 'string' || upstream.clientId === '') {
+    fail('auth.server.upstream.clientId is missing.', "register this server as a client at the provider (redirect URI <origin>/oauth/callback) and give its client id and secret.");
+  }
+  if (options.issuer !== undefined && !URL.canParse(options.issuer)) fail(`auth.server.issuer must be a URL (got ${JSON.stringify(options.issuer)}).`, 'leave it out (the endpoint\'s origin), or give the public origin.');
+  const sealing = options.keys?.upstreamTokens;
+  if (sealing !== undefined && Buffer.from(sealing, 'base64url').length !== 32) {
+    fail(`keys.upstreamTokens must be 32 bytes in base64 (got ${Buffer.from(sealing, 'base64url').length} bytes).`, "generate one: node -e \"console.log(require('crypto').randomBytes(32).toString('base64'))\"");
+  }
+  const bad = (options.keys?.signing ?? []).findIndex((key) => typeof key.kid !== 'string' || typeof key.alg !== 'string' || typeof key.d !== 'string');
+  if (bad >= 0) fail(`keys.signing[${bad}] must be a private JWK with kid and alg (e.g. ES256).`, "export one with jose: { ...(await exportJWK(privateKey)), kid: 'key-1', alg: 'ES256', use: 'sig' }.");
+  if (options.keys?.signing?.length === 0) fail('keys.signing is empty.', 'give at least one private JWK, or leave keys.signing out (a key made at start).');
+}

@@ -1,0 +1,135 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs, type CommandSpec } from './args';
+import { CliError, CliErrorCode, usageError } from './cli.error';
+import { HOSTS, here, type Host, type Scope, type ServerSpec, type Where } from './install/hosts';
+import type { CommandOutput } from './output';
+
+export const installSpec: CommandSpec = {
+  name: 'install',
+  positionals: ['host', 'entry'],
+  options: { name: 'value', env: 'list', header: 'list', scope: 'value', config: 'value', 'dry-run': 'flag', help: 'flag' },
+};
+
+export const installUsage = `Usage: mcp-reflect install <host> <entry | url> [--name <name>] [--env KEY=VALUE]… [--header 'Name: value']… [--scope user|project] [--config <file>] [--dry-run]
+
+Registers a server in an MCP host's configuration file, at the place the host documents for this system: a
+built entry (a .js file that starts the server on stdio) as a command with absolute paths, or a Streamable HTTP
+URL. The file's other entries are kept; a file that exists is first copied to <file>.bak.
+
+Hosts: ${HOSTS.map((h) => h.id).join(', ')}
+
+Options:
+  --name <name>        the server's name in the file (default: the package name near the entry, or the URL's host)
+  --env KEY=VALUE      an environment variable of the stdio server (again for more)
+  --header 'N: v'      an HTTP header sent to the URL (again for more)
+  --scope user|project where the host keeps it, for hosts with both (default: the host's usual one)
+  --config <file>      write this file instead of the host's usual one
+  --dry-run            print the file it would write, and write nothing
+  --help               show this help`;
+
+export async function installCommand(argv: readonly string[]): Promise<CommandOutput> {
+  const { positionals, options } = parseArgs(argv, installSpec);
+  if (options.help) return { stdout: installUsage, exitCode: 0 };
+  const [hostId, target] = positionals as [string, string];
+  const host = HOSTS.find((h) => h.id === hostId);
+  if (!host) throw usageError(`Unknown host ${hostId}: mcp-reflect install knows ${HOSTS.map((h) => h.id).join(', ')}.`);
+  const where = here();
+  const scope = scopeOf(host, options.scope);
+  const server = serverOf(target, options, where);
+  const entry = host.entry(server);
+  if (typeof entry === 'string') throw usageError(`Cannot install ${target} in ${host.title}: ${entry}`);
+  const name = typeof options.name === 'string' ? options.name : defaultName(server, target);
+  if (!/^[\w.-]{1,64}$/.test(name)) throw usageError(`Invalid --name ${JSON.stringify(name)}: give 1 to 64 letters, digits, '_', '-' or '.'.`);
+  const file = typeof options.config === 'string' ? path.resolve(options.config) : host.file(scope, where);
+
+  const existing = readConfig(file);
+  const servers = existing[host.key] ?? {};
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
+    throw new CliError(CliErrorCode.Usage, `Cannot install in ${file}: its "${host.key}" is not an object of servers, so mcp-reflect will not touch it.\nFix it by hand (it should be { "${host.key}": { "<name>": { … } } }), then run this again.`);
+  }
+  const replaced = Object.hasOwn(servers, name);
+  const written = { ...existing, [host.key]: { ...(servers as Record<string, unknown>), [name]: entry } };
+  const text = `${JSON.stringify(written, null, 2)}\n`;
+  if (options['dry-run']) return { stdout: `Would write ${file}:\n${text}`, exitCode: 0 };
+
+  mkdirSync(path.dirname(file), { recursive: true });
+  const backup = existsSync(file) ? `${file}.bak` : undefined;
+  if (backup) copyFileSync(file, backup);
+  // Written beside it, then moved over it: a crash mid-write never leaves half a file.
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+  return {
+    stdout: [
+      `${replaced ? 'Replaced' : 'Added'} ${name} in ${file} (${host.title}${host.scopes.length > 1 ? `, ${scope} scope` : ''}).`,
+      ...(backup ? [`The previous file is kept as ${backup}.`] : []),
+      `Restart ${host.title} (or reload its MCP servers) to start it.`,
+    ].join('\n'),
+    exitCode: 0,
+  };
+}
+
+function scopeOf(host: Host, given: string | true | undefined): Scope {
+  if (given === undefined) return host.scopes[0]!;
+  if (given !== 'user' && given !== 'project') throw usageError(`Invalid --scope ${JSON.stringify(given)}: give user or project.`);
+  if (!host.scopes.includes(given)) throw usageError(`${host.title} has no ${given} scope: it keeps its servers in the ${host.scopes.join(' or ')} configuration.`);
+  return given;
+}
+
+function serverOf(target: string, options: Readonly<Record<string, string | true>>, where: Where): ServerSpec {
+  const pairs = (value: string | true | undefined, separator: RegExp, what: string) =>
+    Object.fromEntries(
+      (typeof value === 'string' ? value.split('\n') : []).map((pair) => {
+        const match = separator.exec(pair);
+        if (!match) throw usageError(`Invalid ${what} ${JSON.stringify(pair)}: give ${what === '--env' ? 'KEY=VALUE' : "'Name: value'"}.`);
+        return [match[1]!, match[2]!];
+      }),
+    );
+  if (/^https?:\/\//i.test(target)) {
+    if (!URL.canParse(target)) throw usageError(`Invalid URL ${target}: give the server's Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp.`);
+    return { kind: 'http', url: target, headers: pairs(options.header, /^([!#$%&'*+.^_`|~\w-]+):\s*(.*)$/, '--header') };
+  }
+  const entry = path.resolve(where.cwd, target);
+  if (!existsSync(entry)) throw new CliError(CliErrorCode.EntryNotFound, `Cannot find the entry file ${target} (looked at ${entry}).\nGive the built file that starts the server on stdio, e.g. \`mcp-reflect install claude-desktop dist/main.js\`.`);
+  if (/\.[cm]?tsx?$/.test(entry)) throw usageError(`Cannot install ${target}: a host runs a built file. Build first (npm run build) and give the .js file, e.g. dist/main.js.`);
+  // The absolute path of this Node: a host starts servers without the user's shell, nvm or PATH.
+  return { kind: 'stdio', command: process.execPath, args: [entry], env: pairs(options.env, /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s, '--env') };
+}
+
+function defaultName(server: ServerSpec, target: string): string {
+  if (server.kind === 'http') return new URL(server.url).hostname.replace(/[^\w.-]/g, '-');
+  for (let dir = path.dirname(server.args[0]!); ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      const name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name;
+      if (name) return name.replace(/^@[^/]+\//, '').replace(/[^\w.-]/g, '-');
+    }
+    if (path.dirname(dir) === dir) return path.basename(target).replace(/\.[cm]?js$/, '');
+  }
+}
+
+/** The host's file as JSON, `{}` when there is none; malformed, it is refused with its line and column, untouched. */
+function readConfig(file: string): Record<string, unknown> {
+  if (!existsSync(file)) return {};
+  const text = readFileSync(file, 'utf8');
+  if (text.trim() === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new SyntaxError('the file is not a JSON object');
+    return parsed as Record<string, unknown>;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = Number(/position (\d+)/.exec(message)?.[1] ?? /line (\d+) column (\d+)/.exec(message)?.index);
+    const at = lineAndColumn(text, message, position);
+    throw new CliError(CliErrorCode.Usage, `Cannot install in ${file}${at}: it is not valid JSON (${message}), so mcp-reflect will not touch it.\nFix the file (or move it away), then run this again.`);
+  }
+}
+
+function lineAndColumn(text: string, message: string, position: number): string {
+  const given = /line (\d+) column (\d+)/.exec(message);
+  if (given) return `:${given[1]}:${given[2]}`;
+  if (!Number.isFinite(position)) return '';
+  const before = text.slice(0, position).split('\n');
+  return `:${before.length}:${before[before.length - 1]!.length + 1}`;
+}

@@ -1,0 +1,110 @@
+import type { UpstreamTokens } from '../context';
+
+export type { UpstreamTokens };
+
+/** The identity an upstream login vouched for, as it goes into the access tokens this server issues. */
+export interface UpstreamIdentity {
+  /** The user's stable id at the upstream provider (OIDC `sub`, GitHub's numeric user id). */
+  readonly subject: string;
+  readonly email?: string;
+  readonly name?: string;
+  /** A login name (`preferred_username`, GitHub's `login`). */
+  readonly username?: string;
+  /** Groups or roles the upstream provider names (`groups`, Entra's `roles`). */
+  readonly groups?: readonly string[];
+}
+
+/**
+ * The provider users sign in at (authorization code + PKCE, through openid-client): any OpenID Connect issuer
+ * by URL, or an OAuth 2.0 provider with its endpoints and a user API (GitHub). The presets (`githubUpstream()`,
+ * `googleUpstream()`, `entraUpstream()`, … of `mcp-reflect/auth-server`) build it.
+ */
+export interface UpstreamOptions {
+  /** Shown to users ("Sign in with …") and kept with the upstream tokens. Default: the issuer's host. */
+  readonly name?: string;
+  /** The OIDC issuer (its discovery document is read), or the OAuth 2.0 provider's issuer identifier. */
+  readonly issuer: string;
+  /** For OAuth 2.0 providers without discovery (GitHub): the endpoints. */
+  readonly authorizationEndpoint?: string;
+  readonly tokenEndpoint?: string;
+  /** This server's client at the upstream provider: registered there with the redirect URI `<origin>/oauth/callback`. */
+  readonly clientId: string;
+  readonly clientSecret?: string;
+  /** Scopes asked of the upstream provider. Default `openid email profile`. */
+  readonly scopes?: readonly string[];
+  /** Extra authorization request parameters (`prompt`, `access_type: 'offline'`, …). */
+  readonly authorizationParams?: Readonly<Record<string, string>>;
+  /**
+   * The identity of the user, from the upstream tokens: default the ID token's claims, then the userinfo
+   * endpoint's. GitHub's preset reads its user API.
+   */
+  readonly identity?: (tokens: UpstreamTokens, claims: Readonly<Record<string, unknown>> | undefined) => Promise<UpstreamIdentity>;
+  /** Plain-http issuer (a local provider while developing). Default: allowed for loopback issuers only. */
+  readonly allowInsecureRequests?: boolean;
+}
+
+/**
+ * Where the authorization server keeps clients, grants, codes, refresh tokens, sessions and the encrypted
+ * upstream tokens: `MemoryAuthStore` (default, one instance, bounded) or `RedisAuthStore` (several instances).
+ * Values are opaque strings; every entry has a lifetime.
+ */
+export interface AuthStore {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Adds `member` to the set at `key`, which lives at least `ttlSeconds` more. */
+  add(key: string, member: string, ttlSeconds: number): Promise<void>;
+  members(key: string): Promise<readonly string[]>;
+}
+
+/** Keys of the authorization server; give the same ones to every instance (and keep them across restarts). */
+export interface AuthorizationServerKeys {
+  /** Private JWKs (with `kid`) that sign access tokens; the first signs, the others still verify (rotation). Default: one ES256 key made at start. */
+  readonly signing?: readonly Record<string, unknown>[];
+  /** Secrets that sign cookies; the first signs. Default: a random one made at start. */
+  readonly cookies?: readonly string[];
+  /** 32 bytes (base64 or base64url) that encrypt upstream tokens (AES-256-GCM). Default: random, made at start. */
+  readonly upstreamTokens?: string;
+}
+
+/** Client ID Metadata Documents (the client id is an https URL the server fetches). */
+export interface ClientIdMetadataDocumentOptions {
+  /** Default true. */
+  readonly enabled?: boolean;
+  /**
+   * Fetch documents from loopback, private and link-local addresses. Default false: such documents are refused
+   * before any connection (and a host that resolves to one at connect time is cut off).
+   */
+  readonly allowPrivateNetworks?: boolean;
+  /** Only these client ids (or those that the function accepts). Default: any https URL. */
+  readonly allow?: readonly string[] | ((clientId: string) => boolean);
+  /** The fetch used (e.g. with a dispatcher that trusts an internal CA). Default: the global fetch. */
+  readonly fetch?: typeof fetch;
+}
+
+/**
+ * `auth.server`: this server is also the authorization server of its MCP endpoint, in front of an upstream
+ * login (docs/auth.md, "Sign-in for Claude, ChatGPT and IDEs"). oidc-provider and openid-client must be installed.
+ */
+export interface AuthorizationServerOptions {
+  readonly upstream: UpstreamOptions;
+  /** The issuer (its origin serves `/.well-known/oauth-authorization-server` and `/oauth/*`). Default: the MCP endpoint's origin. */
+  readonly issuer?: string;
+  /** Scopes clients may ask for (the resource's). Default `auth.scopesSupported`, else none. */
+  readonly scopes?: readonly string[];
+  /** Default: in memory (one instance). */
+  readonly store?: AuthStore;
+  readonly keys?: AuthorizationServerKeys;
+  /**
+   * The consent page: shown once per user and client (then remembered), unless the client is first-party
+   * (`skip` names it). Default: shown.
+   */
+  readonly consent?: { readonly skip?: readonly string[] | ((clientId: string) => boolean); readonly rememberDays?: number };
+  /** Dynamic Client Registration (RFC 7591). Default true. */
+  readonly registration?: boolean;
+  readonly clientIdMetadataDocuments?: ClientIdMetadataDocumentOptions;
+  /** Lifetimes in seconds: access token (default 3600), refresh token (default 14 days), login session (default 1 day). */
+  readonly ttl?: { readonly accessToken?: number; readonly refreshToken?: number; readonly session?: number };
+  /** Behind a TLS-terminating proxy: trust `X-Forwarded-Proto`/`-Host`. Default false. */
+  readonly proxy?: boolean;
+}

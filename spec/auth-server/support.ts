@@ -1,0 +1,254 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import { Ctx, CurrentAuth, McpModule, Module, Tool, Injectable, type Context, type McpAuth } from 'mcp-reflect';
+
+/**
+ * A real oidc-provider as the *upstream* provider (what Google or GitHub are to the server): one confidential
+ * client (this server), no Dynamic Client Registration, no resource indicators, its development login page
+ * (any login, any password) and consent page. Users are `<login>`, `<login>@example.com`, in group `staff`.
+ */
+export interface Upstream {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Builds the provider for the server's callback (known once the server listens). */
+  register(redirectUri: string): void;
+  /** Upstream access tokens issued so far. */
+  readonly accessTokens: string[];
+  /** Whose each upstream access token is. */
+  readonly owners: Map<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * `github`: shaped like GitHub instead (OAuth 2.0 only: the issuer `<origin>/login/oauth`, its
+ * `/login/oauth/authorize` and `/login/oauth/access_token` endpoints, the scopes `read:user user:email`).
+ */
+export async function startUpstream(options: { github?: boolean } = {}): Promise<Upstream> {
+  const Provider = (require('oidc-provider') as { default: new (issuer: string, config: Record<string, unknown>) => { callback(): (req: unknown, res: unknown) => void; on(e: string, l: (...a: any[]) => void): void } }).default;
+  let handler: ((req: unknown, res: unknown) => void) | undefined;
+  const mount = options.github ? '/login/oauth' : '';
+  const server: Server = createServer((req, res) => {
+    // Mounted under the issuer's path, as Express would: oidc-provider reads the mount from originalUrl.
+    if (mount && req.url?.startsWith(mount)) Object.assign(req, { originalUrl: req.url, url: req.url.slice(mount.length) || '/' });
+    return handler ? handler(req, res) : res.writeHead(503).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}${mount}`;
+  const clientId = 'mcp-server';
+  const clientSecret = randomBytes(16).toString('hex');
+  const accessTokens: string[] = [];
+  const owners = new Map<string, string>();
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    accessTokens,
+    owners,
+    register(redirectUri) {
+      const provider = new Provider(issuer, {
+        clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], token_endpoint_auth_method: 'client_secret_post', grant_types: ['authorization_code'], response_types: ['code'] }],
+        pkce: { required: () => true },
+        scopes: ['openid', 'email', 'profile', 'read:user', 'user:email'],
+        claims: { openid: ['sub', 'groups'], email: ['email'], profile: ['name', 'preferred_username'] },
+        ...(options.github ? { routes: { authorization: '/authorize', token: '/access_token' } } : {}),
+        findAccount: async (_ctx: unknown, sub: string) => ({
+          accountId: sub,
+          claims: () => ({ sub, email: `${sub}@example.com`, name: sub.toUpperCase(), preferred_username: sub, groups: ['staff'] }),
+        }),
+        ttl: { AccessToken: 600, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 3600, IdToken: 600 },
+        features: { devInteractions: { enabled: true }, registration: { enabled: false }, resourceIndicators: { enabled: false }, userinfo: { enabled: true } },
+        cookies: { keys: ['upstream-cookie-key'] },
+      });
+      provider.on('grant.success', (ctx: { body: { access_token: string }; oidc: { entities: { AuthorizationCode?: { accountId: string } } } }) => {
+        accessTokens.push(ctx.body.access_token);
+        const owner = ctx.oidc.entities.AuthorizationCode?.accountId;
+        if (owner) owners.set(ctx.body.access_token, owner);
+      });
+      handler = provider.callback();
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A cookie jar by origin, as a browser keeps it (every cookie here is host-only). */
+type Jar = Map<string, Map<string, string>>;
+
+export interface BrowseOptions {
+  /** The login typed at the upstream login page. Default alice. */
+  login?: string;
+  /** What to press on this server's consent page. Default allow. */
+  decision?: 'allow' | 'deny';
+  /** The same browser again (its cookies). */
+  jar?: Jar;
+  /** Called with every page shown (its URL, status and HTML). */
+  onPage?: (url: URL, status: number, html: string) => void;
+}
+
+/**
+ * A scripted browser: follows redirects by hand (cookies kept by origin), submits each page's form — the
+ * upstream's login and consent, this server's consent (pressing `decision`) — and stops at the redirect to
+ * `redirectPrefix`, which it returns. An error page's "Return to the application" link is followed.
+ */
+export async function browse(start: URL | string, redirectPrefix: string, options: BrowseOptions = {}): Promise<{ url: URL; jar: Jar; pages: string[] }> {
+  const jar: Jar = options.jar ?? new Map();
+  const pages: string[] = [];
+  let url = new URL(start);
+  let form: URLSearchParams | undefined;
+  for (let step = 0; step < 30; step++) {
+    if (url.href.startsWith(redirectPrefix)) return { url, jar, pages };
+    const cookies = jar.get(url.origin) ?? new Map<string, string>();
+    const cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const response = await fetch(url, {
+      method: form ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: { ...(cookie ? { cookie } : {}), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      ...(form ? { body: form } : {}),
+    });
+    for (const header of response.headers.getSetCookie()) {
+      const [pair] = header.split(';');
+      const eq = pair.indexOf('=');
+      const expired = /max-age=0|expires=Thu, 01 Jan 1970/i.test(header);
+      if (expired) cookies.delete(pair.slice(0, eq));
+      else cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    jar.set(url.origin, cookies);
+    const location = response.headers.get('location');
+    form = undefined;
+    if (response.status >= 300 && response.status < 400 && location) {
+      await response.body?.cancel();
+      url = new URL(location, url);
+      continue;
+    }
+    const html = await response.text();
+    pages.push(html);
+    options.onPage?.(url, response.status, html);
+    const back = /<a[^>]*id="continue"[^>]*href="([^"]*)"/.exec(html)?.[1];
+    if (back) {
+      url = new URL(back.replace(/&amp;/g, '&'), url);
+      continue;
+    }
+    const action = /<form[^>]*\saction="([^"]*)"/.exec(html)?.[1];
+    if (!action) throw new Error(`browse: ${url.href} answered ${response.status} with no form: ${html.slice(0, 600)}`);
+    form = new URLSearchParams();
+    for (const [, name, value] of html.matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]*)"[^>]*value="([^"]*)"/g)) form.set(name, value.replace(/&amp;/g, '&'));
+    if (form.get('prompt') === 'login') {
+      form.set('login', options.login ?? 'alice');
+      form.set('password', 'any');
+    }
+    if (html.includes('name="decision"')) form.set('decision', options.decision ?? 'allow');
+    url = new URL(action.replace(/&amp;/g, '&'), url);
+  }
+  throw new Error(`browse: no redirect to ${redirectPrefix} after 30 steps`);
+}
+
+/**
+ * An MCP client application's side of the authorization code flow, in memory: registers by DCR (or names its
+ * Client ID Metadata Document), "redirects" the user by recording the URL.
+ */
+export class AppClientProvider implements OAuthClientProvider {
+  readonly redirects: URL[] = [];
+  info?: StoredOAuthClientInformation;
+  stored?: StoredOAuthTokens;
+  private verifier?: string;
+  private discovery?: OAuthDiscoveryState;
+
+  constructor(
+    readonly redirectUrl: string,
+    readonly clientMetadataUrl?: string,
+    private readonly extra: Partial<OAuthClientMetadata> = {},
+  ) {}
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'Spec Desktop',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      ...this.extra,
+    };
+  }
+  clientInformation(): StoredOAuthClientInformation | undefined {
+    return this.info;
+  }
+  saveClientInformation(info: StoredOAuthClientInformation): void {
+    this.info = info;
+  }
+  tokens(): StoredOAuthTokens | undefined {
+    return this.stored;
+  }
+  saveTokens(tokens: StoredOAuthTokens): void {
+    this.stored = tokens;
+  }
+  redirectToAuthorization(url: URL): void {
+    this.redirects.push(url);
+  }
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+  codeVerifier(): string {
+    if (!this.verifier) throw new Error('no code verifier saved');
+    return this.verifier;
+  }
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.discovery = state;
+  }
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.discovery;
+  }
+}
+
+@Injectable()
+class ProfileTools {
+  @Tool({ description: 'Who signed in, as the access token says.' })
+  whoami(@CurrentAuth() auth: McpAuth | undefined) {
+    const claims = auth?.claims ?? {};
+    return { subject: auth?.subject, clientId: auth?.clientId, scopes: auth?.scopes ?? [], email: claims.email, groups: claims.groups, idp: claims.idp, aud: claims.aud };
+  }
+
+  @Tool({ description: 'Calls the upstream userinfo endpoint with the upstream token.' })
+  async upstreamProfile(@Ctx() ctx: Context) {
+    const tokens = await ctx.upstreamTokens();
+    return { provider: tokens?.provider, hasToken: typeof tokens?.accessToken === 'string', differs: tokens?.accessToken !== ctx.auth?.token, accessToken: tokens?.accessToken };
+  }
+}
+
+@Module({ imports: [McpModule.forRoot({ name: 'signin', version: '1.0.0' })], providers: [ProfileTools] })
+export class SignInModule {}
+
+/** A public client registered by DCR (RFC 7591), as raw HTTP. */
+export async function register(origin: string, redirectUris: string[], extra: Record<string, unknown> = {}): Promise<string> {
+  const response = await fetch(`${origin}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Raw Client', redirect_uris: redirectUris, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], ...extra }),
+  });
+  const body = (await response.json()) as { client_id?: string };
+  if (!body.client_id) throw new Error(`registration failed: ${JSON.stringify(body)}`);
+  return body.client_id;
+}
+
+export function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: require('node:crypto').createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** An authorization request URL: PKCE S256 and the resource unless `params` says otherwise (undefined drops one). */
+export function authorizationUrl(origin: string, params: Record<string, string | undefined>): URL {
+  const url = new URL(`${origin}/oauth/authorize`);
+  for (const [key, value] of Object.entries({ response_type: 'code', state: randomBytes(8).toString('hex'), ...params })) if (value !== undefined) url.searchParams.set(key, value);
+  return url;
+}
+
+/** A token endpoint request; the parsed answer and status. */
+export async function tokenRequest(origin: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${origin}/oauth/token`, { method: 'POST', body: new URLSearchParams(form) });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
