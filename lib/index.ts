@@ -67,7 +67,10 @@ export type { ChangeBus, ChangeMessage } from './server';
 // Scale-out on Redis (also mcp-reflect/redis).
 export { RedisEventStore, RedisSessionStore, RedisBus } from './scale-out';
 export type { RedisClient, RedisSubscriber, RedisOptions, RedisEventStoreOptions, RedisSessionStoreOptions } from './scale-out';
-export type { ListenOptions, StdioListenOptions, ConnectOptions, ShutdownSignal, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, McpWarningOptions, Transport } from './host';
+export type { ListenOptions, StdioListenOptions, ConnectOptions, ShutdownSignal, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, McpWarningOptions, ToolSearchOptions, Transport } from './host';
+// Tool search (docs/composition.md#tool-search): the tools/list `_meta` key that asks for every tool.
+export { FULL_TOOL_LIST } from './server';
+
 export type { CacheHints } from './host/mcp-options';
 // `app.inspect()`: what an application serves, as frozen descriptions (docs/inspection.md).
 export type {
@@ -114,6 +117,12 @@ export type {
   DynamicModule,
   McpFeatureOptions,
   AddOptions,
+  AddedComponents,
+  ArgTransform,
+  ComponentTransform,
+  ComponentTransforms,
+  ToolTransform,
+  SchemaRefs,
   EnumLike,
   FieldOptions,
   DeclaredKinds,

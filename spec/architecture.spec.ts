@@ -65,7 +65,8 @@ const ALLOWED: Record<string, string[]> = {
   // Redis adapters of the stores and the bus the server and transports define.
   'scale-out': ['transports', 'server', 'tasks'],
   // A remote MCP server as a provider: the SDK client, and its components as decorated methods of a class.
-  proxy: ['resources', 'content', 'decorators', 'catalogue', 'context', 'metadata', 'interfaces', 'errors'],
+  // (schema: a remote tool's schema must be one that can be sent without $ref.)
+  proxy: ['resources', 'content', 'decorators', 'schema', 'catalogue', 'context', 'metadata', 'interfaces', 'errors'],
   // An HTTP API described by OpenAPI as a provider: its operations as decorated methods of a class, calling it with fetch.
   openapi: ['content', 'decorators', 'catalogue', 'context', 'interfaces', 'errors'],
   // The composition root: an application on a host (host/), the standalone container's host (host/native/).

@@ -37,10 +37,10 @@ export class Catalogue<T extends CatalogueItem, D> {
     this.addAll([item]);
   }
 
-  /** Adds items at once: one change (one `list_changed`) for all of them. */
-  addAll(items: readonly T[]): void {
+  /** Adds items at once: one change (one `list_changed`) for all of them; those named in `disabled` start disabled. */
+  addAll(items: readonly T[], disabled?: ReadonlySet<string>): void {
     if (items.length === 0) return;
-    for (const item of items) this.items.set(item.name, { item, enabled: true });
+    for (const item of items) this.items.set(item.name, { item, enabled: !disabled?.has(item.name) });
     this.changed();
   }
 

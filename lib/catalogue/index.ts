@@ -4,3 +4,5 @@ export { passesTags } from './tags';
 export type { TagFilter } from './tags';
 export { unknownComponentMessage } from './catalogue.messages';
 export { NAMESPACE_PATTERN, NAMESPACE_SEPARATOR, namespacedName, namespacedUri } from './namespace';
+export { closestName } from './closest';
+export { checkTransforms } from './transform-check';

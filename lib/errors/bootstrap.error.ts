@@ -40,6 +40,10 @@ export const BootstrapErrorCode = {
   InvalidAuthOptions: 'INVALID_AUTH_OPTIONS',
   InvalidScope: 'INVALID_SCOPE',
   StandardDecorators: 'STANDARD_DECORATORS',
+  /** A transform (`forRoot`/`forFeature`/`add`/`proxy({ transforms })`) names a component or argument that does not exist. */
+  UnknownTransformTarget: 'UNKNOWN_TRANSFORM_TARGET',
+  /** A tool's schema has a `$ref` that points nowhere inside it (it cannot be inlined for clients). */
+  UnresolvableSchemaRef: 'UNRESOLVABLE_SCHEMA_REF',
   /** `McpModule.fromOpenApi()`: the document cannot be read, is not OpenAPI 3.0/3.1, or an operation in it cannot be served. */
   InvalidOpenApiDocument: 'INVALID_OPENAPI_DOCUMENT',
 } as const;

@@ -1,6 +1,6 @@
 import { unknownComponentMessage, type Catalogue } from '../catalogue';
 import { Injectable } from '../decorators';
-import type { AddOptions } from '../interfaces';
+import type { AddedComponents, AddOptions } from '../interfaces';
 
 /** What the control needs of a catalogue: names and switches, whatever its items. */
 type Controlled = Pick<Catalogue<never, unknown>, 'names' | 'has' | 'isEnabled' | 'enable' | 'disable' | 'remove' | 'kind'>;
@@ -17,7 +17,7 @@ import { ErrorCode, McpReflectError } from '../errors';
 export class ComponentControl {
   constructor(
     private readonly catalogues: readonly Controlled[],
-    private readonly addInstance: (instance: object, options?: AddOptions) => void,
+    private readonly addInstance: (instance: object, options?: AddOptions) => AddedComponents,
   ) {}
 
   /** Names of every component of this kind, enabled or not. */
@@ -43,10 +43,16 @@ export class ComponentControl {
 
   /**
    * Registers the decorated methods of an object (its class's `@Tool()`, `@Resource()`, `@Prompt()` …);
-   * `namespace` serves them under it, as `McpModule.forFeature({ namespace })` does (docs/composition.md).
+   * `namespace` serves them under it and `transforms` (by declared names) reshape them, as
+   * `McpModule.forFeature({ namespace, transforms })` does (docs/composition.md). Returns the served names of
+   * what it registered, to remove exactly those later.
+   *
+   * @example
+   * const added = app.tools.add(new ReportTools(db), { namespace: 'reports' });
+   * for (const name of added.tools) app.tools.remove(name);
    */
-  add(instance: object, options?: AddOptions): void {
-    this.addInstance(instance, options);
+  add(instance: object, options?: AddOptions): AddedComponents {
+    return this.addInstance(instance, options);
   }
 
   private owner(name: string): Controlled {

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import type { GeneratedMetadata, InjectionToken, McpMethod, MiddlewareHook, Provider } from '../interfaces';
+import type { AddedComponents, AddOptions, GeneratedMetadata, InjectionToken, McpMethod, MiddlewareHook, Provider } from '../interfaces';
+import { checkTransforms } from '../catalogue';
 import { CompletionRegistry } from '../completions';
 import { ElicitationForms, type MethodHost } from '../invocation';
 import { GeneratedTypes } from '../metadata';
 import { middlewareHooks } from '../pipeline';
 import { PromptRegistry } from '../prompts';
-import { createServerFactory, isProtocolError, ServerHub, uriMatcher } from '../server';
+import { createServerFactory, isProtocolError, ServerHub, TOOL_SEARCH_NAMES, uriMatcher } from '../server';
 import { ResourceRegistry } from '../resources';
 import { ToolRegistry } from '../tools';
 import { SchemaCompiler, type ValidatorUse } from '../validation';
@@ -17,6 +18,7 @@ import type { McpHost } from './host';
 import type { McpModuleOptions } from './mcp-options';
 import { stderrLogger } from './stderr-logger';
 import { exploreHosts } from './explorer';
+import { checkSchemaRefs, disabledNames, resolveToolSearch } from './served-options';
 import { checkFeatureOptions } from './namespaces';
 import { reportUndecoratedProperties } from './undecorated-properties';
 import { warnUnprovidedComponents } from './unprovided-components';
@@ -69,15 +71,22 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
   // Resource URIs and prompt arguments are strings on the wire: they are always coerced (lenient).
   const validators = { precompiled: options.validators ?? settings.validators, record: options.recordValidators };
   const lenient = new SchemaCompiler(true, 'numeric', undefined, validators);
-  const tools = new ToolRegistry(new SchemaCompiler(!settings.strictInputValidation, 'numeric', undefined, validators), policy, services, filter, settings.pageSize);
+  checkTransforms(settings.transforms, 'McpModule.forRoot');
+  const toolSearch = resolveToolSearch(settings.toolSearch);
+  const toolSettings = { schemaRefs: checkSchemaRefs(settings.schemaRefs), reserved: new Set(toolSearch ? TOOL_SEARCH_NAMES : []) };
+  const tools = new ToolRegistry(new SchemaCompiler(!settings.strictInputValidation, 'numeric', undefined, validators), policy, services, filter, settings.pageSize, toolSettings);
   const resources = new ResourceRegistry(lenient, uriMatcher, policy, services, filter, settings.pageSize);
   const prompts = new PromptRegistry(lenient, policy, services, filter, settings.pageSize);
   const completions = new CompletionRegistry(lenient, policy, services);
   // Every kind is built before anything is added: a failure (at bootstrap or in app.tools.add()) changes nothing.
   const undecorated = new Set<string>(); // DTO properties already named (once per application)
   const served = options.served ?? new Set<Function>(); // the classes whose components are served (for the unprovided-components warning)
-  const register = (hosts: readonly MethodHost[]) => {
-    const found = exploreHosts(hosts, host);
+  const register = (hosts: readonly MethodHost[], added?: AddOptions): AddedComponents => {
+    const naming = added
+      ? { transformsOf: () => added.transforms, where: 'app.tools.add(instance, { transforms })', root: settings.transforms }
+      : { root: settings.transforms, strictRoot: true };
+    const found = exploreHosts(hosts, host, naming);
+    const disabled = disabledNames(found);
     const stagedTools = tools.stage(found.tools);
     const stagedResources = resources.stage(found);
     const stagedPrompts = prompts.stage(found.prompts);
@@ -91,9 +100,9 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
     const compiled = [...stagedTools, ...stagedPrompts.map((p) => p.compiled), ...stagedResources.templates.map((t) => t.compiled)];
     reportUndecoratedProperties(compiled, logger, settings.warnings, undecorated);
     hub.batch(() => {
-      tools.addAll(stagedTools);
-      resources.commit(stagedResources);
-      prompts.addAll(stagedPrompts);
+      tools.addAll(stagedTools, disabled);
+      resources.commit(stagedResources, disabled);
+      prompts.addAll(stagedPrompts, disabled);
       completions.commit(stagedCompleters);
     });
     for (const host of hosts) served.add(host.target);
@@ -101,6 +110,12 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
     for (const template of stagedResources.templates) {
       completions.addStatic({ type: 'ref/resource', uri: template.uriTemplate }, template.complete);
     }
+    return {
+      tools: stagedTools.map((t) => t.name),
+      resources: stagedResources.resources.map((r) => r.name),
+      templates: stagedResources.templates.map((t) => t.name),
+      prompts: stagedPrompts.map((p) => p.name),
+    };
   };
   const hub = new ServerHub(logger);
   const hosts = await host.components(types);
@@ -131,6 +146,7 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
     maxSubscriptionsPerSession: settings.maxSubscriptionsPerSession ?? 100,
     cacheHints: settings.cacheHints,
     tasks: settings.tasks,
+    ...(toolSearch ? { toolSearch } : {}),
   });
   const registries: ApplicationRegistries = {
     server: { name: settings.name, version: settings.version, ...(settings.title !== undefined ? { title: settings.title } : {}) },
@@ -140,9 +156,10 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
     prompts,
     completions,
     hub,
-    register: (instances, namespace) => {
-      if (namespace !== undefined) checkFeatureOptions({ namespace }, 'app.tools.add(instance, { namespace })');
-      register(instances.map((instance) => host.adopt(instance, types, namespace)));
+    register: (instances, options = {}) => {
+      const { namespace, transforms } = options;
+      if (namespace !== undefined || transforms !== undefined) checkFeatureOptions({ namespace, transforms }, 'app.tools.add');
+      return register(instances.map((instance) => host.adopt(instance, types, namespace)), { ...(transforms ? { transforms } : {}) });
     },
     warnUnprovidedComponents: () => warnUnprovidedComponents(served, host.name, logger, settings.warnings),
   };

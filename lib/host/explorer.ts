@@ -1,10 +1,24 @@
 import { checkUiLinks } from '../apps';
 import { COMPONENT_KINDS } from '../constants';
+import type { ComponentTransforms } from '../interfaces';
 import type { MethodHost } from '../invocation';
 import { getComponentMethods, getComponentOptions, getToolMethods, getToolOptions } from '../metadata';
 import type { ComponentRecord, ExploredComponents } from '../pipeline';
 import type { McpHost } from './host';
 import { applyNamespaces } from './namespaces';
+import { applyHostTransforms, applyRootTransforms } from './transforms';
+
+/** How explored components get their served names (docs/composition.md#transforms). */
+export interface Naming {
+  /** The transforms of a host's own module, by declared names (default: the host's, from `McpModule.forFeature()`). */
+  readonly transformsOf?: (host: MethodHost) => ComponentTransforms | undefined;
+  /** How errors name where those transforms were given. */
+  readonly where?: string;
+  /** `McpModule.forRoot({ transforms })`, by served names. */
+  readonly root?: ComponentTransforms;
+  /** At bootstrap: every root transform must name a component. */
+  readonly strictRoot?: boolean;
+}
 
 /** True when the class has any decorated method: a tool, resource, template, resource list, prompt or completer. */
 export function hasComponents(target: Function): boolean {
@@ -13,10 +27,11 @@ export function hasComponents(target: Function): boolean {
 
 /**
  * Walks the hosts once and returns every decorated method as a typed record of its kind, with the enhancers
- * its host supplies (NestJS's DiscoveryService + MetadataScanner in one pass). MCP Apps links (`@Tool({ ui })` to a
+ * its host supplies (NestJS's DiscoveryService + MetadataScanner in one pass), named as clients see them
+ * (transforms and namespaces, `naming`). MCP Apps links (`@Tool({ ui })` to a
  * `@UiResource()`) are checked here, where every tool and view of the application is known.
  */
-export function exploreHosts(hosts: readonly MethodHost[], supplier: Pick<McpHost, 'enhancersFor'>): ExploredComponents {
+export function exploreHosts(hosts: readonly MethodHost[], supplier: Pick<McpHost, 'enhancersFor'>, naming: Naming = {}): ExploredComponents {
   const found: ExploredComponents = { tools: [], resources: [], templates: [], lists: [], prompts: [], completers: [] };
   for (const host of hosts) {
     const { target } = host;
@@ -35,7 +50,9 @@ export function exploreHosts(hosts: readonly MethodHost[], supplier: Pick<McpHos
     for (const method of getComponentMethods('prompt', target)) found.prompts.push(record(method, getComponentOptions('prompt', target, method) ?? {}));
     for (const method of getComponentMethods('complete', target)) found.completers.push(record(method, getComponentOptions('complete', target, method)!));
   }
-  const served = applyNamespaces(found);
+  // The module's own transforms (declared names), then its namespace, then the application's (served names).
+  const own = applyHostTransforms(found, naming.transformsOf ?? ((h) => h.transforms), naming.where ?? 'McpModule.forFeature({ transforms })');
+  const served = applyRootTransforms(applyNamespaces(own), naming.root, naming.strictRoot ?? false);
   checkUiLinks(served);
   return served;
 }

@@ -1,11 +1,11 @@
 export { McpFeatureModule, McpModule } from './mcp.module';
-export { checkFeatureOptions, moduleNamespace } from './namespaces';
+export { checkFeatureOptions, moduleFeature } from './namespaces';
 export { McpFactory } from './mcp-factory';
 export type { McpFactoryOptions } from './mcp-factory';
 export type { McpModuleAsyncOptions } from './mcp.module';
 export { McpApplication } from './mcp-application';
 export type { ListenOptions, StdioListenOptions, ConnectOptions, ShutdownSignal, Transport } from './mcp-application';
-export type { McpModuleOptions, McpWarningOptions } from './mcp-options';
+export type { McpModuleOptions, McpWarningOptions, ToolSearchOptions } from './mcp-options';
 export type {
   ComponentOwner,
   InspectedComponent,

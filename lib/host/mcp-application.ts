@@ -20,7 +20,7 @@ import {
 } from '../transports';
 import type { ServerLogger } from '../tools';
 import { ComponentControl, McpComponents } from './component-control';
-import type { AddOptions } from '../interfaces';
+import type { AddedComponents, AddOptions } from '../interfaces';
 import type { McpHost } from './host';
 import { inspectApplication, type InspectionSources, type McpInspection } from './inspection';
 
@@ -31,7 +31,7 @@ import { inspectApplication, type InspectionSources, type McpInspection } from '
 export interface ApplicationRegistries extends InspectionSources {
   readonly hub: ServerHub;
   /** Adds the components of objects at runtime: all of them, or (on any error) none. */
-  readonly register: (instances: readonly object[], namespace?: string) => void;
+  readonly register: (instances: readonly object[], options?: AddOptions) => AddedComponents;
   /** Warns about classes with component decorators that no module provides (once per class and process). */
   readonly warnUnprovidedComponents?: () => void;
 }
@@ -93,7 +93,7 @@ export class McpApplication {
     private readonly registries: ApplicationRegistries,
     private readonly logger: ServerLogger,
   ) {
-    const add = (instance: object, options?: AddOptions) => registries.register([instance], options?.namespace);
+    const add = (instance: object, options?: AddOptions) => registries.register([instance], options);
     this.tools = new ComponentControl([registries.tools], add);
     this.resources = new ComponentControl([registries.resources.resources, registries.resources.templates], add);
     this.prompts = new ComponentControl([registries.prompts], add);

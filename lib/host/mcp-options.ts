@@ -1,5 +1,5 @@
 import type { ModuleImport } from '../interfaces';
-import type { CanActivate, DeclaredKinds, GeneratedMetadata, EnhancerRef, ExceptionFilter, McpInterceptor, McpMiddleware, PipeTransform } from '../interfaces';
+import type { CanActivate, ComponentTransforms, DeclaredKinds, SchemaRefs, GeneratedMetadata, EnhancerRef, ExceptionFilter, McpInterceptor, McpMiddleware, PipeTransform } from '../interfaces';
 import type { CacheHint } from '../interfaces';
 import type { TasksOptions } from '../tasks';
 import type { ServerLogger } from '../tools';
@@ -42,6 +42,23 @@ export interface McpModuleOptions {
   requestStateSecret?: string;
   /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list (default: all in one page). */
   pageSize?: number;
+  /**
+   * Renames, rewords, retags, disables and reshapes (arguments renamed, hidden, defaulted) components, keyed by
+   * their served names, namespaces included; applied to every registration (docs/composition.md#transforms).
+   */
+  transforms?: ComponentTransforms;
+  /**
+   * For large catalogues: `tools/list` shows only `search_tools` (ranks the tools the caller may see by name and
+   * description) and `call_tool` (runs one by name), plus the `always` tools; a client that wants the full list
+   * sends `_meta: { [FULL_TOOL_LIST]: true }`, and every tool can still be called directly (docs/composition.md#tool-search).
+   */
+  toolSearch?: boolean | ToolSearchOptions;
+  /**
+   * `$ref`s in advertised tool schemas. Default: every local `$ref` inlined (recursive types `recursionDepth` times,
+   * default 3, then `{}`), so clients need no resolver; `'keep'`: `$defs` and `$ref` as built
+   * (docs/composition.md#schemas-without-ref).
+   */
+  schemaRefs?: SchemaRefs;
   /**
    * Cache hints of the cacheable results on 2026-07-28 (SEP-2549: `ttlMs`, `cacheScope`), per operation. Unset:
    * `{ ttlMs: 0, cacheScope: 'private' }` (do not reuse). A resource's own `@Resource({ cacheHint })` wins for
@@ -110,6 +127,14 @@ export interface McpModuleOptions {
    * `@Resource()`, `@Prompt()`, … methods that no module provides (false: silent).
    */
   warnings?: McpWarningOptions;
+}
+
+/** `McpModule.forRoot({ toolSearch: { … } })`. */
+export interface ToolSearchOptions {
+  /** Most tools one `search_tools` call returns (default 10, at most 100). */
+  maxResults?: number;
+  /** Served names of tools `tools/list` shows beside the search tools (when they exist and the caller may see them). */
+  always?: readonly string[];
 }
 
 /** The `warnings` option of `McpModule.forRoot()`: one switch per warning (true or absent: on). */

@@ -1,16 +1,25 @@
-import { NAMESPACE_PATTERN, namespacedName, namespacedUri } from '../catalogue';
+import { checkTransforms, NAMESPACE_PATTERN, namespacedName, namespacedUri } from '../catalogue';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import type { McpFeatureOptions, ToolOptions } from '../interfaces';
+import type { ComponentTransforms, McpFeatureOptions, ToolOptions } from '../interfaces';
 import { toolUiOptions } from '../apps';
 import type { ComponentRecord, ExploredComponents } from '../pipeline';
 
 /**
  * The options of `McpModule.forFeature()`, checked where the module is declared: a namespace is letters,
- * digits, `-` and `.`, so that `<namespace>_<name>` is a valid tool name and `scheme://<namespace>/…` a valid URI.
+ * digits, `-` and `.`, so that `<namespace>_<name>` is a valid tool name and `scheme://<namespace>/…` a valid URI;
+ * transforms have their shape (what they name is checked once the components are known).
  */
 export function checkFeatureOptions(options: McpFeatureOptions, where: string): McpFeatureOptions {
-  const { namespace } = options ?? ({} as McpFeatureOptions);
-  if (typeof namespace === 'string' && NAMESPACE_PATTERN.test(namespace)) return { ...options };
+  const { namespace, transforms } = options ?? ({} as McpFeatureOptions);
+  if (namespace === undefined && transforms === undefined) {
+    throw new BootstrapError(
+      BootstrapErrorCode.InvalidOption,
+      `Cannot use ${where}({}): it names neither a namespace nor transforms, so it would change nothing.\n` +
+        `Fix: give a namespace, e.g. ${where}({ namespace: 'weather' }), transforms (docs/composition.md#transforms), or remove the import.`,
+    );
+  }
+  checkTransforms(transforms, where);
+  if (namespace === undefined || (typeof namespace === 'string' && NAMESPACE_PATTERN.test(namespace))) return { ...options };
   throw new BootstrapError(
     BootstrapErrorCode.InvalidOption,
     `Cannot use ${where}({ namespace: ${JSON.stringify(namespace) ?? String(namespace)} }): a namespace is 1 to 64 letters, digits, '-' or '.', starting with a letter or a digit ` +
@@ -20,15 +29,18 @@ export function checkFeatureOptions(options: McpFeatureOptions, where: string): 
 }
 
 /**
- * The namespace of a module from the `McpModule.forFeature()` imports a host found in it (each host reads
- * its own module graph): none, or one; more fail the bootstrap naming the module.
+ * The namespace and transforms of a module from the `McpModule.forFeature()` imports a host found in it (each
+ * host reads its own module graph): none, or one import; more fail the bootstrap naming the module.
  */
-export function moduleNamespace(moduleName: string, features: readonly McpFeatureOptions[]): string | undefined {
-  if (features.length <= 1) return features[0]?.namespace;
+export function moduleFeature(moduleName: string, features: readonly McpFeatureOptions[]): { namespace?: string; transforms?: ComponentTransforms } {
+  if (features.length <= 1) {
+    const { namespace, transforms } = features[0] ?? {};
+    return { ...(namespace !== undefined ? { namespace } : {}), ...(transforms !== undefined ? { transforms } : {}) };
+  }
   throw new BootstrapError(
     BootstrapErrorCode.InvalidOption,
-    `Cannot serve the components of ${moduleName}: it imports McpModule.forFeature() ${features.length} times (namespaces ${features.map((f) => `'${f.namespace}'`).join(' and ')}), and a module's components have one namespace.\n` +
-      `Fix: keep one McpModule.forFeature() in ${moduleName}'s imports, or move the components of the other namespace into a module of their own.`,
+    `Cannot serve the components of ${moduleName}: it imports McpModule.forFeature() ${features.length} times (namespaces ${features.map((f) => (f.namespace === undefined ? 'none' : `'${f.namespace}'`)).join(' and ')}), and a module's components have one namespace and one set of transforms.\n` +
+      `Fix: keep one McpModule.forFeature() in ${moduleName}'s imports (with both its namespace and its transforms), or move the other components into a module of their own.`,
   );
 }
 

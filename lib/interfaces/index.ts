@@ -1,4 +1,4 @@
-export type { JsonSchema } from './json-schema.interface';
+export type { JsonSchema, SchemaRefs } from './json-schema.interface';
 export type { TypeName, TypeRef, TypeHint, EnumLike } from './type-hint.interface';
 export type { ToolOptions, ToolAnnotations, ToolIcon } from './tool-options.interface';
 export type { ParamOptions, FieldOptions } from './param-options.interface';
@@ -49,4 +49,5 @@ export type {
   GeneratedType,
 } from './generated-metadata.interface';
 export type { ToolTaskSupport, ToolTaskOptions } from './tool-options.interface';
+export type { ArgTransform, ComponentTransform, ComponentTransforms, ToolTransform } from './transform.interface';
 export type { PrecompiledValidators } from './precompiled-validators.interface';

@@ -1,5 +1,6 @@
 import type { Scope } from '../constants';
 import type { Constructor } from './class.interface';
+import type { ComponentTransforms } from './transform.interface';
 
 /** A DI token: a class, a string or a symbol. */
 export type InjectionToken = Function | string | symbol;
@@ -55,13 +56,28 @@ export interface McpFeatureOptions {
    * Prefixes every component the module provides: tools and prompts `<namespace>_<name>`, resource URIs and
    * URI templates `scheme://<namespace>/…`. Letters, digits, `-` and `.` (docs/composition.md).
    */
-  namespace: string;
+  namespace?: string;
+  /**
+   * Renames, rewords, retags, disables and reshapes the module's components, keyed by their declared names;
+   * the namespace is applied after (docs/composition.md#transforms).
+   */
+  transforms?: ComponentTransforms;
 }
 
 /** Options of `app.tools.add(instance, options)` (and of `McpComponents`' controls). */
 export interface AddOptions {
   /** Serves the object's components under this namespace (`<namespace>_<name>`, `scheme://<namespace>/…`). */
   readonly namespace?: string;
+  /** Transforms of the object's components, keyed by their declared names (docs/composition.md#transforms). */
+  readonly transforms?: ComponentTransforms;
+}
+
+/** The served names of what `app.tools.add()` (or another kind's `add()`) registered: remove exactly these later. */
+export interface AddedComponents {
+  readonly tools: readonly string[];
+  readonly resources: readonly string[];
+  readonly templates: readonly string[];
+  readonly prompts: readonly string[];
 }
 
 export interface InjectableOptions {

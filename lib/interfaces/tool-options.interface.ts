@@ -30,7 +30,10 @@ export interface ToolOptions {
   _meta?: Record<string, unknown>;
   /** Output schema source: a DTO class, `String`/`Number`/`Boolean`, or `[ItemType]`. Primitives and arrays are wrapped as `{ result }`. */
   output?: TypeHint;
-  /** Raw JSON Schema for the input, used verbatim; `@Args()` then receives the validated plain object. */
+  /**
+   * Raw JSON Schema for the input, used verbatim (its `$ref`s inlined where clients see it, unless
+   * `McpModule.forRoot({ schemaRefs: 'keep' })`); `@Args()` then receives the validated plain object.
+   */
   inputSchema?: JsonSchema;
   /**
    * Raw JSON Schema (an object schema) for the structured output, used verbatim instead of `output`: advertised

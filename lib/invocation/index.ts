@@ -1,5 +1,5 @@
 export { compileMethod, compileOrExplain } from './method-compiler';
-export type { CompiledMethod } from './method-compiler';
+export type { ArgumentMapper, CompiledMethod } from './method-compiler';
 export { methodInvoker } from './invoker';
 export type { Invoker } from './invoker';
 export type { MethodHost, RequestHandle, RequestScopeOpener } from './method-host';

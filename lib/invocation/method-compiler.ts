@@ -32,6 +32,21 @@ export interface CompiledMethod {
   readonly runtimeChecked: readonly number[];
   /** `Class.property` of initialised DTO properties without decorators: not in the schema (a bootstrap warning). */
   readonly undecoratedProperties: readonly string[];
+  /** Transformed arguments (renamed, hidden, defaulted): what the client sent, as the method declares it, before validation. */
+  readonly mapArguments?: ArgumentMapper;
+}
+
+/**
+ * The arguments of a call from the names clients see to the ones the method declares, with hidden ones filled
+ * (docs/composition.md#transforms): compiled at bootstrap, run before the guards and the validation.
+ */
+export interface ArgumentMapper {
+  /** Some hidden argument is a function of the Context. */
+  readonly needsContext: boolean;
+  /** Synchronous unless a hidden argument's function returns a promise. */
+  map(args: Record<string, unknown>, context: Context | undefined): Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** A validation issue (`city: is required`) with the names the client sees (`location: is required`). */
+  advertised(issue: string): string;
 }
 
 /** Compiles `host`'s method `method`; `owner` names it in messages ("tool 'add' (Calc.add)"). */

@@ -1,4 +1,5 @@
 import type { Context } from '../context';
+import type { ComponentTransforms } from '../interfaces';
 import type { GeneratedTypes } from '../metadata';
 
 /** One request's scope of request-scoped instances: everything of the request runs inside `run()`. */
@@ -20,4 +21,6 @@ export interface MethodHost {
   readonly types: GeneratedTypes;
   /** The namespace of the module providing it (`McpModule.forFeature({ namespace })`): its components are served prefixed. */
   readonly namespace?: string;
+  /** The transforms of that module (`McpModule.forFeature({ transforms })`), keyed by declared names. */
+  readonly transforms?: ComponentTransforms;
 }

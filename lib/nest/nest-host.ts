@@ -6,7 +6,7 @@ import type { InjectionToken, McpFeatureOptions, McpMiddleware } from '../interf
 import type { ClientFacingError, MethodHost, RequestHandle, RequestScopeOpener } from '../invocation';
 import type { GeneratedTypes } from '../metadata';
 import { MCP_FEATURE, MCP_OPTIONS } from '../constants';
-import { checkedScopes, hasComponents, moduleNamespace, unprovidedComponentClasses, type McpHost, type McpModuleOptions } from '../host';
+import { checkedScopes, hasComponents, moduleFeature, unprovidedComponentClasses, type McpHost, type McpModuleOptions } from '../host';
 import type { ComponentEnhancers } from '../pipeline';
 import { machineryOf, NestEnhancers, type NestComponentSite, type NestEnhancerMachinery } from './nest-enhancers';
 import { NestRequestHandle } from './nest-request';
@@ -77,7 +77,7 @@ export class NestHost implements McpHost {
       seen.set(target, moduleName);
       if (this.served && !this.served.has(wrapper.host as never)) continue; // another server's
       const moduleKey = this.nest.moduleKey(wrapper.host?.metatype);
-      const namespace = featureNamespace(wrapper.host as NestModuleLike | undefined, moduleName);
+      const namespace = featureOptions(wrapper.host as NestModuleLike | undefined, moduleName);
       if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
         const instance = wrapper.instance as object | undefined;
         if (!(instance instanceof target)) throw notAnInstance(target, moduleName);
@@ -155,15 +155,14 @@ export class NestHost implements McpHost {
   }
 }
 
-/** The namespace a Nest module's `McpModule.forFeature()` import gives its components (at most one such import). */
-function featureNamespace(module: NestModuleLike | undefined, moduleName: string): { namespace?: string } {
+/** The namespace and transforms a Nest module's `McpModule.forFeature()` import gives its components (at most one such import). */
+function featureOptions(module: NestModuleLike | undefined, moduleName: string): ReturnType<typeof moduleFeature> {
   const features: McpFeatureOptions[] = [];
   for (const imported of module?.imports ?? []) {
     const options = imported.providers.get(MCP_FEATURE)?.instance as McpFeatureOptions | undefined;
     if (options) features.push(options);
   }
-  const namespace = moduleNamespace(moduleName, features);
-  return namespace ? { namespace } : {};
+  return moduleFeature(moduleName, features);
 }
 
 /** What the host reads of a Nest `Module`: what it imports, and their providers. */

@@ -8,7 +8,7 @@ import { readOperations } from './operations';
 
 /** What the provider needs of the application: its runtime component control, as `McpComponents` gives it. */
 export interface OpenApiComponentControl {
-  readonly tools: { add(instance: object, options?: AddOptions): void };
+  readonly tools: { add(instance: object, options?: AddOptions): unknown };
 }
 
 /** How many operations a left-out warning names before it says "and N more". */
@@ -44,6 +44,6 @@ export class McpOpenApi {
       const message = `The OpenAPI document ${settings.label} (namespace '${settings.namespace}'): ${left.length} operation${left.length === 1 ? '' : 's'} left out, which cannot be served: ${named}.`;
       (this.logger.warn ?? this.logger.error).call(this.logger, message);
     }
-    this.components.tools.add(built.instance, { namespace: settings.namespace });
+    this.components.tools.add(built.instance, { namespace: settings.namespace, ...(settings.transforms ? { transforms: settings.transforms } : {}) });
   }
 }

@@ -1,4 +1,4 @@
-import { NAMESPACE_PATTERN } from '../catalogue';
+import { checkTransforms, NAMESPACE_PATTERN } from '../catalogue';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import { headerValueProblem, isHeaderName, isReservedHeader } from './headers';
 import type { McpOpenApiOptions, OpenApiRule } from './openapi.options';
@@ -34,6 +34,7 @@ export interface OpenApiSettings {
   readonly outputSchemas: boolean;
   readonly maxSchemaDepth: number;
   readonly scopes?: McpOpenApiOptions['scopes'];
+  readonly transforms?: McpOpenApiOptions['transforms'];
 }
 
 /** The options of `McpModule.fromOpenApi()`, checked where the module is declared (each mistake named with its fix). */
@@ -106,6 +107,7 @@ export function checkOpenApiOptions(options: McpOpenApiOptions): OpenApiSettings
   if (options.scopes !== undefined && typeof options.scopes !== 'function' && !(Array.isArray(options.scopes) && options.scopes.every((s) => typeof s === 'string'))) {
     throw fail('scopes is neither a list of scopes nor a function', "give scopes: ['api:read'], or scopes: (operation) => (operation.method === 'GET' ? ['api:read'] : ['api:write'])");
   }
+  checkTransforms(options.transforms, 'McpModule.fromOpenApi');
   if (options.server !== undefined && typeof options.server !== 'string') throw fail('server is not the name of a server', "give the name of one McpModule.forRoot({ name }), e.g. server: 'admin'");
   return {
     namespace: options.namespace,
@@ -127,6 +129,7 @@ export function checkOpenApiOptions(options: McpOpenApiOptions): OpenApiSettings
     outputSchemas: options.outputSchemas ?? true,
     maxSchemaDepth: whole('maxSchemaDepth', 32, 16),
     ...(options.scopes !== undefined ? { scopes: options.scopes } : {}),
+    ...(options.transforms !== undefined ? { transforms: options.transforms } : {}),
   };
 }
 

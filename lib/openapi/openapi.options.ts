@@ -1,4 +1,5 @@
 import type { Context } from '../context';
+import type { ComponentTransforms } from '../interfaces';
 
 /** An HTTP method an OpenAPI path item can name. */
 export type OpenApiMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE';
@@ -108,4 +109,11 @@ export interface McpOpenApiOptions {
    * every operation, or per operation (a function; undefined: none).
    */
   readonly scopes?: readonly string[] | ((operation: OpenApiOperationInfo) => readonly string[] | undefined);
+  /**
+   * Transforms of the API's tools, resources and templates, keyed by the names they are given before the
+   * namespace (an operation's `operationId`, made a valid name): rename, reword, retag, disable, and rename,
+   * hide or default a tool's arguments (a `hide: { fn }` argument computed from the caller's Context, say). A
+   * name that names no served operation fails the bootstrap (docs/composition.md#transforms).
+   */
+  readonly transforms?: ComponentTransforms;
 }

@@ -1,4 +1,4 @@
-import type { CompleteOptions, PromptOptions, ResourceOptions, ResourceTemplateOptions, ToolOptions } from '../interfaces';
+import type { ArgTransform, CompleteOptions, PromptOptions, ResourceOptions, ResourceTemplateOptions, ToolOptions } from '../interfaces';
 import type { MethodHost, RequestScopeOpener } from '../invocation';
 import type { ComponentEnhancers } from './enhancers';
 
@@ -8,6 +8,16 @@ export interface ComponentRecord<O> {
   readonly method: string;
   readonly options: O;
   readonly enhancers: ComponentEnhancers;
+  /** What transforms left for the registry to do (the names, texts and tags they changed are in `options`). */
+  readonly transform?: RecordTransform;
+}
+
+/** The part of a component's transforms the registry applies as it builds the component. */
+export interface RecordTransform {
+  /** `false`: added disabled. */
+  readonly enabled?: boolean;
+  /** Argument transforms of a tool, innermost first (a `forFeature()` one, then a `forRoot()` one, each keyed by the names the one before served). */
+  readonly args?: readonly Readonly<Record<string, ArgTransform>>[];
 }
 
 /** Every component of a set of hosts, by kind: what the explorer returns. */

@@ -9,4 +9,4 @@ export { Reflector } from './reflector';
 export type { ReflectableDecorator } from './reflector';
 export { allowedItems, isGuarded, pageFor, visibleTo } from './list-guard';
 export type { PipelinedItem } from './list-guard';
-export type { ComponentRecord, ExploredComponents, PipelineServices } from './component-record';
+export type { ComponentRecord, ExploredComponents, PipelineServices, RecordTransform } from './component-record';

@@ -107,7 +107,9 @@ export class Pipeline<R, X = undefined> {
   call(args: unknown, open: (() => RequestChannel) | undefined, extra: X): R | Promise<R> {
     if (!this.direct) return this.general(args, open, extra);
     const { compiled } = this.spec;
-    const accepted = compiled.validator.accept(args);
+    // A mapper on this path fills hidden arguments with values only (one of the Context makes the call general).
+    const input = compiled.mapArguments ? (compiled.mapArguments.map((args ?? {}) as Record<string, unknown>, undefined) as Record<string, unknown>) : args;
+    const accepted = compiled.validator.accept(input);
     if (accepted === undefined) return this.general(args, open, extra); // to coerce, or to name the issues
     let value: unknown;
     try {
@@ -166,8 +168,10 @@ export class Pipeline<R, X = undefined> {
     const context = new Context(open());
     if (this.requiredScopes && missingScopes(context.auth, this.requiredScopes).length > 0) return { answer: this.turnedAway(context.auth, extra) };
     const request = this.requestScoped ? this.spec.openScope(context) : undefined;
-    const execution = new ExecutionContextHost(this.info, 'call', (args ?? {}) as Record<string, unknown>, context);
     const screen = async (): Promise<{ answer: R } | undefined> => {
+      const data = await this.mapped(args, context);
+      if ('failed' in data) return { answer: this.failed(data.failed, extra) };
+      const execution = new ExecutionContextHost(this.info, 'call', data.args, context);
       try {
         if (await this.guardsAllow(execution, request)) return undefined;
       } catch (error) {
@@ -233,15 +237,17 @@ export class Pipeline<R, X = undefined> {
 
   private async run(args: unknown, context: Context | undefined, request: RequestHandle | undefined, extra: X): Promise<R> {
     const { enhancers } = this.spec;
-    const data = (args ?? {}) as Record<string, unknown>;
-    const execution = context ? new ExecutionContextHost(this.info, 'call', data, context) : undefined;
     // Outside the filters, like a guard's denial: the caller is told which scopes to ask for.
     if (this.requiredScopes && missingScopes(context!.auth, this.requiredScopes).length > 0) return this.turnedAway(context!.auth, extra);
+    const mapped = await this.mapped(args, context);
+    if ('failed' in mapped) return this.failed(mapped.failed, extra);
+    const data = mapped.args;
+    const execution = context ? new ExecutionContextHost(this.info, 'call', data, context) : undefined;
     let value: unknown;
     let allowed = true;
     try {
       if (enhancers.guards) allowed = await this.guardsAllow(execution!, request);
-      if (allowed) value = await this.intercepted(args, context, request, execution);
+      if (allowed) value = await this.intercepted(data, context, request, execution);
       if (context?.swallowedInput) throw this.swallowed(context.swallowedInput);
     } catch (error) {
       return this.recover(error, execution, request, extra);
@@ -249,6 +255,18 @@ export class Pipeline<R, X = undefined> {
     // Outside the filters: a denial is never turned into another answer.
     if (!allowed) return this.turnedAway(context!.auth, extra); // the scopes passed: the guards' answer
     return this.converted(value, extra);
+  }
+
+  /** The call's arguments as the method declares them (transforms: renamed back, hidden ones filled). */
+  private async mapped(args: unknown, context: Context | undefined): Promise<{ args: Record<string, unknown> } | { failed: unknown }> {
+    const data = (args ?? {}) as Record<string, unknown>;
+    const mapper = this.spec.compiled.mapArguments;
+    if (!mapper) return { args: data };
+    try {
+      return { args: await mapper.map(data, context) };
+    } catch (error) {
+      return { failed: error };
+    }
   }
 
   /** Asks the guards (the enhancers' `canActivate`); what a guard throws propagates. */

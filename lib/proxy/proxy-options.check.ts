@@ -1,4 +1,4 @@
-import { NAMESPACE_PATTERN } from '../catalogue';
+import { checkTransforms, NAMESPACE_PATTERN } from '../catalogue';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { McpProxyOptions } from './proxy.options';
 
@@ -34,6 +34,7 @@ export function checkProxyOptions(options: McpProxyOptions): McpProxyOptions {
     const value = options[key];
     if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) throw fail(`${key} is ${JSON.stringify(value)}, not a whole number above 0`, `give milliseconds (or a count), e.g. ${key}: ${key === 'maxComponents' ? 500 : 10_000}`);
   }
+  checkTransforms(options.transforms, 'McpModule.proxy');
   return { ...options };
 }
 

@@ -1,3 +1,5 @@
+import type { ComponentTransforms } from '../interfaces';
+
 /** How to start a remote MCP server on stdio (`McpModule.proxy({ stdio })`). */
 export interface McpProxyStdio {
   /** The executable, e.g. `process.execPath` or `npx`. */
@@ -57,4 +59,11 @@ export interface McpProxyOptions {
   readonly subscribe?: boolean;
   /** At most this many components of each kind are taken from the remote (default 1 000); the rest are left out, logged. */
   readonly maxComponents?: number;
+  /**
+   * Transforms of the remote's components, keyed by the names the remote gives them (the namespace is applied
+   * after): rename a tool or an argument, reword it, hide an argument with a fixed value or one computed from
+   * the caller's Context, add tags, disable (docs/composition.md#transforms). A name the remote does not list is
+   * logged and skipped.
+   */
+  readonly transforms?: ComponentTransforms;
 }

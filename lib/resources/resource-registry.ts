@@ -148,11 +148,11 @@ export class ResourceRegistry {
     return staged;
   }
 
-  /** Adds what `stage()` built: one change per catalogue. */
-  commit(staged: StagedResources): void {
+  /** Adds what `stage()` built: one change per catalogue; those named in `disabled` start disabled. */
+  commit(staged: StagedResources, disabled?: ReadonlySet<string>): void {
     for (const resource of staged.resources) this.byUri.set(resource.uri, resource);
-    this.resources.addAll(staged.resources);
-    this.templates.addAll(staged.templates);
+    this.resources.addAll(staged.resources, disabled);
+    this.templates.addAll(staged.templates, disabled);
     this.lists.push(...staged.lists);
     if (staged.lists.length > 0) this.resources.changed(); // resources/list shows them: sessions are told
   }

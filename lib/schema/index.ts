@@ -3,3 +3,5 @@ export { generatedDates } from './type-schema';
 export type { ParamSchemaInput, RootSchema } from './input-schema';
 export type { SchemaSite } from './schema.messages';
 export type { Converter, ShapedSchema } from './shaped-schema';
+export { DEFAULT_RECURSION_DEPTH, hasRef, inlineRefs } from './ref-free';
+export type { Inlined } from './ref-free';

@@ -6,3 +6,5 @@ export type { ProtocolApplication, ServerFactory } from './server-factory';
 export { attachBus } from './change-bus';
 export { authInfoOf } from './auth-info';
 export type { ChangeBus, ChangeMessage } from './change-bus';
+export { FULL_TOOL_LIST, TOOL_SEARCH_NAMES } from './tool-search';
+export type { ToolSearchSettings } from './tool-search';

@@ -90,7 +90,7 @@ export function paramHeaderMap(app: ProtocolApplication, logger: ServerLogger): 
   return app.tools.memo('paramHeaders', () => {
     const map = new Map<string, readonly ParamHeader[]>();
     for (const tool of app.tools.values()) {
-      const scan = scanParamHeaders(tool.inputSchema);
+      const scan = scanParamHeaders(tool.descriptor.inputSchema); // as clients see it: transformed arguments under their served names
       if (!('declarations' in scan)) logger.warn(`Tool '${tool.name}': its Mcp-Param headers are not checked: ${scan.invalid}.`);
       else {
         if (scan.invalid) logger.warn(`Tool '${tool.name}': ${scan.invalid}; its Mcp-Param headers are checked all the same (numbers compare as numbers).`);

@@ -6,6 +6,7 @@ import type { ResourceRegistry } from '../resources';
 import type { ToolRegistry } from '../tools';
 import type { TasksOptions } from '../tasks';
 import type { ServerHub } from './server-hub';
+import type { ToolSearchSettings } from './tool-search';
 
 /** What the protocol layer needs from the application: identity and the compiled registries. */
 export interface ProtocolApplication {
@@ -33,4 +34,6 @@ export interface ProtocolApplication {
   readonly cacheHints?: Readonly<Record<string, CacheHint | undefined>>;
   /** Where tasks live and for how long (`McpModule.forRoot({ tasks })`); defaults apply when absent. */
   readonly tasks?: TasksOptions;
+  /** `McpModule.forRoot({ toolSearch })`: tools/list shows the search tools, which search_tools and call_tool answer. */
+  readonly toolSearch?: ToolSearchSettings;
 }

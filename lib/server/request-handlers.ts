@@ -13,6 +13,7 @@ import { toWireError } from './error-mapping';
 import { SdkRequestChannel } from './request-channel';
 import { isModern } from './server-hub';
 import { taskCall } from './tasks/tasks-handlers';
+import { CALL_TOOL, FULL_TOOL_LIST, SEARCH_TOOLS, searchListPage, searchTools, unwrapCallTool } from './tool-search';
 import type { SessionRuntime } from './session-runtime';
 
 
@@ -101,29 +102,44 @@ function through<P extends object, T>(
 
 export function answerTools(runtime: SessionRuntime): void {
   const { app, server } = runtime;
+  const search = app.toolSearch;
   handle(server, 'tools/list', (request, ctx) =>
     wire(runtime, 'tools/list', () =>
-      through(runtime, 'tools/list', request.params ?? {}, ctx, async (params) =>
-        listResult(await pageFor(app.tools, params.cursor, () => openChannel(runtime, ctx), 'tools/list', app.openScope), 'tools', runtime, 'tools/list', isGuarded(app.tools)),
-      ),
+      through(runtime, 'tools/list', request.params ?? {}, ctx, async (params) => {
+        const open = () => openChannel(runtime, ctx);
+        // Tool search (docs/composition.md#tool-search): the search tools, unless the client asks for every tool.
+        const page = search && params._meta?.[FULL_TOOL_LIST] !== true ? searchListPage(app, search, params.cursor, open) : pageFor(app.tools, params.cursor, open, 'tools/list', app.openScope);
+        return listResult(await page, 'tools', runtime, 'tools/list', isGuarded(app.tools));
+      }),
     ),
   );
 
   handle(server, 'tools/call', (request, ctx) => {
-    if (app.middleware('tools/call').length === 0) return callTool(runtime, ctx, request.params);
+    let { params } = request;
+    // call_tool is the call of the tool it names, from here on (middleware, guards, scopes, validation, tasks).
+    const wrapped = search !== undefined && params.name === CALL_TOOL;
+    if (wrapped) {
+      const unwrapped = unwrapCallTool(params);
+      if ('refused' in unwrapped) return unwrapped.refused;
+      params = unwrapped.params;
+    }
+    const terminal = (current: ToolCall) =>
+      search && current.name === SEARCH_TOOLS ? wire(runtime, 'tools/call', () => searchTools(app, search, current.arguments, () => openChannel(runtime, ctx))) : callTool(runtime, ctx, current, wrapped);
+    if (app.middleware('tools/call').length === 0) return terminal(params);
     return Promise.resolve()
-      .then(() => through(runtime, 'tools/call', request.params, ctx, (params) => callTool(runtime, ctx, params)))
-      .catch((error: unknown) => toolCallFailure(runtime, request.params.name, error));
+      .then(() => through(runtime, 'tools/call', params, ctx, terminal))
+      .catch((error: unknown) => toolCallFailure(runtime, params.name, error));
   });
 }
 
 type ToolCall = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: unknown } };
 
-function callTool(runtime: SessionRuntime, ctx: ServerContext, params: ToolCall): unknown {
+/** `wrapped`: named by a `call_tool`, whose request carries no `Mcp-Param-*` headers of the tool (SEP-2243). */
+function callTool(runtime: SessionRuntime, ctx: ServerContext, params: ToolCall, wrapped = false): unknown {
   const tool = runtime.app.tools.get(params.name);
   // Spec 2025-11-25 server/tools#error-handling: unknown tools are a protocol error (-32602).
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(params.name));
-  const mismatch = ctx.http?.req && isModern(runtime.server) ? headerMismatch(runtime, tool.name, params.arguments, ctx.http.req.headers) : undefined;
+  const mismatch = ctx.http?.req && isModern(runtime.server) && !wrapped ? headerMismatch(runtime, tool.name, params.arguments, ctx.http.req.headers) : undefined;
   if (mismatch) return refuseMismatch(runtime, ctx, tool, mismatch);
   if (!tool.task) return plainCall(runtime, ctx, tool, params);
   if (!tool.pipeline.guarded) return taskOrCall(runtime, ctx, tool, params);

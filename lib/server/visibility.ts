@@ -2,14 +2,18 @@ import type { ClientInfo, RequestChannel } from '../context';
 import type { McpAuth } from '../interfaces';
 import { visibleTo } from '../pipeline';
 import type { ProtocolApplication } from './protocol-application';
+import { CALL_TOOL } from './tool-search';
 
 /** The `@Scopes()` of the component a JSON-RPC request names (a completion: of the prompt or template it completes). */
 export function scopesFor(app: ProtocolApplication, message: unknown): readonly string[] | undefined {
   if (typeof message !== 'object' || message === null) return undefined;
   const { method, params } = message as { method?: unknown; params?: Record<string, unknown> };
   switch (method) {
-    case 'tools/call':
-      return typeof params?.name === 'string' ? app.tools.get(params.name)?.pipeline.requiredScopes : undefined;
+    case 'tools/call': {
+      // A call_tool (tool search) needs what the tool it names needs.
+      const name = app.toolSearch && params?.name === CALL_TOOL ? (params.arguments as { name?: unknown } | undefined)?.name : params?.name;
+      return typeof name === 'string' ? app.tools.get(name)?.pipeline.requiredScopes : undefined;
+    }
     case 'prompts/get':
       return typeof params?.name === 'string' ? app.prompts.get(params.name)?.pipeline.requiredScopes : undefined;
     // Subscribing to a resource needs what reading it needs.

@@ -4,9 +4,10 @@ import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../er
 import type { JsonSchema, ToolOptions } from '../interfaces';
 import { compileMethod, compileOrExplain, pruneUndefined, toolErrorText, type CallPolicy } from '../invocation';
 import { Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
-import { outputSchema } from '../schema';
+import { inlineRefs, outputSchema } from '../schema';
 import { taskSettings } from '../tasks';
 import type { SchemaCompiler, ValidateFunction } from '../validation';
+import { transformArguments } from './arg-transforms';
 import { compileResultConverter, type CallOutcome, type OutputCheck } from './result-converter';
 import type { ToolDefinition, ToolDescriptor } from './tool-definition';
 import { toolOwner, unknownToolMessage } from './tool.messages';
@@ -17,6 +18,8 @@ export interface ToolBuildContext {
   readonly policy: CallPolicy;
   readonly services: PipelineServices;
   readonly intern: (schema: JsonSchema) => JsonSchema;
+  /** How deep recursive `$ref`s are inlined in advertised schemas; `'keep'`: schemas keep their references. */
+  readonly refs: number | 'keep';
 }
 
 /** Builds one tool from a `@Tool()` method: schema, validator, binder, converter, and its pipeline. */
@@ -25,7 +28,12 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
   const { compiler, policy } = build;
   const name = options.name ?? method;
   const owner = toolOwner(name, host.target.name, method);
-  const compiled = compileMethod(host, method, owner, compiler, options.inputSchema);
+  // A raw schema's references are checked before its validator is compiled: the compiler's own error would not say what to do.
+  for (const [raw, which] of [[options.inputSchema, 'input schema'], [options.outputSchema, 'output schema']] as const) if (raw) refFree(raw, which, owner, build.refs);
+  const declared = compileMethod(host, method, owner, compiler, options.inputSchema);
+  const args = record.transform?.args?.length ? transformArguments(declared.inputSchema, record.transform.args, owner, compiler) : undefined;
+  // Validation keeps the method's own schema; clients see the transformed one, and their arguments are mapped to it.
+  const compiled = args ? { ...declared, mapArguments: args.mapper, needsContext: declared.needsContext || args.mapper.needsContext } : declared;
   const task = taskSettings(options.task, owner);
   if (options.output !== undefined && options.outputSchema !== undefined) {
     throw new BootstrapError(
@@ -53,8 +61,8 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
     name,
     title: options.title,
     description: options.description ?? host.types.method(host.target, method)?.method?.description,
-    inputSchema: build.intern(compiled.inputSchema),
-    outputSchema: output && build.intern(output.schema),
+    inputSchema: build.intern(refFree(args?.schema ?? compiled.inputSchema, 'input schema', owner, build.refs)),
+    outputSchema: output && build.intern(refFree(output.schema, 'output schema', owner, build.refs)),
     annotations: options.annotations,
     icons: options.icons,
     _meta: withToolUi(options._meta, options.ui),
@@ -89,7 +97,7 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
       policy.logger.error(`Tool '${name}' (${where}) returned output that does not match its output schema: ${detail}`);
       return errorResult(`Tool '${name}' returned output that does not match its output schema: ${detail}`);
     },
-    invalid: (issues) => errorResult(`Invalid arguments for tool ${name}: ${issues.join('; ')}`),
+    invalid: (issues) => errorResult(`Invalid arguments for tool ${name}: ${(args ? issues.map(args.mapper.advertised) : issues).join('; ')}`),
     fail: failure,
     denied: () => {
       // Spec 2025-11-25 server/tools#error-handling: an unknown tool is a protocol error (-32602).
@@ -97,6 +105,24 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
     },
   });
   return { ...compiled, name, descriptor, tags: options.tags, pipeline, ...(task ? { task } : {}) };
+}
+
+/**
+ * A schema as clients are sent it: every `$ref` inlined (docs/composition.md#schemas-without-ref), unless the
+ * application keeps them. A reference that points nowhere fails the bootstrap naming the tool.
+ */
+function refFree(schema: JsonSchema, which: string, owner: string, refs: number | 'keep'): JsonSchema {
+  if (refs === 'keep') return schema;
+  const inlined = inlineRefs(schema, refs);
+  if ('schema' in inlined) return inlined.schema;
+  throw new BootstrapError(
+    BootstrapErrorCode.UnresolvableSchemaRef,
+    `Cannot build ${owner}: its ${which} cannot be sent without references: ${inlined.problem}.
+` +
+      (inlined.ref !== undefined
+        ? `Fix: define what '${inlined.ref}' names under the schema's own $defs, or keep references in advertised schemas with McpModule.forRoot({ schemaRefs: 'keep' }).`
+        : `Fix: give a lower McpModule.forRoot({ schemaRefs: { recursionDepth } }), or keep references with schemaRefs: 'keep'.`),
+  );
 }
 
 /** The answer to a tool that does not exist (or that the caller may not see). */

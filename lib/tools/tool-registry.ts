@@ -1,13 +1,22 @@
 import { Catalogue, passesTags, type TagFilter } from '../catalogue';
 import { TOOL_NAME_PATTERN } from '../constants';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import type { JsonSchema, ToolOptions } from '../interfaces';
+import type { JsonSchema, SchemaRefs, ToolOptions } from '../interfaces';
 import type { CallPolicy } from '../invocation';
 import type { ComponentRecord, PipelineServices } from '../pipeline';
+import { DEFAULT_RECURSION_DEPTH } from '../schema';
 import type { SchemaCompiler } from '../validation';
 import { buildTool } from './tool-builder';
 import type { ToolDefinition, ToolDescriptor } from './tool-definition';
 import { duplicateToolNameMessage, invalidToolNameMessage } from './tool.messages';
+
+/** What the application's options say about its tools (`McpModule.forRoot({ schemaRefs, toolSearch })`). */
+export interface ToolRegistrySettings {
+  readonly schemaRefs?: SchemaRefs;
+  readonly reserved?: ReadonlySet<string>;
+}
+
+const NONE: ReadonlySet<string> = new Set();
 
 /**
  * Every tool of the application, built at bootstrap (or when added at runtime). `tools/list` is answered
@@ -33,8 +42,14 @@ export class ToolRegistry extends Catalogue<ToolDefinition, ToolDescriptor> {
     private readonly services: PipelineServices,
     private readonly filter: TagFilter = {},
     pageSize?: number,
+    private readonly settings: ToolRegistrySettings = {},
   ) {
     super('tool', (tool) => tool.descriptor, pageSize);
+  }
+
+  /** The names only the server's own tools may have (`search_tools`, `call_tool` with `toolSearch`). */
+  get reserved(): ReadonlySet<string> {
+    return this.settings.reserved ?? NONE;
   }
 
   /** Builds the tools of `records` without adding them (a failure leaves the registry as it was). */
@@ -47,6 +62,13 @@ export class ToolRegistry extends Catalogue<ToolDefinition, ToolDescriptor> {
       if (!TOOL_NAME_PATTERN.test(name)) {
         throw new BootstrapError(BootstrapErrorCode.InvalidToolName, invalidToolNameMessage(name, host.target.name, method));
       }
+      if (this.reserved.has(name)) {
+        throw new BootstrapError(
+          BootstrapErrorCode.DuplicateToolName,
+          `Cannot register tool '${name}' (${host.target.name}.${method}): McpModule.forRoot({ toolSearch }) serves a tool of that name.\n` +
+            `Fix: name the tool otherwise, e.g. @Tool({ name: '${name}_2' }), or transform its name (docs/composition.md#transforms).`,
+        );
+      }
       const existing = this.find(name) ?? names.get(name);
       if (existing) {
         throw new BootstrapError(
@@ -54,7 +76,8 @@ export class ToolRegistry extends Catalogue<ToolDefinition, ToolDescriptor> {
           duplicateToolNameMessage(name, `${existing.className}.${existing.methodName}`, `${host.target.name}.${method}`),
         );
       }
-      const tool = buildTool(record, { compiler: this.compiler, policy: this.policy, services: this.services, intern: this.intern });
+      const refs = this.settings.schemaRefs === 'keep' ? 'keep' : (this.settings.schemaRefs?.recursionDepth ?? DEFAULT_RECURSION_DEPTH);
+      const tool = buildTool(record, { compiler: this.compiler, policy: this.policy, services: this.services, intern: this.intern, refs });
       if (!passesTags(options.tags, this.filter)) continue;
       staged.push(tool);
       names.set(name, tool);

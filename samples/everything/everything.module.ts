@@ -5,7 +5,16 @@ import { EverythingTasks } from './everything.tasks';
 import { EverythingTools } from './everything.tools';
 
 @Module({
-  imports: [McpModule.forRoot({ name: 'mcp-reflect-everything', version: '1.0.0', instructions: 'Every MCP conformance scenario.' })],
+  imports: [
+    McpModule.forRoot({
+      name: 'mcp-reflect-everything',
+      version: '1.0.0',
+      instructions: 'Every MCP conformance scenario.',
+      // The json-schema-2020-12 scenario checks that a tool's $defs and $ref reach the client as written: this server
+      // opts in to advertising references (by default they are inlined, docs/composition.md#schemas-without-ref).
+      schemaRefs: 'keep',
+    }),
+  ],
   providers: [EverythingTools, EverythingResources, EverythingNextTools, EverythingTasks],
 })
 export class EverythingModule {}

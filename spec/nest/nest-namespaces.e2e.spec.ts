@@ -87,6 +87,31 @@ describe('mcp-reflect/nest: namespaces (McpModule.forFeature)', () => {
     }
   });
 
+  it('applies a feature module’s transforms (declared names) and the root’s (served names) to Nest providers', async () => {
+    @Injectable({ scope: Scope.REQUEST })
+    class Quotes {
+      @Tool()
+      invoice(@Param() id: string, @Param() currency: string): string {
+        return `quote ${id} in ${currency}`;
+      }
+    }
+    @Module({ imports: [McpModule.forFeature({ namespace: 'quotes', transforms: { tools: { invoice: { name: 'quote', args: { id: { name: 'ref' }, currency: { hide: { value: 'EUR' } } } } } } })], providers: [Quotes] })
+    class QuotesModule {}
+    const options = { name: 'x', version: '1', http: false as const, warnings: { unprovidedComponents: false }, transforms: { tools: { quotes_quote: { description: 'A quote' } } } };
+    @Module({ imports: [McpModule.forRoot(options), QuotesModule] })
+    class QuotesApp {}
+    const context = await NestFactory.createApplicationContext(QuotesApp, { logger: false });
+    const client = await createTestClient(context.get(McpService).application);
+    try {
+      const [tool] = (await client.listTools()).tools;
+      expect(tool).toMatchObject({ name: 'quotes_quote', description: 'A quote', inputSchema: { properties: { ref: { type: 'string' } }, required: ['ref'] } });
+      expect(((await client.callTool({ name: 'quotes_quote', arguments: { ref: 'Q1' } })).content as { text: string }[])[0].text).toBe('quote Q1 in EUR');
+    } finally {
+      await client.close();
+      await context.close();
+    }
+  });
+
   it('fails the bootstrap naming both when a namespaced name meets another', async () => {
     @Injectable()
     class Clash {

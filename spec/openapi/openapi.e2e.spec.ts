@@ -297,4 +297,22 @@ describe('McpModule.fromOpenApi(): an HTTP API described by OpenAPI, served as t
     expect(tree.outputSchema).toBeUndefined();
     expect((await client.callTool({ name: 'pets_tree', arguments: {} })).structuredContent).toEqual({ name: 'root', children: [{ name: 'leaf', children: [] }] });
   });
+
+  it('takes transforms keyed by the operations’ names: a renamed tool and argument, a hidden one, a disabled tool; an unknown name fails the bootstrap', async () => {
+    const transforms = { tools: { getPet: { name: 'fetchPet', args: { id: { name: 'pet_id' } } }, listPets: { args: { limit: { hide: { value: 2 } } } }, deletePet: { enabled: false } } };
+    client = await createTestClient(app({ baseUrl: base, transforms }));
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['pets_fetchPet', 'pets_listPets']));
+    expect(names).not.toContain('pets_getPet');
+    expect(names).not.toContain('pets_deletePet');
+    const list = (await client.listTools()).tools.find((t) => t.name === 'pets_listPets')!;
+    expect(Object.keys(list.inputSchema.properties ?? {})).toEqual(['tags']);
+    await client.callTool({ name: 'pets_fetchPet', arguments: { pet_id: 3 } });
+    expect(api.received.at(-1)?.target).toBe('/api/pets/3');
+    await client.callTool({ name: 'pets_listPets', arguments: { limit: 50 } });
+    expect(api.received.at(-1)?.target).toMatch(/limit=2\b/);
+    await expect(McpFactory.create(app({ baseUrl: base, transforms: { tools: { getPets: { description: 'x' } } } }))).rejects.toThrow(
+      /transforms\.tools names 'getPets', and no tool is declared under that name \(did you mean 'getPet'\?\)/,
+    );
+  });
 });

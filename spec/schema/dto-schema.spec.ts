@@ -343,15 +343,14 @@ const GEO_POINT = {
   additionalProperties: false,
 };
 
-const TREE_NODE = {
-  type: 'object',
-  properties: {
-    name: { type: 'string' },
-    children: { type: 'array', items: { $ref: '#/$defs/TreeNode' } },
-  },
-  required: ['name'],
-  additionalProperties: false,
-};
+/** TreeNode as clients see it: `levels` TreeNodes one inside the other, the innermost's children any value. */
+function inlinedTree(levels: number): object {
+  let schema: object = {};
+  for (let i = 0; i < levels; i++) {
+    schema = { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: schema } }, required: ['name'], additionalProperties: false };
+  }
+  return schema;
+}
 
 describe.each(['2025-11-25', '2026-07-28'] as const)('@Args DTO schemas (protocol %s)', (protocolVersion) => {
   let client: TestClient;
@@ -402,14 +401,14 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('@Args DTO schemas (protoco
     });
   });
 
-  it('puts a recursive DTO in $defs and keeps the root an object schema', () => {
-    expect(tools.tree.inputSchema).toEqual({ ...TREE_NODE, $defs: { TreeNode: TREE_NODE } });
+  it('advertises a recursive DTO inlined (itself and three levels inside itself, then any value) and keeps the root an object schema', () => {
+    // Built with $defs and $ref (spec/schema/ref-free.spec.ts shows them with schemaRefs: 'keep'); clients get no $ref.
+    expect(tools.tree.inputSchema).toEqual(inlinedTree(4));
     expect(tools.forest.inputSchema).toEqual({
       type: 'object',
-      properties: { owner: { type: 'string' }, root: { $ref: '#/$defs/TreeNode' } },
+      properties: { owner: { type: 'string' }, root: inlinedTree(4) },
       required: ['owner', 'root'],
       additionalProperties: false,
-      $defs: { TreeNode: TREE_NODE },
     });
   });
 

@@ -7,7 +7,7 @@ import type { McpFeatureOptions } from '../../interfaces';
 import type { GeneratedTypes } from '../../metadata';
 import { perRequest } from './enhancer-resolver';
 import { hasComponents } from '../explorer';
-import { moduleNamespace } from '../namespaces';
+import { moduleFeature } from '../namespaces';
 
 /** A component host and the module whose providers its enhancers may inject. */
 export interface HostRecord extends MethodHost {
@@ -23,10 +23,10 @@ export interface HostRecord extends MethodHost {
 export async function collectHosts(container: Container, types: GeneratedTypes, served?: ReadonlySet<ModuleRecord>): Promise<HostRecord[]> {
   const hosts: HostRecord[] = [];
   const seen = new Set<Function>();
-  const namespaces = new Map<ModuleRecord, string | undefined>();
-  const namespaceOf = (module: ModuleRecord) => {
-    if (!namespaces.has(module)) namespaces.set(module, featureNamespace(module));
-    return namespaces.get(module);
+  const features = new Map<ModuleRecord, ReturnType<typeof moduleFeature>>();
+  const featureOf = (module: ModuleRecord) => {
+    if (!features.has(module)) features.set(module, featureOptions(module));
+    return features.get(module)!;
   };
   for (const record of container.providers()) {
     if (record.recipe.kind === 'existing' || record.recipe.kind === 'request-value') continue; // an alias serves nothing of its own
@@ -34,8 +34,7 @@ export async function collectHosts(container: Container, types: GeneratedTypes, 
     const target = targetOf(record);
     if (!target || seen.has(target) || !hasComponents(target)) continue;
     seen.add(target);
-    const namespace = namespaceOf(record.module);
-    const named = namespace ? { namespace } : {};
+    const named = featureOf(record.module);
     if (record.requestScoped) {
       hosts.push({
         target,
@@ -69,12 +68,12 @@ function targetOf(record: ProviderRecord): Function | undefined {
   return typeof instance === 'object' && instance !== null ? instance.constructor : undefined;
 }
 
-/** The namespace a module's `McpModule.forFeature()` import gives its components. */
-function featureNamespace(module: ModuleRecord): string | undefined {
+/** The namespace and transforms a module's `McpModule.forFeature()` import gives its components. */
+function featureOptions(module: ModuleRecord): ReturnType<typeof moduleFeature> {
   const features: McpFeatureOptions[] = [];
   for (const child of module.imports) {
     const recipe = child.providers.get(MCP_FEATURE)?.recipe;
     if (recipe?.kind === 'value') features.push(recipe.useValue as McpFeatureOptions);
   }
-  return moduleNamespace(module.name, features);
+  return moduleFeature(module.name, features);
 }
