@@ -81,6 +81,15 @@ describe('app.createFetchHandler(): the MCP endpoint as a web-standard (Request)
     expect(await open('10.0.0.2')).toBe(200);
   });
 
+  it('is an OAuth resource server with auth: 401 with the metadata URL without a token, and the metadata itself', async () => {
+    const handler = app.createFetchHandler({ path: '/mcp', auth: { issuer: 'https://issuer.example.com', jwksUri: 'https://issuer.example.com/jwks', resource: 'https://mcp.example.com/mcp' } });
+    const refused = await handler(new Request('https://mcp.example.com/mcp', { method: 'POST', headers: JSON_AND_SSE, body: initializeBody() }));
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"');
+    const metadata = await handler(new Request('https://mcp.example.com/.well-known/oauth-protected-resource/mcp'));
+    expect(await metadata.json()).toMatchObject({ resource: 'https://mcp.example.com/mcp', authorization_servers: ['https://issuer.example.com'] });
+  });
+
   /** The same bad requests to both faces of the endpoint: the Node handler on a real port, the fetch handler in process. */
   describe('answers bad requests as the Node handler does', () => {
     const bad: [string, { method?: string; headers?: Record<string, string>; body?: string }][] = [
