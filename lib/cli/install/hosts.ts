@@ -35,6 +35,19 @@ export const here = (): Where => ({ home: os.homedir(), cwd: process.cwd(), plat
 const withEnv = (env: Readonly<Record<string, string>>) => (Object.keys(env).length > 0 ? { env: { ...env } } : {});
 const withHeaders = (headers: Readonly<Record<string, string>>) => (Object.keys(headers).length > 0 ? { headers: { ...headers } } : {});
 
+/**
+ * How most hosts write a server: the stdio command (with `type: 'stdio'` where `typed`), and the URL under the
+ * host's own key (`url`, `serverUrl`, `httpUrl`; with `type: 'http'` where `typed`), or why it takes none.
+ */
+function entries(options: { readonly typed: boolean; readonly urlKey?: string; readonly noUrl?: string }): Host['entry'] {
+  const type = (kind: string) => (options.typed ? { type: kind } : {});
+  return (server) => {
+    if (server.kind === 'stdio') return { ...type('stdio'), command: server.command, args: [...server.args], ...withEnv(server.env) };
+    if (options.noUrl) return options.noUrl;
+    return { ...type('http'), [options.urlKey ?? 'url']: server.url, ...withHeaders(server.headers) };
+  };
+}
+
 /** The per-user configuration folder: ~/Library/Application Support, %APPDATA%, or $XDG_CONFIG_HOME / ~/.config. */
 function userConfigDir(where: Where): string {
   if (where.platform === 'darwin') return path.join(where.home, 'Library', 'Application Support');
@@ -50,10 +63,7 @@ export const HOSTS: readonly Host[] = [
     scopes: ['user'],
     file: (_scope, where) => path.join(userConfigDir(where), 'Claude', 'claude_desktop_config.json'),
     key: 'mcpServers',
-    entry: (server) =>
-      server.kind === 'stdio'
-        ? { command: server.command, args: [...server.args], ...withEnv(server.env) }
-        : "Claude Desktop's configuration file takes stdio servers only: add a remote server under Settings → Connectors, or install the stdio entry.",
+    entry: entries({ typed: false, noUrl: "Claude Desktop's configuration file takes stdio servers only: add a remote server under Settings → Connectors, or install the stdio entry." }),
   },
   {
     id: 'claude-code',
@@ -61,10 +71,7 @@ export const HOSTS: readonly Host[] = [
     scopes: ['project', 'user'],
     file: (scope, where) => (scope === 'project' ? path.join(where.cwd, '.mcp.json') : path.join(where.home, '.claude.json')),
     key: 'mcpServers',
-    entry: (server) =>
-      server.kind === 'stdio'
-        ? { type: 'stdio', command: server.command, args: [...server.args], ...withEnv(server.env) }
-        : { type: 'http', url: server.url, ...withHeaders(server.headers) },
+    entry: entries({ typed: true }),
   },
   {
     id: 'cursor',
@@ -72,8 +79,7 @@ export const HOSTS: readonly Host[] = [
     scopes: ['user', 'project'],
     file: (scope, where) => path.join(scope === 'project' ? where.cwd : where.home, '.cursor', 'mcp.json'),
     key: 'mcpServers',
-    entry: (server) =>
-      server.kind === 'stdio' ? { command: server.command, args: [...server.args], ...withEnv(server.env) } : { url: server.url, ...withHeaders(server.headers) },
+    entry: entries({ typed: false, urlKey: 'url' }),
   },
   {
     id: 'vscode',
@@ -81,10 +87,7 @@ export const HOSTS: readonly Host[] = [
     scopes: ['project', 'user'],
     file: (scope, where) => (scope === 'project' ? path.join(where.cwd, '.vscode', 'mcp.json') : path.join(userConfigDir(where), 'Code', 'User', 'mcp.json')),
     key: 'servers',
-    entry: (server) =>
-      server.kind === 'stdio'
-        ? { type: 'stdio', command: server.command, args: [...server.args], ...withEnv(server.env) }
-        : { type: 'http', url: server.url, ...withHeaders(server.headers) },
+    entry: entries({ typed: true }),
   },
   {
     id: 'windsurf',
@@ -92,8 +95,7 @@ export const HOSTS: readonly Host[] = [
     scopes: ['user'],
     file: (_scope, where) => path.join(where.home, '.codeium', 'windsurf', 'mcp_config.json'),
     key: 'mcpServers',
-    entry: (server) =>
-      server.kind === 'stdio' ? { command: server.command, args: [...server.args], ...withEnv(server.env) } : { serverUrl: server.url, ...withHeaders(server.headers) },
+    entry: entries({ typed: false, urlKey: 'serverUrl' }),
   },
   {
     id: 'gemini-cli',
@@ -101,8 +103,7 @@ export const HOSTS: readonly Host[] = [
     scopes: ['user', 'project'],
     file: (scope, where) => path.join(scope === 'project' ? where.cwd : where.home, '.gemini', 'settings.json'),
     key: 'mcpServers',
-    entry: (server) =>
-      server.kind === 'stdio' ? { command: server.command, args: [...server.args], ...withEnv(server.env) } : { httpUrl: server.url, ...withHeaders(server.headers) },
+    entry: entries({ typed: false, urlKey: 'httpUrl' }),
   },
   {
     id: 'mcp-json',
@@ -110,7 +111,6 @@ export const HOSTS: readonly Host[] = [
     scopes: ['project'],
     file: (_scope, where) => path.join(where.cwd, 'mcp.json'),
     key: 'mcpServers',
-    entry: (server) =>
-      server.kind === 'stdio' ? { command: server.command, args: [...server.args], ...withEnv(server.env) } : { type: 'http', url: server.url, ...withHeaders(server.headers) },
+    entry: (server) => (server.kind === 'stdio' ? entries({ typed: false })(server) : entries({ typed: true })(server)),
   },
 ];
