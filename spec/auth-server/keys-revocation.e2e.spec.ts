@@ -1,0 +1,100 @@
+import 'reflect-metadata';
+import { generateKeyPairSync } from 'node:crypto';
+import { createServer } from 'node:net';
+import { McpFactory, type McpApplication } from 'mcp-reflect';
+import { initializeBody, JSON_AND_SSE, rawRequest } from '../support/http-helpers';
+import { authorizationUrl, browse, pkce, register, SignInModule, startUpstream, tokenRequest, type Upstream } from './support';
+
+const REDIRECT = 'http://127.0.0.1:47300/callback';
+
+/** A port free now: the server comes back on it (its origin is the issuer of the tokens). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A private ES256 signing JWK. */
+const signingKey = (kid: string) => ({ ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' });
+const headerOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[0]!, 'base64url').toString()) as { kid?: string };
+
+/** Signing keys rotated across restarts, and revocation (RFC 7009), on the authorization server of issue 26. */
+describe('the authorization server: key rotation and revocation', () => {
+  let upstream: Upstream;
+  let app: McpApplication | undefined;
+  let port: number;
+  const a = signingKey('key-a');
+  const b = signingKey('key-b');
+
+  const start = async (signing: Record<string, unknown>[]) => {
+    await app?.close();
+    app = await McpFactory.create(SignInModule);
+    await app.listen({
+      transport: 'http',
+      port,
+      auth: { scopesSupported: ['notes:read'], server: { upstream: { name: 'upstream', issuer: upstream.issuer, clientId: upstream.clientId, clientSecret: upstream.clientSecret }, keys: { signing } } },
+    });
+    const url = await app.getUrl();
+    // fetch's pool may hold connections to the server just closed on this port: let it see them closed first.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return { url, origin: new URL(url).origin };
+  };
+
+  /** Tokens through the whole sign-in: a client registered anew (the memory store starts empty), PKCE S256, the resource. */
+  const signIn = async ({ url, origin }: { url: string; origin: string }) => {
+    const clientId = await register(origin, [REDIRECT]);
+    const { verifier, challenge } = pkce();
+    const request = authorizationUrl(origin, { client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', resource: url, scope: 'notes:read' });
+    const { url: callback } = await browse(request, REDIRECT);
+    const issued = await tokenRequest(origin, { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT, resource: url });
+    expect(issued.status).toBe(200);
+    return { clientId, access: String(issued.body.access_token), refresh: String(issued.body.refresh_token) };
+  };
+  const mcpStatus = async (url: string, token: string) => (await rawRequest(url, { headers: { ...JSON_AND_SSE, authorization: `Bearer ${token}` }, body: initializeBody() })).status;
+
+  beforeAll(async () => {
+    upstream = await startUpstream();
+    port = await freePort();
+    upstream.register(`http://127.0.0.1:${port}/oauth/callback`);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await upstream?.close();
+  });
+
+  it('signs with the first key, keeps verifying with the others, and stops accepting a key that is dropped', async () => {
+    let server = await start([a]);
+    const first = await signIn(server);
+    expect(headerOf(first.access).kid).toBe('key-a');
+    expect(await mcpStatus(server.url, first.access)).toBe(200);
+
+    // A new key first: new tokens are signed with it, tokens signed with the old one still work.
+    server = await start([b, a]);
+    const jwks = (await (await fetch(`${server.origin}/oauth/jwks`)).json()) as { keys: { kid: string; d?: unknown }[] };
+    expect(jwks.keys.map((key) => key.kid).sort()).toEqual(['key-a', 'key-b']);
+    expect(jwks.keys.some((key) => key.d !== undefined)).toBe(false); // public halves only
+    const second = await signIn(server);
+    expect(headerOf(second.access).kid).toBe('key-b');
+    expect(await mcpStatus(server.url, first.access)).toBe(200);
+    expect(await mcpStatus(server.url, second.access)).toBe(200);
+
+    // The old key dropped: its tokens are refused.
+    server = await start([b]);
+    expect(await mcpStatus(server.url, first.access)).toBe(401);
+    expect(await mcpStatus(server.url, second.access)).toBe(200);
+  }, 60_000);
+
+  it('revokes a refresh token (RFC 7009): it refreshes no more', async () => {
+    const server = await start([a]);
+    const tokens = await signIn(server);
+    const revoked = await fetch(`${server.origin}/oauth/revoke`, { method: 'POST', body: new URLSearchParams({ token: tokens.refresh, token_type_hint: 'refresh_token', client_id: tokens.clientId }) });
+    expect(revoked.status).toBe(200);
+    const refreshed = await tokenRequest(server.origin, { grant_type: 'refresh_token', refresh_token: tokens.refresh, client_id: tokens.clientId });
+    expect(refreshed).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  }, 60_000);
+});
