@@ -121,7 +121,10 @@ export class ToolCalls {
   question(method: string, params: Record<string, unknown> | undefined): Promise<unknown> {
     const running = [...this.calls.values()].filter((call) => call.running);
     const [call] = running;
-    if (method === 'roots/list' && (running.length !== 1 || !call.ask)) return Promise.resolve({ roots: [] }); // no caller to ask: none
+    // A 2025-era server asks for roots when its session starts and when they change, not as part of a call: taken
+    // for the question of a call that happens to run then, it would hold that call's one question while the call's
+    // own (an elicitation) is refused. So it is answered with no roots, as when there is no caller to ask.
+    if (method === 'roots/list') return Promise.resolve({ roots: [] });
     if (running.length !== 1 || !call.ask) {
       const why = running.length === 0 ? 'no call of the proxy is running on it' : `${running.length} calls of the proxy are running on it and nothing tells which one asks`;
       return Promise.reject(new Error(`The proxy cannot pass this ${method} request on: ${why}.`));

@@ -53,6 +53,9 @@ describe('sign-in and consent in Chromium', () => {
     origin = new URL(url).origin;
     upstream.register(`${origin}/oauth/callback`);
     callbackServer = createServer((req, res) => {
+      // The browser also asks this origin for its /favicon.ico: only the redirects to the callback count.
+      const reached = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (reached.pathname !== '/callback') return void res.writeHead(404).end();
       callbacks.push(new URL(req.url ?? '/', redirect));
       res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Signed in</title><p id="done">You can close this window.</p>');
     });
