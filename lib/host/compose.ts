@@ -131,6 +131,7 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
     maxSubscriptionsPerSession: settings.maxSubscriptionsPerSession ?? 100,
     cacheHints: settings.cacheHints,
     tasks: settings.tasks,
+    state: settings.state,
   });
   const registries: ApplicationRegistries = {
     server: { name: settings.name, version: settings.version, ...(settings.title !== undefined ? { title: settings.title } : {}) },

@@ -6,3 +6,5 @@ export { RedisBus } from './redis-bus';
 export type { RedisClient, RedisSubscriber, RedisOptions } from './redis-client';
 export { RedisTaskStore } from './redis-task-store';
 export type { RedisTaskStoreOptions } from './redis-task-store';
+export { RedisStateStore } from './redis-state-store';
+export type { RedisStateStoreOptions } from './redis-state-store';

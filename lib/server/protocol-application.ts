@@ -5,6 +5,7 @@ import type { PromptRegistry } from '../prompts';
 import type { ResourceRegistry } from '../resources';
 import type { ToolRegistry } from '../tools';
 import type { TasksOptions } from '../tasks';
+import type { StateOptions } from '../state';
 import type { ServerHub } from './server-hub';
 
 /** What the protocol layer needs from the application: identity and the compiled registries. */
@@ -33,4 +34,6 @@ export interface ProtocolApplication {
   readonly cacheHints?: Readonly<Record<string, CacheHint | undefined>>;
   /** Where tasks live and for how long (`McpModule.forRoot({ tasks })`); defaults apply when absent. */
   readonly tasks?: TasksOptions;
+  /** Where `ctx.state` lives and for how long (`McpModule.forRoot({ state })`); defaults apply when absent. */
+  readonly state?: StateOptions;
 }

@@ -3,7 +3,7 @@ import { isUiResource, UI_EXTENSIONS } from '../apps';
 import { BootstrapError, BootstrapErrorCode, RequestError, ToolError } from '../errors';
 import { withReadableParams } from './error-mapping';
 import { InputRounds } from './input-required';
-import type { CacheHint, McpAuth } from '../interfaces';
+import type { CacheHint } from '../interfaces';
 import { fromAuthInfo } from './auth-info';
 import { CallerChannel, mayHearOf, scoped, scopesFor, toolVisible, type Caller } from './visibility';
 import { CallerBus } from './listen-bus';
@@ -11,10 +11,11 @@ import { isModern } from './server-hub';
 import type { ProtocolApplication } from './protocol-application';
 import { answerCompletions, answerPrompts, answerResources, answerTools } from './request-handlers';
 import type { SessionRuntime } from './session-runtime';
-import type { ChannelServices } from './request-channel';
+import type { ChannelServices, Connection } from './request-channel';
 import type { ServerHub } from './server-hub';
 import { checkCacheHint } from '../resources';
 import { resolveTasksOptions } from '../tasks';
+import { resolveStateOptions } from '../state';
 import { answerTasks } from './tasks/tasks-handlers';
 import { TaskService } from './tasks/tasks-service';
 import { withTaskWire } from './tasks/tasks-wire';
@@ -63,10 +64,7 @@ export type ServerFactory = ((connection?: Connection) => Server) & {
   readonly sessionEnded: (sessionId: string) => Promise<void>;
 };
 
-/** What a connection brings: the identity it was opened with (stdio, in memory). */
-export interface Connection {
-  readonly auth?: McpAuth;
-}
+export type { Connection };
 
 type Kinds = { tools: boolean; resources: boolean; prompts: boolean; completions: boolean; logging: boolean; ui: boolean };
 
@@ -170,6 +168,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     (taskTools ??= app.tools.some((t) => t.task !== undefined)) ? (taskService ??= new TaskService(taskOptions ?? resolveTasksOptions(), app.logger)) : undefined;
   const services: ChannelServices = {
     logger: app.logger,
+    state: resolveStateOptions(app.state),
     hub: app.hub,
     rounds,
     forms: app.forms,
@@ -219,6 +218,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       services,
       ...(cacheHints ? { cacheHints } : {}),
       ...(connection?.auth ? { auth: connection.auth } : {}),
+      connection: connection ?? {},
       ...(declared.tools && tasks() ? { tasks: tasks() } : {}),
     };
     if (declared.tools) answerTools(runtime);

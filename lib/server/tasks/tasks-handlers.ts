@@ -45,7 +45,7 @@ export function taskCall(
   const settings = tool.task;
   if (!tasks || !settings) return undefined;
   const target = `tool:${tool.name}`;
-  const channel = new SdkRequestChannel(ctx, runtime.server, params._meta?.progressToken as string | number | undefined, runtime.services, target, runtime.auth);
+  const channel = new SdkRequestChannel(ctx, runtime.server, params._meta?.progressToken as string | number | undefined, runtime.services, target, runtime.connection);
   // A caller without the tool's scopes gets no task: the ordinary call refuses it, and the method never runs.
   const needed = tool.pipeline.requiredScopes;
   if (needed && missingScopes(channel.auth, needed).length > 0) return undefined;
@@ -191,7 +191,7 @@ export function answerTasks(runtime: SessionRuntime, tasks: TaskService): void {
   const { server } = runtime;
   server.registerCapabilities({ ...LEGACY_TASK_CAPABILITIES, ...TASK_EXTENSION_CAPABILITIES } as never);
   const caller = (ctx: ServerContext) => {
-    const channel = new SdkRequestChannel(ctx, server, undefined, runtime.services, '', runtime.auth);
+    const channel = new SdkRequestChannel(ctx, server, undefined, runtime.services, '', runtime.connection);
     const modern = isModern(channel);
     if (modern && !declaresTasks(channel.client)) throw extensionRequired(`Task methods need the '${TASKS_EXTENSION}' extension, which the client did not declare.`);
     return { modern, auth: channel.auth, owner: tasks.ownerOf(channel.auth, channel.sessionId) };
