@@ -11,6 +11,7 @@ import { clientHeader } from '../peer-headers';
 import { SdkRequestChannel } from '../request-channel';
 import type { SessionRuntime } from '../session-runtime';
 import { originOf, taskProgressToken } from './tasks-channel';
+import { ANONYMOUS } from './tasks-service';
 import type { TaskService } from './tasks-service';
 import { declaresTasks, detailedTask, LEGACY_TASK_CAPABILITIES, legacyTask, modernTask, relatedTo, TASK_EXTENSION_CAPABILITIES, taskResult } from './tasks-wire';
 
@@ -56,9 +57,20 @@ export function taskCall(
     if (modern) throw extensionRequired(`Tool '${tool.name}' runs only as a task, and the client did not declare the '${TASKS_EXTENSION}' extension.`);
     throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool '${tool.name}' runs only as a task: call it with params.task (tasks, protocol revision 2025-11-25).`);
   }
+  const owner = tasks.ownerOf(channel.auth, channel.sessionId);
+  // An anonymous HTTP caller (no token, no session; a stdio or in-memory connection is one client) may be refused.
+  if (tasks.options.anonymous === 'refuse' && owner === ANONYMOUS && runtime.connection.id === undefined) {
+    throw toWireError(
+      new RequestError(
+        RpcCode.InvalidRequest,
+        `Cannot run tool '${tool.name}' as a task: this server runs tasks only for callers with a verified token or a session. Authenticate, or call it over a 2025-11-25 session.`,
+        { limit: 'anonymous' },
+      ),
+    );
+  }
   const answer = (record: TaskRecord) => taskResult(modern ? { resultType: 'task', ...modernTask(record) } : { task: legacyTask(record) });
   const base = {
-    owner: tasks.ownerOf(channel.auth, channel.sessionId),
+    owner,
     // The HTTP endpoint names the client as its own bounds count it (`clientKey`, else the remote address).
     client: tasks.clientOf(channel.auth, channel.sessionId, ctx.http?.req?.headers.get(clientHeader()) ?? undefined),
     tool,

@@ -39,6 +39,8 @@ export interface TaskStart extends Omit<LiveTask, 'taskId' | 'timer'> {
   readonly running?: Promise<unknown>;
 }
 
+/** The owner of the tasks of callers without a token or a session. */
+export const ANONYMOUS = 'anonymous';
 const WORKING: readonly TaskStatus[] = ['working'];
 /** The longest delay `setTimeout` keeps (a longer one would fire at once). */
 const MAX_DELAY = 2 ** 31 - 1;
@@ -73,7 +75,7 @@ export class TaskService {
    */
   ownerOf(auth: McpAuth | undefined, sessionId: string | undefined): string {
     if (auth) return `auth:${identityOf(auth)}`;
-    return sessionId ? `session:${sessionId}` : 'anonymous';
+    return sessionId ? `session:${sessionId}` : ANONYMOUS;
   }
 
   /**
