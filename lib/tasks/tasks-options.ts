@@ -2,6 +2,7 @@ import { BootstrapError, BootstrapErrorCode } from '../errors';
 import { InMemoryTaskStore } from './memory-task-store';
 import { wholeOption } from './task-support';
 import type { TaskStore } from './task-store';
+import type { TaskQueue } from './task-queue';
 
 /** The extension id of tasks in protocol revision 2026-07-28 (SEP-2663). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -23,6 +24,14 @@ export interface TasksOptions {
    * per remote address; `'refuse'` answers their task calls -32600, so that only identified callers hold tasks.
    */
   anonymous?: 'allow' | 'refuse';
+  /**
+   * A durable queue of runs (docs/tasks.md#durable-queue): a task call enqueues its run, and a worker of any instance
+   * sharing the queue (and the store) runs it; a run cut short by a dying process is run again. Default: runs stay
+   * in the process that started them.
+   */
+  queue?: TaskQueue;
+  /** With a `queue`: whether this process runs queued tasks too (default true); false: it only enqueues. */
+  worker?: boolean;
 }
 
 /** The options with their defaults, checked once. */
@@ -33,6 +42,8 @@ export interface ResolvedTasksOptions {
   readonly pollIntervalMs: number;
   readonly pageSize: number;
   readonly anonymous: 'allow' | 'refuse';
+  readonly queue?: TaskQueue;
+  readonly worker: boolean;
 }
 
 /** Fills in the defaults; a bad number fails the bootstrap with the fix. */
@@ -49,6 +60,8 @@ export function resolveTasksOptions(options: TasksOptions = {}): ResolvedTasksOp
   }
   return {
     anonymous,
+    ...(options.queue ? { queue: options.queue } : {}),
+    worker: options.worker !== false,
     store: options.store ?? new InMemoryTaskStore(),
     defaultTtlMs: Math.min(option('defaultTtlMs', 3_600_000, 'milliseconds'), maxTtlMs),
     maxTtlMs,
