@@ -44,7 +44,9 @@ const ALLOWED: Record<string, string[]> = {
   di: ['metadata', 'interfaces', 'errors', 'constants'],
   schema: ['metadata', 'interfaces', 'errors', 'constants'],
   validation: ['interfaces', 'errors'],
-  context: ['errors'],
+  context: ['state', 'errors'],
+  // ctx.state: the caller's values and the stores they live in.
+  state: ['errors'],
   invocation: ['context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
   catalogue: ['errors'],
   pipeline: ['catalogue', 'invocation', 'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants'],
@@ -57,13 +59,13 @@ const ALLOWED: Record<string, string[]> = {
   prompts: ['content', 'pipeline', 'catalogue', 'invocation', 'context', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
   completions: ['pipeline', 'validation', 'invocation', 'context', 'metadata', 'interfaces', 'errors', 'constants'],
   // The SDK server adapter (with the tasks methods on the wire in server/tasks/): the registries behind SDK handlers.
-  server: ['apps', 'tasks', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'invocation', 'context', 'interfaces', 'errors'],
+  server: ['apps', 'state', 'tasks', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'invocation', 'context', 'interfaces', 'errors'],
   // The resource server: access-token verification and the HTTP bearer gate (RFC 6750, RFC 9728), on the server's types.
   auth: ['server', 'catalogue', 'invocation', 'context', 'interfaces', 'errors', 'constants'],
   // stdio, in-memory connections and Streamable HTTP: they serve what the server factory makes.
   transports: ['auth', 'server', 'invocation', 'context', 'interfaces', 'errors'],
   // Redis adapters of the stores and the bus the server and transports define.
-  'scale-out': ['transports', 'server', 'tasks'],
+  'scale-out': ['transports', 'server', 'state', 'tasks'],
   // A remote MCP server as a provider: the SDK client, and its components as decorated methods of a class.
   // (schema: a remote tool's schema must be one that can be sent without $ref.)
   proxy: ['resources', 'content', 'decorators', 'schema', 'catalogue', 'context', 'metadata', 'interfaces', 'errors'],
@@ -71,7 +73,7 @@ const ALLOWED: Record<string, string[]> = {
   openapi: ['content', 'decorators', 'catalogue', 'context', 'interfaces', 'errors'],
   // The composition root: an application on a host (host/), the standalone container's host (host/native/).
   host: [
-    'openapi', 'proxy', 'apps', 'tasks', 'auth', 'server', 'transports', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di',
+    'openapi', 'proxy', 'apps', 'state', 'tasks', 'auth', 'server', 'transports', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di',
     'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants',
   ],
   // mcp-reflect/nest: the NestJS host (the only importer of @nestjs/* and rxjs).
@@ -83,7 +85,7 @@ const ALLOWED: Record<string, string[]> = {
   // The subpath entries (mcp-reflect/common, /redis, /tasks, /builtins, /auth-server): each names the areas it re-exports.
   entries: ['decorators', 'errors', 'constants', 'context', 'interfaces', 'scale-out', 'tasks', 'builtins', 'auth'],
   index: [
-    'openapi', 'proxy', 'tasks', 'builtins', 'pipeline', 'decorators', 'di', 'context', 'host', 'server', 'transports', 'scale-out', 'tools', 'resources', 'prompts',
+    'openapi', 'proxy', 'state', 'tasks', 'builtins', 'pipeline', 'decorators', 'di', 'context', 'host', 'server', 'transports', 'scale-out', 'tools', 'resources', 'prompts',
     'completions', 'errors', 'constants', 'interfaces',
   ],
 };

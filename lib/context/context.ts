@@ -4,6 +4,7 @@ import { isModernRevision } from './protocol-era';
 import type { Answers, Question } from './ask';
 import type { ElicitResult, InputOptions, SampleOptions, SamplingMessage, SamplingResult } from './inputs';
 import { InputRequiredSignal, type InputSpec, type InteractionChannel } from './interaction';
+import { UserState, type StateBinding } from '../state';
 
 /** MCP log levels (RFC 5424 severities), lowest first. */
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -33,6 +34,8 @@ export interface RequestChannel {
   readonly headers?: Readonly<Record<string, string>>;
   /** The request's `_meta` as the client sent it (progressToken, a W3C `traceparent`, …). */
   readonly meta?: Readonly<Record<string, unknown>>;
+  /** Where `ctx.state` lives and whose it is (absent where no call is served). */
+  readonly state?: StateBinding;
   /** Turns the call into a task now (`@Tool({ task: { start: 'on-demand' } })`); false where it cannot be one. */
   startTask?(): Promise<boolean>;
 }
@@ -74,6 +77,7 @@ export class Context {
   private inputs = 0;
   /** The last input request raised (and, unless it was swallowed, thrown out of the method). */
   private asked?: InputRequiredSignal;
+  private userState?: UserState;
 
   constructor(private readonly channel: RequestChannel) {}
 
@@ -97,6 +101,18 @@ export class Context {
   /** Aborted when the client cancels the request or the connection closes. */
   get signal(): AbortSignal {
     return this.channel.signal;
+  }
+
+  /**
+   * The caller's state, kept between its calls (docs/context.md#state): its 2025-11-25 session's, else its
+   * verified identity's (subject and client), else its stdio or in-memory connection's. JSON values with a TTL,
+   * bounded per caller in bytes; in memory by default, in Redis across instances (`RedisStateStore`).
+   * @example
+   * const visits = ((await ctx.state.get<number>('visits')) ?? 0) + 1;
+   * await ctx.state.set('visits', visits);
+   */
+  get state(): UserState {
+    return (this.userState ??= new UserState(this.channel.state));
   }
 
   /** The JSON-RPC id of the request. */

@@ -1,6 +1,7 @@
 import type { McpAuth } from './auth';
 import type { ClientInfo, LogLevel, RequestChannel } from './context';
 import type { InteractionChannel } from './interaction';
+import type { StateBinding } from '../state';
 
 /**
  * A request channel that forwards every member to `base`: channels that change one thing (the signal of a
@@ -47,6 +48,10 @@ export class ForwardingChannel implements RequestChannel {
 
   get meta(): Readonly<Record<string, unknown>> | undefined {
     return this.base.meta;
+  }
+
+  get state(): StateBinding | undefined {
+    return this.base.state;
   }
 
   notify(method: string, params: Record<string, unknown>): Promise<void> {

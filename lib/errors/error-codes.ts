@@ -13,6 +13,10 @@ export const ErrorCode = {
   /** The client's answer to an elicitation or sampling request is unusable (`InvalidAnswerError`). */
   InvalidAnswer: 'INVALID_ANSWER',
   InvalidElicitationForm: 'INVALID_ELICITATION_FORM',
+  /** `ctx.state` has no owner to keep state for, or is used where no call is served (`StateError`). */
+  StateUnavailable: 'STATE_UNAVAILABLE',
+  /** `ctx.state.set()` would pass the caller's (or the store's) byte budget (`StateError`). */
+  StateLimit: 'STATE_LIMIT',
   UpstreamHttpError: 'UPSTREAM_HTTP_ERROR',
   InvalidToken: 'INVALID_TOKEN',
   InsufficientScope: 'INSUFFICIENT_SCOPE',

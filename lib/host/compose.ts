@@ -147,6 +147,7 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
     cacheHints: settings.cacheHints,
     tasks: settings.tasks,
     ...(toolSearch ? { toolSearch } : {}),
+    state: settings.state,
   });
   const registries: ApplicationRegistries = {
     server: { name: settings.name, version: settings.version, ...(settings.title !== undefined ? { title: settings.title } : {}) },

@@ -251,7 +251,7 @@ export class McpApplication {
     this.connections.clear();
     await Promise.allSettled(open.map((c) => c.close()));
     // Running tasks are aborted (their Context's signal fires) before the providers they use are destroyed.
-    this.factory.close();
+    await this.factory.close();
     await this.host.shutdown(signal);
   }
 

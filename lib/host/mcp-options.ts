@@ -2,6 +2,7 @@ import type { ModuleImport } from '../interfaces';
 import type { CanActivate, ComponentTransforms, DeclaredKinds, SchemaRefs, GeneratedMetadata, EnhancerRef, ExceptionFilter, McpInterceptor, McpMiddleware, PipeTransform } from '../interfaces';
 import type { CacheHint } from '../interfaces';
 import type { TasksOptions } from '../tasks';
+import type { StateOptions } from '../state';
 import type { ServerLogger } from '../tools';
 import type { PrecompiledValidators } from '../interfaces';
 
@@ -121,6 +122,8 @@ export interface McpModuleOptions {
    * longest TTL a client may ask for, the poll interval, and the `tasks/list` page size.
    */
   tasks?: TasksOptions;
+  /** `ctx.state` (docs/context.md#state): the store (default: in memory, bounded per caller), the default and longest TTL. */
+  state?: StateOptions;
   /**
    * Bootstrap warnings, each on by default and sent to `logger`. `unprovidedComponents`: when the application
    * starts serving (`app.listen()`) and in the CLI's `inspect` and `call`, name each class with `@Tool()`,

@@ -122,6 +122,11 @@ export interface ToolTaskOptions {
   /** How often clients should poll (ms); default: the server's `tasks.pollIntervalMs`. */
   pollIntervalMs?: number;
   /**
+   * On a durable queue (`tasks.queue`): whether a run cut short (its process died) is run again by another worker
+   * (default true: at least once). false: the task fails with a status that says so instead.
+   */
+  retry?: boolean;
+  /**
    * `'immediately'` (default): the call becomes a task as it starts. `'on-demand'`: the call runs as an ordinary
    * call (it may ask for input, round by round) until the method calls `await ctx.startTask()`; then the client
    * gets the task and the method goes on as it. A method that returns first answers with its result.

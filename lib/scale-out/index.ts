@@ -6,3 +6,7 @@ export { RedisBus } from './redis-bus';
 export type { RedisClient, RedisSubscriber, RedisOptions } from './redis-client';
 export { RedisTaskStore } from './redis-task-store';
 export type { RedisTaskStoreOptions } from './redis-task-store';
+export { RedisStateStore } from './redis-state-store';
+export { RedisTaskQueue } from './redis-task-queue';
+export type { RedisTaskQueueOptions } from './redis-task-queue';
+export type { RedisStateStoreOptions } from './redis-state-store';

@@ -5,6 +5,7 @@ import type { PromptRegistry } from '../prompts';
 import type { ResourceRegistry } from '../resources';
 import type { ToolRegistry } from '../tools';
 import type { TasksOptions } from '../tasks';
+import type { StateOptions } from '../state';
 import type { ServerHub } from './server-hub';
 import type { ToolSearchSettings } from './tool-search';
 
@@ -36,4 +37,6 @@ export interface ProtocolApplication {
   readonly tasks?: TasksOptions;
   /** `McpModule.forRoot({ toolSearch })`: tools/list shows the search tools, which search_tools and call_tool answer. */
   readonly toolSearch?: ToolSearchSettings;
+  /** Where `ctx.state` lives and for how long (`McpModule.forRoot({ state })`); defaults apply when absent. */
+  readonly state?: StateOptions;
 }

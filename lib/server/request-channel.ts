@@ -1,7 +1,8 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
-import type { ClientInfo, InteractionChannel, LogLevel, RequestChannel } from '../context';
+import { isModernRevision, ownerOf, type ClientInfo, type InteractionChannel, type LogLevel, type RequestChannel } from '../context';
 import type { McpAuth } from '../interfaces';
 import type { ElicitationForms, ServerLogger } from '../invocation';
+import type { ResolvedStateOptions, StateBinding } from '../state';
 import { fromAuthInfo } from './auth-info';
 import type { Answers, InputRounds } from './input-required';
 import type { ServerHub } from './server-hub';
@@ -13,6 +14,26 @@ export interface ChannelServices {
   readonly rounds: InputRounds;
   readonly forms: ElicitationForms;
   readonly readResource: (uri: string, channel: RequestChannel) => Promise<unknown[]>;
+  /** Where `ctx.state` lives (`forRoot({ state })`, checked once). */
+  readonly state: ResolvedStateOptions;
+}
+
+/** What a connection brings: the identity it was opened with, and its own id (stdio, in memory; HTTP requests carry their own). */
+export interface Connection {
+  readonly auth?: McpAuth;
+  /** One per stdio or in-memory connection: the owner of `ctx.state` when the caller has no session and no identity. */
+  readonly id?: string;
+}
+
+/**
+ * Whose `ctx.state` a request reads (docs/context.md#state): its 2025-11-25 session, else its verified identity
+ * (the token's subject and client), else its stdio or in-memory connection; undefined when it has none of them
+ * (stateless HTTP without auth), so that anonymous callers never share one state.
+ */
+export function stateOwnerOf(channel: RequestChannel, connectionId: string | undefined): string | undefined {
+  if (channel.sessionId !== undefined && !isModernRevision(channel.protocolVersion)) return `session:${channel.sessionId}`;
+  if (channel.auth) return `auth:${JSON.stringify([ownerOf(channel.auth), channel.auth.clientId])}`;
+  return connectionId !== undefined ? `connection:${connectionId}` : undefined;
 }
 
 /** The Context's view of one SDK request: cancellation, ids, the client, and the ways of talking back. */
@@ -25,7 +46,7 @@ export class SdkRequestChannel implements RequestChannel {
     readonly progressToken: string | number | undefined,
     private readonly services: ChannelServices,
     private readonly target = '',
-    private readonly connectionAuth?: McpAuth,
+    private readonly connection: Connection = {},
   ) {}
 
   get interaction(): InteractionChannel {
@@ -60,7 +81,11 @@ export class SdkRequestChannel implements RequestChannel {
   /** The bearer token's identity over HTTP; else the identity the connection was opened with (stdio, in memory). */
   get auth(): McpAuth | undefined {
     const info = this.ctx.http?.authInfo;
-    return info ? fromAuthInfo(info) : this.connectionAuth;
+    return info ? fromAuthInfo(info) : this.connection.auth;
+  }
+
+  get state(): StateBinding {
+    return { ...this.services.state, owner: stateOwnerOf(this, this.connection.id) };
   }
 
   get headers(): Readonly<Record<string, string>> | undefined {

@@ -27,7 +27,7 @@ function handle<M extends RequestMethod>(server: Server, method: M, handler: (re
 
 /** The Context's view of one request (opened only when something needs it). */
 function openChannel(runtime: SessionRuntime, ctx: ServerContext, progressToken?: unknown, target?: string): RequestChannel {
-  return new SdkRequestChannel(ctx, runtime.server, progressToken as string | number | undefined, runtime.services, target, runtime.auth);
+  return new SdkRequestChannel(ctx, runtime.server, progressToken as string | number | undefined, runtime.services, target, runtime.connection);
 }
 
 // One wire result per page, built once: pages are recomputed only when the catalogue changes.

@@ -3,7 +3,7 @@ import { isUiResource, UI_EXTENSIONS } from '../apps';
 import { BootstrapError, BootstrapErrorCode, RequestError, ToolError } from '../errors';
 import { withReadableParams } from './error-mapping';
 import { InputRounds } from './input-required';
-import type { CacheHint, McpAuth } from '../interfaces';
+import type { CacheHint } from '../interfaces';
 import { fromAuthInfo } from './auth-info';
 import { CallerChannel, mayHearOf, scoped, scopesFor, toolVisible, type Caller } from './visibility';
 import { CallerBus } from './listen-bus';
@@ -11,10 +11,11 @@ import { isModern } from './server-hub';
 import type { ProtocolApplication } from './protocol-application';
 import { answerCompletions, answerPrompts, answerResources, answerTools } from './request-handlers';
 import type { SessionRuntime } from './session-runtime';
-import type { ChannelServices } from './request-channel';
+import type { ChannelServices, Connection } from './request-channel';
 import type { ServerHub } from './server-hub';
 import { checkCacheHint } from '../resources';
 import { resolveTasksOptions } from '../tasks';
+import { resolveStateOptions } from '../state';
 import { answerTasks } from './tasks/tasks-handlers';
 import { TaskService } from './tasks/tasks-service';
 import { withTaskWire } from './tasks/tasks-wire';
@@ -55,7 +56,7 @@ export type ServerFactory = ((connection?: Connection) => Server) & {
   /** Tool name → its arguments mirrored into `Mcp-Param-*` headers (SEP-2243), computed once per change of the tools. */
   readonly paramHeaders: () => ReadonlyMap<string, readonly ParamHeader[]>;
   /** Aborts the task runs of this process and stops watching the task store (the application closes). */
-  readonly close: () => void;
+  readonly close: () => Promise<void>;
   /**
    * A 2025-11-25 session ended for good (DELETE, handshake timeout, an eviction no other instance can take
    * up): the tasks it owns are dropped and their runs aborted. Never rejects (a failing store is logged).
@@ -63,10 +64,7 @@ export type ServerFactory = ((connection?: Connection) => Server) & {
   readonly sessionEnded: (sessionId: string) => Promise<void>;
 };
 
-/** What a connection brings: the identity it was opened with (stdio, in memory). */
-export interface Connection {
-  readonly auth?: McpAuth;
-}
+export type { Connection };
 
 type Kinds = { tools: boolean; resources: boolean; prompts: boolean; completions: boolean; logging: boolean; ui: boolean };
 
@@ -165,11 +163,17 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
   const taskOptions = app.tasks ? resolveTasksOptions(app.tasks) : undefined;
   let taskService: TaskService | undefined;
   let taskTools: boolean | undefined;
-  app.tools.onChange(() => (taskTools = undefined));
+  app.tools.onChange(() => {
+    taskTools = undefined;
+    if (taskOptions?.queue) tasks();
+  });
+  const state = resolveStateOptions(app.state);
+  const worker = { tool: (name: string) => app.tools.get(name), state };
   const tasks = () =>
-    (taskTools ??= app.tools.some((t) => t.task !== undefined)) ? (taskService ??= new TaskService(taskOptions ?? resolveTasksOptions(), app.logger)) : undefined;
+    (taskTools ??= app.tools.some((t) => t.task !== undefined)) ? (taskService ??= new TaskService(taskOptions ?? resolveTasksOptions(), app.logger, worker)) : undefined;
   const services: ChannelServices = {
     logger: app.logger,
+    state,
     hub: app.hub,
     rounds,
     forms: app.forms,
@@ -219,6 +223,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       services,
       ...(cacheHints ? { cacheHints } : {}),
       ...(connection?.auth ? { auth: connection.auth } : {}),
+      connection: connection ?? {},
       ...(declared.tools && tasks() ? { tasks: tasks() } : {}),
     };
     if (declared.tools) answerTools(runtime);
@@ -228,6 +233,8 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     if (declared.completions) answerCompletions(runtime);
     return server;
   };
+  // A durable queue's worker runs from the start, whether or not a client ever connects (a worker-only process).
+  if (taskOptions?.queue) tasks();
   return Object.assign(factory, {
     hub: app.hub,
     scopesFor: (message: unknown) => scopesFor(app, message),
@@ -236,7 +243,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
     callerOf,
     listenBus: (onerror?: (error: Error) => void) => new CallerBus((uri, caller) => mayHearOf(app, uri, () => new CallerChannel(caller)), onerror),
     paramHeaders: () => paramHeaderMap(app, app.logger),
-    close: () => taskService?.close(),
+    close: async () => taskService?.close(),
     sessionEnded: async (sessionId: string) => {
       await taskService?.sessionEnded(sessionId).catch((error: unknown) => {
         app.logger.error(`Could not drop the tasks of ended session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`);

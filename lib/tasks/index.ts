@@ -6,6 +6,7 @@ export { TaskLimitError } from './task-limit.error';
 export { refuseRenamedOptions, taskSettings, wholeOption } from './task-support';
 export type { TaskSettings } from './task-support';
 export type { TasksOptions } from './tasks-options';
+export type { QueuedRequest, QueuedTask, TaskQueue, TaskRunner } from './task-queue';
 export { TASKS_EXTENSION, resolveTasksOptions } from './tasks-options';
 export type { ResolvedTasksOptions } from './tasks-options';
 export { newRecord, changedRecord, answeredRecord, overBudget, eventOf, pageOf, serialise } from './task-records';

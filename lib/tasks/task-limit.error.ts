@@ -21,6 +21,13 @@ export class TaskLimitError extends RequestError {
     });
   }
 
+  static queued(max: number): TaskLimitError {
+    return new TaskLimitError(`Cannot start another task: ${max} tasks already wait in the queue, the most it may hold. Try again later.`, {
+      limit: 'maxQueued',
+      max,
+    });
+  }
+
   static bytes(max: number): TaskLimitError {
     return new TaskLimitError(`The task store is full (${max} bytes): the task's result or input could not be kept.`, { limit: 'maxBytes', max });
   }

@@ -7,6 +7,8 @@ export interface TaskSettings {
   readonly ttlMs?: number;
   readonly pollIntervalMs?: number;
   readonly start: 'immediately' | 'on-demand';
+  /** Whether a run cut short on a durable queue is run again (`retry`, default true). */
+  readonly retry: boolean;
 }
 
 const SUPPORTS: readonly unknown[] = ['optional', 'required'];
@@ -30,7 +32,9 @@ export function taskSettings(option: ToolTaskSupport | ToolTaskOptions | undefin
             ? `pollIntervalMs ${JSON.stringify(options.pollIntervalMs)} is not a whole number of milliseconds above 0`
             : options.start !== undefined && !STARTS.includes(options.start)
               ? `start ${JSON.stringify(options.start)} is neither 'immediately' nor 'on-demand'`
-              : undefined;
+              : options.retry !== undefined && typeof options.retry !== 'boolean'
+                ? `retry ${JSON.stringify(options.retry)} is neither true nor false`
+                : undefined;
   if (problem) {
     throw new BootstrapError(
       BootstrapErrorCode.InvalidOption,
@@ -41,6 +45,7 @@ export function taskSettings(option: ToolTaskSupport | ToolTaskOptions | undefin
   return {
     support: options.support!,
     start: options.start ?? 'immediately',
+    retry: options.retry ?? true,
     ...(options.ttlMs !== undefined ? { ttlMs: options.ttlMs } : {}),
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
@@ -51,5 +52,7 @@ export function serveConnection(
   // Every server of the connection (the SDK may build one more for a `server/discover` probe) gets its identity.
   // A stdio transport (the process's, or one you give) lets progress through before each answer.
   const served = transport === undefined ? progressFirst(new StdioServerTransport()) : transport instanceof StdioServerTransport ? progressFirst(transport) : transport;
-  return serveStdio(() => factory(connection), { onerror, transport: served });
+  // One id per connection: the owner of `ctx.state` when the caller has no identity (docs/context.md#state).
+  const own = { ...connection, id: randomUUID() };
+  return serveStdio(() => factory(own), { onerror, transport: served });
 }

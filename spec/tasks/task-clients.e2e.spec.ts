@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Context, Ctx, Injectable, InMemoryTaskStore, McpFactory, McpModule, Module, Tool, ToolError, type McpApplication, type TaskStoreOptions } from 'mcp-reflect';
+import { Context, Ctx, Injectable, InMemoryTaskStore, McpFactory, McpModule, Module, Tool, ToolError, type McpApplication, type TasksOptions, type TaskStoreOptions } from 'mcp-reflect';
 import { openLegacySession, type LegacySession, type Peer } from './legacy-wire';
 import { modernClient, pollTask, TASKS } from './modern-wire';
 import { waitFor } from '../support/waiting';
@@ -26,10 +26,14 @@ class ClientTasks {
 }
 
 /** An application on 127.0.0.1 with a small task store; clients connect from 127.0.0.x addresses of their own. */
-async function serve(store: TaskStoreOptions, http: { stateless?: boolean; clientKey?: (request: Request) => string | undefined } = {}): Promise<{ app: McpApplication; url: string }> {
+async function serve(
+  store: TaskStoreOptions,
+  http: { stateless?: boolean; clientKey?: (request: Request) => string | undefined } = {},
+  tasks: Omit<TasksOptions, 'store'> = {},
+): Promise<{ app: McpApplication; url: string }> {
   @Module({
     imports: [
-      McpModule.forRoot({ name: 'task-clients', version: '1.0.0', logger: { error() {}, warn() {} }, tasks: { store: new InMemoryTaskStore(store), defaultTtlMs: 600_000 } }),
+      McpModule.forRoot({ name: 'task-clients', version: '1.0.0', logger: { error() {}, warn() {} }, tasks: { store: new InMemoryTaskStore(store), defaultTtlMs: 600_000, ...tasks } }),
     ],
     providers: [ClientTasks],
   })
@@ -127,6 +131,19 @@ describe('tasks of anonymous clients: one bound per remote address', () => {
     await waitFor(() => runs.aborted === 5 || undefined, { what: 'the runs of the ended sessions to be aborted' });
     const next = await openLegacySession(served.url, FROM_A);
     for (let i = 0; i < 5; i++) expect((await startIn(next)).task).toBeDefined();
+  });
+
+  it("refuses tasks for anonymous callers with tasks.anonymous: 'refuse', and still runs them for a session", async () => {
+    served = await serve({}, {}, { anonymous: 'refuse' });
+    const anonymous = modernClient(served.url, TASKS, {}, FROM_A);
+    expect((await anonymous('tools/call', { name: 'big', arguments: {} })).error).toEqual({
+      code: -32600,
+      message:
+        "Cannot run tool 'big' as a task: this server runs tasks only for callers with a verified token or a session. Authenticate, or call it over a 2025-11-25 session.",
+      data: { limit: 'anonymous' },
+    });
+    expect(runs.started).toBe(0);
+    expect((await startIn(await openLegacySession(served.url, FROM_A), 'big')).task).toBeDefined();
   });
 });
 

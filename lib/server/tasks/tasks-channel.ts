@@ -17,7 +17,7 @@ const NEVER = new AbortController().signal;
 
 /** Reads what a task needs of its request's channel, once. */
 export function originOf(channel: RequestChannel, server: Server | undefined): TaskOrigin {
-  const { requestId, sessionId, progressToken, client, protocolVersion, auth, headers, meta, interaction } = channel;
+  const { requestId, sessionId, progressToken, client, protocolVersion, auth, headers, meta, interaction, state } = channel;
   const resourceUpdated = channel.resourceUpdated?.bind(channel);
   return {
     signal: NEVER,
@@ -30,6 +30,7 @@ export function originOf(channel: RequestChannel, server: Server | undefined): T
     headers,
     meta,
     interaction,
+    state,
     ...(server ? { server } : {}),
     // A client that went away must not fail the task.
     notify: async (method, params) => void (await server?.notification({ method, params } as never).catch(() => undefined)),

@@ -11,6 +11,7 @@ import { clientHeader } from '../peer-headers';
 import { SdkRequestChannel } from '../request-channel';
 import type { SessionRuntime } from '../session-runtime';
 import { originOf, taskProgressToken } from './tasks-channel';
+import { ANONYMOUS } from './tasks-service';
 import type { TaskService } from './tasks-service';
 import { declaresTasks, detailedTask, LEGACY_TASK_CAPABILITIES, legacyTask, modernTask, relatedTo, TASK_EXTENSION_CAPABILITIES, taskResult } from './tasks-wire';
 
@@ -45,7 +46,7 @@ export function taskCall(
   const settings = tool.task;
   if (!tasks || !settings) return undefined;
   const target = `tool:${tool.name}`;
-  const channel = new SdkRequestChannel(ctx, runtime.server, params._meta?.progressToken as string | number | undefined, runtime.services, target, runtime.auth);
+  const channel = new SdkRequestChannel(ctx, runtime.server, params._meta?.progressToken as string | number | undefined, runtime.services, target, runtime.connection);
   // A caller without the tool's scopes gets no task: the ordinary call refuses it, and the method never runs.
   const needed = tool.pipeline.requiredScopes;
   if (needed && missingScopes(channel.auth, needed).length > 0) return undefined;
@@ -56,9 +57,20 @@ export function taskCall(
     if (modern) throw extensionRequired(`Tool '${tool.name}' runs only as a task, and the client did not declare the '${TASKS_EXTENSION}' extension.`);
     throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool '${tool.name}' runs only as a task: call it with params.task (tasks, protocol revision 2025-11-25).`);
   }
+  const owner = tasks.ownerOf(channel.auth, channel.sessionId);
+  // An anonymous HTTP caller (no token, no session; a stdio or in-memory connection is one client) may be refused.
+  if (tasks.options.anonymous === 'refuse' && owner === ANONYMOUS && runtime.connection.id === undefined) {
+    throw toWireError(
+      new RequestError(
+        RpcCode.InvalidRequest,
+        `Cannot run tool '${tool.name}' as a task: this server runs tasks only for callers with a verified token or a session. Authenticate, or call it over a 2025-11-25 session.`,
+        { limit: 'anonymous' },
+      ),
+    );
+  }
   const answer = (record: TaskRecord) => taskResult(modern ? { resultType: 'task', ...modernTask(record) } : { task: legacyTask(record) });
   const base = {
-    owner: tasks.ownerOf(channel.auth, channel.sessionId),
+    owner,
     // The HTTP endpoint names the client as its own bounds count it (`clientKey`, else the remote address).
     client: tasks.clientOf(channel.auth, channel.sessionId, ctx.http?.req?.headers.get(clientHeader()) ?? undefined),
     tool,
@@ -191,7 +203,7 @@ export function answerTasks(runtime: SessionRuntime, tasks: TaskService): void {
   const { server } = runtime;
   server.registerCapabilities({ ...LEGACY_TASK_CAPABILITIES, ...TASK_EXTENSION_CAPABILITIES } as never);
   const caller = (ctx: ServerContext) => {
-    const channel = new SdkRequestChannel(ctx, server, undefined, runtime.services, '', runtime.auth);
+    const channel = new SdkRequestChannel(ctx, server, undefined, runtime.services, '', runtime.connection);
     const modern = isModern(channel);
     if (modern && !declaresTasks(channel.client)) throw extensionRequired(`Task methods need the '${TASKS_EXTENSION}' extension, which the client did not declare.`);
     return { modern, auth: channel.auth, owner: tasks.ownerOf(channel.auth, channel.sessionId) };

@@ -4,11 +4,13 @@ import { InputRequiredSignal, type InputSpec } from '../../context';
 import { missingScopes, ownerOf as identityOf } from '../../context';
 import type { McpAuth } from '../../interfaces';
 import type { ServerLogger } from '../../invocation';
-import { TERMINAL_STATUSES, type ResolvedTasksOptions, type TaskChange, type TaskError, type TaskEvent, type TaskRecord, type TaskStatus } from '../../tasks';
+import { TERMINAL_STATUSES, TaskLimitError, type QueuedTask, type ResolvedTasksOptions, type TaskChange, type TaskError, type TaskEvent, type TaskRecord, type TaskRunner, type TaskStatus } from '../../tasks';
+import type { ResolvedStateOptions } from '../../state';
 import type { ToolDefinition } from '../../tools';
 import { toWireError } from '../error-mapping';
 import { toInputRequest } from '../input-required';
 import { TaskChannel, type TaskOrigin } from './tasks-channel';
+import { queuedOf, queuedOrigin } from './tasks-queue';
 import { legacyTask, relatedTo } from './tasks-wire';
 
 /** One task this process runs: what re-running its method takes (the method is re-entered with new answers). */
@@ -39,6 +41,8 @@ export interface TaskStart extends Omit<LiveTask, 'taskId' | 'timer'> {
   readonly running?: Promise<unknown>;
 }
 
+/** The owner of the tasks of callers without a token or a session. */
+export const ANONYMOUS = 'anonymous';
 const WORKING: readonly TaskStatus[] = ['working'];
 /** The longest delay `setTimeout` keeps (a longer one would fire at once). */
 const MAX_DELAY = 2 ** 31 - 1;
@@ -46,12 +50,18 @@ const CANCELLED = 'The task was cancelled.';
 const EXPIRED = 'The task expired: its TTL has passed.';
 const SESSION_ENDED = 'The task ended with its session.';
 
+/** What a worker needs to run queued tasks: the tools by name, and where `ctx.state` lives. */
+export interface TaskWorkerContext {
+  readonly tool: (name: string) => ToolDefinition | undefined;
+  readonly state: ResolvedStateOptions;
+}
+
 /**
  * Runs tools as tasks for one application: creates each task in the store, runs the method through the tool's
  * one pipeline with a task channel, and writes where it ends (completed, failed, input_required). Cancellation
  * and answers may arrive at any instance sharing the store: its events reach the instance running the task.
  */
-export class TaskService {
+export class TaskService implements TaskRunner {
   private readonly live = new Map<string, LiveTask>();
   private readonly waiters = new Map<string, Set<() => void>>();
   private readonly unwatch: () => void;
@@ -59,8 +69,13 @@ export class TaskService {
   constructor(
     readonly options: ResolvedTasksOptions,
     private readonly logger: ServerLogger,
+    private readonly worker?: TaskWorkerContext,
   ) {
     this.unwatch = options.store.watch((event) => this.onEvent(event));
+    // With a durable queue, this process takes runs from it (unless `tasks.worker` is false).
+    if (options.queue && options.worker && worker) {
+      options.queue.work(this).catch((error: unknown) => this.logger.error(`Could not start the task worker: ${error instanceof Error ? error.message : String(error)}`));
+    }
   }
 
   get store() {
@@ -73,7 +88,7 @@ export class TaskService {
    */
   ownerOf(auth: McpAuth | undefined, sessionId: string | undefined): string {
     if (auth) return `auth:${identityOf(auth)}`;
-    return sessionId ? `session:${sessionId}` : 'anonymous';
+    return sessionId ? `session:${sessionId}` : ANONYMOUS;
   }
 
   /**
@@ -114,6 +129,7 @@ export class TaskService {
       ...(start.answers ? { answers: start.answers } : {}),
     });
     const { ttlMs: _ttl, pollIntervalMs: _poll, answers: _answers, running, ...rest } = start;
+    if (this.options.queue && !running) return this.enqueue(start, record);
     const live: LiveTask = { ...rest, taskId };
     this.live.set(taskId, live);
     // The process forgets a task whose TTL passed, whatever state it was left in, and stops its run. Relative to
@@ -123,6 +139,53 @@ export class TaskService {
     if (running) void this.finish(live, running, undefined);
     else void this.execute(live);
     return record;
+  }
+
+  /** Puts the run on the durable queue; a full queue (or a failing one) fails the task and refuses the call. */
+  private async enqueue(start: TaskStart, record: TaskRecord): Promise<TaskRecord> {
+    const call = { taskId: record.taskId, owner: start.owner, tool: start.tool.name, ...(start.args ? { args: start.args } : {}), legacy: start.legacy };
+    try {
+      await this.options.queue!.enqueue(queuedOf(start.origin, call));
+    } catch (error) {
+      const failed = error instanceof TaskLimitError ? error.toTaskError() : { code: ProtocolErrorCode.InternalError, message: 'Internal error' };
+      await this.store.update(start.owner, record.taskId, { status: 'failed', error: failed }, WORKING).catch(() => undefined);
+      throw error;
+    }
+    return record;
+  }
+
+  /** Runs a task a worker took from the queue, through its tool's one pipeline; resolves once the run ended. */
+  async run(task: QueuedTask, attempt: number): Promise<void> {
+    const record = await this.store.get(task.owner, task.taskId);
+    if (!record || record.status !== 'working') return; // cancelled, expired or settled before this worker took it
+    const tool = this.worker?.tool(task.tool);
+    if (!tool?.task) return void (await this.settle(task, NO_TOOL(task.tool)));
+    if (attempt > 1 && !tool.task.retry) return void (await this.settle(task, NOT_RETRIED(task.tool)));
+    const live: LiveTask = {
+      taskId: task.taskId,
+      owner: task.owner,
+      client: task.owner,
+      // The guards were asked when the call was made, by the instance that enqueued it.
+      tool: tool.pipeline.guarded ? { ...tool, pipeline: tool.pipeline.admitted() } : tool,
+      args: task.args,
+      origin: queuedOrigin(task, this.worker!.state),
+      controller: new AbortController(),
+      legacy: false,
+      convert: (outcome) => outcome as Record<string, unknown>,
+    };
+    this.live.set(task.taskId, live);
+    live.timer = setTimeout(() => this.forget(task.taskId, EXPIRED), Math.min(Math.max(1, record.expiresAt - Date.now()), MAX_DELAY));
+    live.timer.unref?.();
+    await this.execute(live);
+  }
+
+  /** The queue gave up on a run (its workers kept dying): its task fails, saying so. */
+  async abandon(task: QueuedTask, reason: string): Promise<void> {
+    await this.settle(task, { code: ProtocolErrorCode.InternalError, message: `The task's run was cut short too often and is not run again (${reason}).` });
+  }
+
+  private async settle(task: QueuedTask, error: TaskError): Promise<void> {
+    await this.store.update(task.owner, task.taskId, { status: 'failed', error }, ['working', 'input_required']);
   }
 
   /**
@@ -173,9 +236,10 @@ export class TaskService {
   }
 
   /** Stops listening to the store and aborts every run of this process. */
-  close(): void {
+  async close(): Promise<void> {
     this.unwatch();
     for (const taskId of [...this.live.keys()]) this.forget(taskId, CANCELLED);
+    await this.options.queue?.close();
   }
 
   /** Runs (or re-runs, with every answer so far) the task's method through its pipeline. */
@@ -304,6 +368,15 @@ export class TaskService {
     this.wake(taskId);
   }
 }
+
+const NO_TOOL = (tool: string): TaskError => ({
+  code: ProtocolErrorCode.InternalError,
+  message: `The task's tool '${tool}' is not a task tool of the worker that took it: run workers with the same module as the servers.`,
+});
+const NOT_RETRIED = (tool: string): TaskError => ({
+  code: ProtocolErrorCode.InternalError,
+  message: `The task's run was cut short (the process running it stopped), and tool '${tool}' is not run again (@Tool({ task: { retry: false } })). Start a new task if it is safe to.`,
+});
 
 /** A protocol error as a failed task shows it; undefined for anything else (which is masked). */
 function shownError(error: unknown): TaskError | undefined {

@@ -1,0 +1,97 @@
+import { StateError } from './state.error';
+import { entryBytes, positiveWhole, type StateStore } from './state-store';
+
+/** Bounds and clock of {@link InMemoryStateStore}. */
+export interface StateStoreOptions {
+  /** Bytes (keys and JSON values) one owner may keep. Default 1 MiB. */
+  maxBytesPerOwner?: number;
+  /** Bytes the store keeps in all (every owner). Default 64 MiB. */
+  maxBytes?: number;
+  /** The clock (epoch milliseconds); a spec passes a fake one. Default `Date.now`. */
+  now?: () => number;
+}
+
+interface Entry {
+  readonly json: string;
+  readonly bytes: number;
+  readonly expiresAt: number;
+}
+
+interface Owned {
+  readonly entries: Map<string, Entry>;
+  bytes: number;
+}
+
+/**
+ * `ctx.state` in this process's memory (the default): bounded per owner and in all, each value gone after its
+ * TTL. Not shared between instances: use `RedisStateStore` (mcp-reflect/redis) for that.
+ *
+ * @example
+ * const store = new InMemoryStateStore({ maxBytesPerOwner: 64 * 1024 });
+ */
+export class InMemoryStateStore implements StateStore {
+  private readonly owners = new Map<string, Owned>();
+  private bytes = 0;
+  private readonly maxBytesPerOwner: number;
+  private readonly maxBytes: number;
+  private readonly now: () => number;
+
+  constructor(options: StateStoreOptions = {}) {
+    const bound = (name: 'maxBytesPerOwner' | 'maxBytes', fallback: number) =>
+      positiveWhole((value) => `new InMemoryStateStore({ ${name}: ${value} })`, options[name], fallback, 'bytes');
+    this.maxBytes = bound('maxBytes', 64 * 1024 * 1024);
+    this.maxBytesPerOwner = Math.min(bound('maxBytesPerOwner', 1024 * 1024), this.maxBytes);
+    this.now = options.now ?? Date.now;
+  }
+
+  async get(owner: string, key: string): Promise<string | undefined> {
+    const owned = this.owners.get(owner);
+    const entry = owned?.entries.get(key);
+    if (!owned || !entry) return undefined;
+    if (entry.expiresAt > this.now()) return entry.json;
+    this.drop(owner, owned, key);
+    return undefined;
+  }
+
+  async set(owner: string, key: string, json: string, ttlMs: number): Promise<void> {
+    const bytes = entryBytes(key, json);
+    // Expired values go first where a bound would be passed; the value it replaces does not count.
+    const over = () => {
+      const owned = this.owners.get(owner);
+      const replaced = owned?.entries.get(key)?.bytes ?? 0;
+      if ((owned?.bytes ?? 0) - replaced + bytes > this.maxBytesPerOwner) return StateError.full(this.maxBytesPerOwner);
+      return this.bytes - replaced + bytes > this.maxBytes ? StateError.storeFull(this.maxBytes) : undefined;
+    };
+    if (over()) this.sweep();
+    const full = over();
+    if (full) throw full;
+    let owned = this.owners.get(owner);
+    if (!owned) this.owners.set(owner, (owned = { entries: new Map(), bytes: 0 }));
+    const replaced = owned.entries.get(key)?.bytes ?? 0;
+    owned.entries.set(key, { json, bytes, expiresAt: this.now() + ttlMs });
+    owned.bytes += bytes - replaced;
+    this.bytes += bytes - replaced;
+  }
+
+  async delete(owner: string, key: string): Promise<boolean> {
+    const owned = this.owners.get(owner);
+    const entry = owned?.entries.get(key);
+    if (!owned || !entry) return false;
+    this.drop(owner, owned, key);
+    return entry.expiresAt > this.now();
+  }
+
+  private drop(owner: string, owned: Owned, key: string): void {
+    const entry = owned.entries.get(key);
+    if (!entry) return;
+    owned.entries.delete(key);
+    owned.bytes -= entry.bytes;
+    this.bytes -= entry.bytes;
+    if (owned.entries.size === 0) this.owners.delete(owner);
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [owner, owned] of [...this.owners]) for (const [key, entry] of [...owned.entries]) if (entry.expiresAt <= now) this.drop(owner, owned, key);
+  }
+}

@@ -1,0 +1,37 @@
+import { BootstrapError, BootstrapErrorCode } from '../errors';
+
+/**
+ * Where `ctx.state` lives (docs/context.md#state). Values are JSON text: the store counts their bytes (and the
+ * key's) against the owner's budget. Every method is scoped by `owner`; another owner's keys are never seen.
+ *
+ * @example
+ * McpModule.forRoot({ name: 'shop', version: '1.0.0', state: { store: new InMemoryStateStore({ maxBytesPerOwner: 64 * 1024 }) } })
+ */
+export interface StateStore {
+  /** The JSON of `key`, or undefined: never set, deleted, or expired. */
+  get(owner: string, key: string): Promise<string | undefined>;
+  /** Keeps `json` under `key` for `ttlMs`; throws a `StateLimitError` when the owner's (or the store's) budget would be passed. */
+  set(owner: string, key: string, json: string, ttlMs: number): Promise<void>;
+  /** Removes `key`; resolves to whether it was there. */
+  delete(owner: string, key: string): Promise<boolean>;
+  /** Releases connections and timers. */
+  close?(): Promise<void>;
+}
+
+/** The bytes one entry counts for: its key and its JSON (UTF-8), as every store counts them. */
+export function entryBytes(key: string, json: string): number {
+  return Buffer.byteLength(key) + Buffer.byteLength(json);
+}
+
+/**
+ * A numeric option that must be a whole number of at least 1 (`fallback` when unset); anything else fails the
+ * bootstrap naming where it was given (`where(value)`) and the fix.
+ */
+export function positiveWhole(where: (value: string) => string, value: unknown, fallback: number, unit: string): number {
+  const resolved = value ?? fallback;
+  if (typeof resolved === 'number' && Number.isSafeInteger(resolved) && resolved >= 1) return resolved;
+  throw new BootstrapError(
+    BootstrapErrorCode.InvalidOption,
+    `Cannot use ${where(JSON.stringify(resolved))}: it must be a whole number of at least 1.\nFix: give a number of ${unit}, e.g. ${fallback}, or leave it out.`,
+  );
+}
