@@ -81,7 +81,7 @@ const ALLOWED: Record<string, string[]> = {
   testing: ['host', 'context', 'interfaces'],
   generator: ['metadata', 'interfaces'],
   // validation: `mcp-reflect validators` writes validators under the key the application looks them up by.
-  cli: ['generator', 'host', 'testing', 'validation', 'metadata', 'errors'],
+  cli: ['generator', 'host', 'testing', 'validation', 'metadata', 'errors', 'constants'],
   // The subpath entries (mcp-reflect/common, /redis, /tasks, /builtins, /auth-server): each names the areas it re-exports.
   entries: ['decorators', 'errors', 'constants', 'context', 'interfaces', 'scale-out', 'tasks', 'builtins', 'auth'],
   index: [

@@ -7,6 +7,7 @@ import { inspectCommand, inspectUsage } from './inspect.command';
 import { installCommand, installUsage } from './install.command';
 import { newCommand, newUsage } from './new.command';
 import { validatorsCommand, validatorsUsage } from './validators.command';
+import { workerCommand, workerUsage } from './worker.command';
 import type { CommandOutput } from './output';
 import type { CliIo } from './progress';
 
@@ -19,6 +20,7 @@ Commands:
   new <dir>               create a project: a stdio server, a sample tool and its spec (TypeScript 7, jest)
   generate                write the full TypeScript types of the components into one module (docs/types.md)
   install <host> <entry>  register a built server (or a URL) in Claude Desktop, Claude Code, Cursor, VS Code, …
+  worker <entry>          run the tasks of a durable queue, serving nothing (docs/tasks.md#workers)
   validators <entry>      write the argument and output validators as precompiled code (docs/runtimes.md)
 
 <entry> is a .js file (or a .ts file, compiled with the project's @swc/core) that exports the root module.
@@ -33,6 +35,7 @@ const commands: Record<string, { run: Command; usage: string }> = {
   validators: { run: validatorsCommand, usage: validatorsUsage },
   install: { run: installCommand, usage: installUsage },
   dev: { run: devCommand, usage: devUsage },
+  worker: { run: workerCommand, usage: workerUsage },
 };
 
 /**
