@@ -44,6 +44,8 @@ export interface InspectedTask {
   readonly start: 'immediately' | 'on-demand';
   readonly ttlMs?: number;
   readonly pollIntervalMs?: number;
+  /** Whether a run cut short on a durable queue is run again (`@Tool({ task: { retry } })`, default true). */
+  readonly retry: boolean;
 }
 
 /** A static resource (`@Resource()`). */

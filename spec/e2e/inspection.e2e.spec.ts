@@ -102,7 +102,7 @@ describe('app.inspect()', () => {
         scopes: ['shop:write'],
         inputSchema: { type: 'object', properties: { item: { type: 'string' } }, required: ['item'], additionalProperties: false },
         outputSchema: { type: 'object', properties: { result: { type: 'number' } }, required: ['result'], additionalProperties: false },
-        task: { support: 'optional', start: 'immediately', ttlMs: 60_000 },
+        task: { support: 'optional', start: 'immediately', ttlMs: 60_000, retry: true },
       },
       {
         kind: 'tool',
@@ -112,7 +112,7 @@ describe('app.inspect()', () => {
         tags: [],
         scopes: [],
         inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-        task: { support: 'required', start: 'immediately' },
+        task: { support: 'required', start: 'immediately', retry: true },
       },
     ]);
   });
