@@ -56,6 +56,8 @@ describe('mcp-reflect dev', () => {
     await served(1);
     const url = `http://127.0.0.1:${port}/mcp`;
     expect(output).toContain(`at ${url}`);
+    // The lines after the first are written a moment later.
+    await waitFor(() => output.includes('watching ') || undefined, { what: 'the lines after the first', timeout: 10_000 });
     expect(output).toContain(`npx @modelcontextprotocol/inspector, then connect to ${url}`);
 
     const client = new Client({ name: 'dev-spec', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
