@@ -5,6 +5,7 @@ import path from 'node:path';
 import { bootstrapTimes, requestScope } from './scenarios/bootstrap';
 import { coldStart } from './scenarios/cold-start';
 import { composition } from './scenarios/composition';
+import { durable } from './scenarios/durable';
 import { cpuChecks } from './scenarios/cpu';
 import { eventStores, httpThroughput, memoryPerSession } from './scenarios/http';
 import { httpBearerAuth } from './scenarios/http-auth';
@@ -66,12 +67,13 @@ async function main(): Promise<void> {
     j: ['(j) stateless HTTP with bearer auth', () => httpBearerAuth(systems, settings)],
     k: ['(k) same enhancers, mcp-reflect in Nest against standalone', () => sameEnhancers(systems, { ...settings, quick })],
     m: ['(m) composition: proxy, namespaces', () => composition(systems, settings)],
+    n: ['(n) durable work: ctx.state, task pickup and throughput', () => durable(systems, { ...settings, quick })],
     o: ['(o) bootstrap of a 1,000-operation OpenAPI document', () => openApiBootstrap(systems, settings)],
   };
-  const defaults = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'j', 'k', 'm', 'o']; // h only when asked for (two minutes a pair)
+  const defaults = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'j', 'k', 'm', 'n', 'o']; // h only when asked for (two minutes a pair)
   const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
   const unknown = only?.filter((key) => !(key in scenarios)) ?? [];
-  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (choose from ${Object.keys(scenarios).join(', ')}; g = add variants, h = CPU time checks, i = event stores, j = bearer auth, k = same enhancers in Nest, m = composition, o = OpenAPI bootstrap)`);
+  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (choose from ${Object.keys(scenarios).join(', ')}; g = add variants, h = CPU time checks, i = event stores, j = bearer auth, k = same enhancers in Nest, m = composition, n = durable work, o = OpenAPI bootstrap)`);
   const tables: Table = {};
   for (const key of only ?? defaults) {
     const [name, run] = scenarios[key];
