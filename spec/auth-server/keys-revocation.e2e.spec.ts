@@ -1,23 +1,12 @@
 import 'reflect-metadata';
 import { generateKeyPairSync } from 'node:crypto';
-import { createServer } from 'node:net';
 import { McpFactory, type McpApplication } from 'mcp-reflect';
 import { initializeBody, JSON_AND_SSE, rawRequest } from '../support/http-helpers';
 import { authorizationUrl, browse, pkce, register, SignInModule, startUpstream, tokenRequest, type Upstream } from './support';
+import { freePort } from '../support/free-port';
 
 const REDIRECT = 'http://127.0.0.1:47300/callback';
 
-/** A port free now: the server comes back on it (its origin is the issuer of the tokens). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A private ES256 signing JWK. */
 const signingKey = (kid: string) => ({ ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' });

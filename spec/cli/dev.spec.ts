@@ -1,23 +1,12 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { waitFor } from '../support/waiting';
+import { freePort } from '../support/free-port';
 
 const root = path.resolve(__dirname, '..', '..');
 
-/** A port free now, for a server that must come back on the same one after each restart. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const tools = (answer: string) => `import { Injectable, McpModule, Module, Tool } from 'mcp-reflect';
 @Injectable()

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from './free-port';
 
 /** A real redis-server (Debian's package; `.ci/run` installs it) on a free loopback port, for one spec file. */
 export interface RedisProcess {
@@ -17,16 +18,6 @@ export function redisServerPath(): string {
   return found;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function ready(port: number, deadline: number): Promise<void> {
   while (Date.now() < deadline) {
