@@ -1,4 +1,5 @@
 export type { JsonSchema, SchemaRefs } from './json-schema.interface';
+export { SUBSCHEMA_KEYWORDS } from './json-schema.interface';
 export type { TypeName, TypeRef, TypeHint, EnumLike } from './type-hint.interface';
 export type { ToolOptions, ToolAnnotations, ToolIcon } from './tool-options.interface';
 export type { ParamOptions, FieldOptions } from './param-options.interface';

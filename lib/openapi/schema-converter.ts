@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../interfaces';
+import { SUBSCHEMA_KEYWORDS, type JsonSchema } from '../interfaces';
 import { DocumentProblem } from './openapi.messages';
 
 /** An input schema leaves out `readOnly` properties (the API writes them), an output schema `writeOnly` ones. */
@@ -20,9 +20,9 @@ const FORMATS = new Set([
   'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'json-pointer-uri-fragment', 'relative-json-pointer', 'byte', 'int32', 'int64', 'float',
   'double', 'password', 'binary',
 ]);
-const ONE = new Set(['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema']);
-const LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-const MAP = new Set(['properties', 'patternProperties', 'dependentSchemas']);
+const ONE = new Set<string>(SUBSCHEMA_KEYWORDS.one);
+const LIST = new Set<string>(SUBSCHEMA_KEYWORDS.list);
+const MAP = new Set<string>(SUBSCHEMA_KEYWORDS.map);
 const COUNTS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minContains', 'maxContains']);
 const NUMBERS = new Set(['minimum', 'maximum']);
 const STRINGS = new Set(['title', 'description', 'contentEncoding', 'contentMediaType']);

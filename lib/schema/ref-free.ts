@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../interfaces';
+import { SUBSCHEMA_KEYWORDS, type JsonSchema } from '../interfaces';
 
 /** How many times a recursive `$ref` is expanded inside itself before it becomes `{}` (docs/composition.md). */
 export const DEFAULT_RECURSION_DEPTH = 3;
@@ -11,9 +11,10 @@ export type Inlined = { readonly schema: JsonSchema } | { readonly problem: stri
 
 // Keywords whose value is a schema, an array of schemas, or a map of schemas (JSON Schema 2020-12, and the
 // draft-07 forms a remote server may still send). Everything else (enum, const, default, examples …) is data.
-const ONE = new Set(['items', 'additionalProperties', 'additionalItems', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema']);
-const MANY = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
-const MAP = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies']);
+// 2020-12's subschema keywords, and draft-07's that raw schemas may still use (`items` as a list, `additionalItems`, `dependencies`).
+const ONE = new Set<string>([...SUBSCHEMA_KEYWORDS.one, 'additionalItems']);
+const MANY = new Set<string>([...SUBSCHEMA_KEYWORDS.list, 'items']);
+const MAP = new Set<string>([...SUBSCHEMA_KEYWORDS.map, 'dependencies']);
 const DEFS = new Set(['$defs', 'definitions']);
 /** Keywords that annotate and may sit beside a `$ref` without changing what it accepts. */
 const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
