@@ -169,7 +169,7 @@ export class Pipeline<R, X = undefined> {
     if (this.requiredScopes && missingScopes(context.auth, this.requiredScopes).length > 0) return { answer: this.turnedAway(context.auth, extra) };
     const request = this.requestScoped ? this.spec.openScope(context) : undefined;
     const screen = async (): Promise<{ answer: R } | undefined> => {
-      const data = await this.mapped(args, context);
+      const data = this.spec.compiled.mapArguments ? await this.mapped(args, context) : { args: (args ?? {}) as Record<string, unknown> };
       if ('failed' in data) return { answer: this.failed(data.failed, extra) };
       const execution = new ExecutionContextHost(this.info, 'call', data.args, context);
       try {
@@ -239,9 +239,13 @@ export class Pipeline<R, X = undefined> {
     const { enhancers } = this.spec;
     // Outside the filters, like a guard's denial: the caller is told which scopes to ask for.
     if (this.requiredScopes && missingScopes(context!.auth, this.requiredScopes).length > 0) return this.turnedAway(context!.auth, extra);
-    const mapped = await this.mapped(args, context);
-    if ('failed' in mapped) return this.failed(mapped.failed, extra);
-    const data = mapped.args;
+    // Without transforms (the usual case) the arguments are the call's, with no await or wrapper on the way.
+    let data = (args ?? {}) as Record<string, unknown>;
+    if (this.spec.compiled.mapArguments) {
+      const mapped = await this.mapped(args, context);
+      if ('failed' in mapped) return this.failed(mapped.failed, extra);
+      data = mapped.args;
+    }
     const execution = context ? new ExecutionContextHost(this.info, 'call', data, context) : undefined;
     let value: unknown;
     let allowed = true;
