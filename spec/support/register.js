@@ -13,8 +13,12 @@ const aliases = {
   'mcp-reflect': path.join(root, 'lib', 'index.ts'),
   'mcp-reflect/testing': path.join(root, 'lib', 'testing', 'index.ts'),
   'mcp-reflect/nest': path.join(root, 'lib', 'nest', 'index.ts'),
-  'mcp-reflect/auth-server': path.join(root, 'lib', 'entries', 'auth-server.ts'),
 };
+// The entries of lib/entries (mcp-reflect/redis, …), as jest.config.js maps them: never dist/, or a fixture would
+// mix two copies of the library (and their classes would not be one another's).
+for (const file of fs.readdirSync(path.join(root, 'lib', 'entries'))) {
+  aliases[`mcp-reflect/${path.basename(file, '.ts')}`] = path.join(root, 'lib', 'entries', file);
+}
 
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
