@@ -56,3 +56,18 @@ export class BootstrapError extends McpReflectError {
     super(code, message, options);
   }
 }
+
+/**
+ * A numeric option that must be a whole number of at least 1 (`fallback` when unset), checked once at bootstrap;
+ * anything else fails naming where it was given (`where(value)`, e.g. `new InMemoryTaskStore({ maxTasks: 0 })`)
+ * and the fix.
+ */
+export function wholeOption(where: (value: string) => string, value: unknown, fallback: number, unit: string): number {
+  const resolved = value ?? fallback;
+  if (typeof resolved === 'number' && Number.isSafeInteger(resolved) && resolved >= 1) return resolved;
+  throw new BootstrapError(
+    BootstrapErrorCode.InvalidOption,
+    `Cannot use ${where(JSON.stringify(resolved))}: it must be a whole number of at least 1.\n` +
+      `Fix: give a number of ${unit}, e.g. ${fallback}, or leave it out.`,
+  );
+}

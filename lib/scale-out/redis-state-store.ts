@@ -1,4 +1,5 @@
-import { entryBytes, positiveWhole, StateError, type StateStore } from '../state';
+import { wholeOption } from '../errors';
+import { entryBytes, StateError, type StateStore } from '../state';
 import type { RedisClient, RedisOptions } from './redis-client';
 
 /** Options of {@link RedisStateStore}. */
@@ -58,7 +59,7 @@ export class RedisStateStore implements StateStore {
     options: RedisStateStoreOptions = {},
   ) {
     this.prefix = options.prefix ?? 'mcp-reflect:';
-    this.maxBytesPerOwner = positiveWhole((value) => `new RedisStateStore(redis, { maxBytesPerOwner: ${value} })`, options.maxBytesPerOwner, 1024 * 1024, 'bytes');
+    this.maxBytesPerOwner = wholeOption((value) => `new RedisStateStore(redis, { maxBytesPerOwner: ${value} })`, options.maxBytesPerOwner, 1024 * 1024, 'bytes');
   }
 
   async get(owner: string, key: string): Promise<string | undefined> {

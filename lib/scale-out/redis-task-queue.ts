@@ -1,4 +1,4 @@
-import { positiveWhole } from '../state';
+import { wholeOption } from '../errors';
 import { TaskLimitError, type QueuedTask, type TaskQueue, type TaskRunner } from '../tasks';
 
 /** Options of {@link RedisTaskQueue}. */
@@ -75,7 +75,7 @@ export class RedisTaskQueue implements TaskQueue {
 
   constructor(private readonly options: RedisTaskQueueOptions) {
     const whole = (name: keyof RedisTaskQueueOptions, fallback: number, unit: string) =>
-      positiveWhole((value) => `new RedisTaskQueue({ ${name}: ${value} })`, options[name], fallback, unit);
+      wholeOption((value) => `new RedisTaskQueue({ ${name}: ${value} })`, options[name], fallback, unit);
     this.name = options.name ?? 'mcp-reflect-tasks';
     this.prefix = options.prefix ?? 'mcp-reflect';
     this.concurrency = whole('concurrency', 10, 'runs');
@@ -84,7 +84,7 @@ export class RedisTaskQueue implements TaskQueue {
     this.lockDuration = whole('lockDurationMs', 30_000, 'milliseconds');
     this.stalledInterval = whole('stalledIntervalMs', 30_000, 'milliseconds');
     for (const [tool, limit] of Object.entries(options.toolConcurrency ?? {})) {
-      positiveWhole((value) => `new RedisTaskQueue({ toolConcurrency: { ${tool}: ${value} } })`, limit, 1, 'runs');
+      wholeOption((value) => `new RedisTaskQueue({ toolConcurrency: { ${tool}: ${value} } })`, limit, 1, 'runs');
     }
     this.lanes = { ...options.toolConcurrency };
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { answeredRecord, changedRecord, eventOf, newRecord, overBudget, pageOf, refuseRenamedOptions, serialise, TaskLimitError, wholeOption } from '../tasks';
+import { answeredRecord, changedRecord, eventOf, newRecord, overBudget, pageOf, refuseRenamedOptions, serialise, TaskLimitError } from '../tasks';
+import { wholeOption } from '../errors';
 import type { NewTask, TaskChange, TaskEvent, TaskPage, TaskRecord, TaskStatus, TaskStore, TaskStoreOptions } from '../tasks';
 import type { RedisClient, RedisOptions, RedisSubscriber } from './redis-client';
 

@@ -1,5 +1,5 @@
 export type { StateStore } from './state-store';
-export { entryBytes, positiveWhole } from './state-store';
+export { entryBytes } from './state-store';
 export { InMemoryStateStore } from './memory-state-store';
 export type { StateStoreOptions } from './memory-state-store';
 export { StateError } from './state.error';

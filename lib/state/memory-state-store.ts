@@ -1,5 +1,6 @@
 import { StateError } from './state.error';
-import { entryBytes, positiveWhole, type StateStore } from './state-store';
+import { wholeOption } from '../errors';
+import { entryBytes, type StateStore } from './state-store';
 
 /** Bounds and clock of {@link InMemoryStateStore}. */
 export interface StateStoreOptions {
@@ -38,7 +39,7 @@ export class InMemoryStateStore implements StateStore {
 
   constructor(options: StateStoreOptions = {}) {
     const bound = (name: 'maxBytesPerOwner' | 'maxBytes', fallback: number) =>
-      positiveWhole((value) => `new InMemoryStateStore({ ${name}: ${value} })`, options[name], fallback, 'bytes');
+      wholeOption((value) => `new InMemoryStateStore({ ${name}: ${value} })`, options[name], fallback, 'bytes');
     this.maxBytes = bound('maxBytes', 64 * 1024 * 1024);
     this.maxBytesPerOwner = Math.min(bound('maxBytesPerOwner', 1024 * 1024), this.maxBytes);
     this.now = options.now ?? Date.now;

@@ -1,5 +1,6 @@
 import { InMemoryStateStore } from './memory-state-store';
-import { positiveWhole, type StateStore } from './state-store';
+import { wholeOption } from '../errors';
+import type { StateStore } from './state-store';
 
 /** Options of `McpModule.forRoot({ state })`: where `ctx.state` lives, and for how long. */
 export interface StateOptions {
@@ -21,7 +22,7 @@ export interface ResolvedStateOptions {
 /** Fills in the defaults; a bad number fails the bootstrap with the fix. */
 export function resolveStateOptions(options: StateOptions = {}): ResolvedStateOptions {
   const option = (name: 'ttlMs' | 'maxTtlMs', fallback: number) =>
-    positiveWhole((value) => `McpModule.forRoot({ state: { ${name}: ${value} } })`, options[name], fallback, 'milliseconds');
+    wholeOption((value) => `McpModule.forRoot({ state: { ${name}: ${value} } })`, options[name], fallback, 'milliseconds');
   const maxTtlMs = option('maxTtlMs', 30 * 86_400_000);
   return { store: options.store ?? new InMemoryStateStore(), ttlMs: Math.min(option('ttlMs', 86_400_000), maxTtlMs), maxTtlMs };
 }

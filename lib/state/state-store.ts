@@ -1,4 +1,3 @@
-import { BootstrapError, BootstrapErrorCode } from '../errors';
 
 /**
  * Where `ctx.state` lives (docs/context.md#state). Values are JSON text: the store counts their bytes (and the
@@ -23,15 +22,3 @@ export function entryBytes(key: string, json: string): number {
   return Buffer.byteLength(key) + Buffer.byteLength(json);
 }
 
-/**
- * A numeric option that must be a whole number of at least 1 (`fallback` when unset); anything else fails the
- * bootstrap naming where it was given (`where(value)`) and the fix.
- */
-export function positiveWhole(where: (value: string) => string, value: unknown, fallback: number, unit: string): number {
-  const resolved = value ?? fallback;
-  if (typeof resolved === 'number' && Number.isSafeInteger(resolved) && resolved >= 1) return resolved;
-  throw new BootstrapError(
-    BootstrapErrorCode.InvalidOption,
-    `Cannot use ${where(JSON.stringify(resolved))}: it must be a whole number of at least 1.\nFix: give a number of ${unit}, e.g. ${fallback}, or leave it out.`,
-  );
-}

@@ -3,7 +3,7 @@ export { TERMINAL_STATUSES } from './task-store';
 export { InMemoryTaskStore } from './memory-task-store';
 export type { TaskStoreOptions } from './memory-task-store';
 export { TaskLimitError } from './task-limit.error';
-export { refuseRenamedOptions, taskSettings, wholeOption } from './task-support';
+export { refuseRenamedOptions, taskSettings } from './task-support';
 export type { TaskSettings } from './task-support';
 export type { TasksOptions } from './tasks-options';
 export type { QueuedRequest, QueuedTask, TaskQueue, TaskRunner } from './task-queue';

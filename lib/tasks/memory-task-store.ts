@@ -1,5 +1,6 @@
 import { TaskLimitError } from './task-limit.error';
-import { refuseRenamedOptions, wholeOption } from './task-support';
+import { wholeOption } from '../errors';
+import { refuseRenamedOptions } from './task-support';
 import { answeredRecord, changedRecord, eventOf, newRecord, overBudget, pageOf, serialise } from './task-records';
 import type { NewTask, TaskChange, TaskEvent, TaskPage, TaskRecord, TaskStatus, TaskStore } from './task-store';
 

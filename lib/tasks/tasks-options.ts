@@ -1,6 +1,5 @@
-import { BootstrapError, BootstrapErrorCode } from '../errors';
+import { BootstrapError, BootstrapErrorCode, wholeOption } from '../errors';
 import { InMemoryTaskStore } from './memory-task-store';
-import { wholeOption } from './task-support';
 import type { TaskStore } from './task-store';
 import type { TaskQueue } from './task-queue';
 
