@@ -89,11 +89,15 @@ export class RedisTaskQueue implements TaskQueue {
     this.lanes = { ...options.toolConcurrency };
   }
 
-  async enqueue(task: QueuedTask): Promise<void> {
-    const queue = await this.queue(this.laneOf(task.tool));
-    const waiting = await queue.getWaitingCount();
+  async admit(tool: string): Promise<void> {
+    const waiting = await (await this.queue(this.laneOf(tool))).getWaitingCount();
     if (waiting >= this.maxQueued) throw TaskLimitError.queued(this.maxQueued);
-    await queue.add(task.tool, task, { jobId: task.taskId, removeOnComplete: true, removeOnFail: true });
+  }
+
+  async enqueue(task: QueuedTask): Promise<void> {
+    // Asked again: calls admitted at once may together have filled the lane since.
+    await this.admit(task.tool);
+    await (await this.queue(this.laneOf(task.tool))).add(task.tool, task, { jobId: task.taskId, removeOnComplete: true, removeOnFail: true });
   }
 
   async work(runner: TaskRunner): Promise<void> {

@@ -45,6 +45,11 @@ export interface TaskRunner {
  * BullMQ) is one; a queue of your own implements this.
  */
 export interface TaskQueue {
+  /**
+   * Throws a `TaskLimitError` when the queue of `tool`'s runs holds as many as it may: asked before the task is
+   * created, so that a refused call leaves no task behind (that would count against the caller's bounds).
+   */
+  admit?(tool: string): Promise<void>;
   /** Queues the run; throws a `TaskLimitError` (backpressure) when the queue holds as many as it may. */
   enqueue(task: QueuedTask): Promise<void>;
   /** Starts taking runs in this process, each handed to `runner`; resolves once the worker listens. */

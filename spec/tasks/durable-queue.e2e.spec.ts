@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { startRedis, type RedisProcess } from '../support/redis-server';
 import { startProxy, type RoundRobinProxy } from '../support/round-robin-proxy';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
@@ -86,11 +87,23 @@ describe('durable task queue: three instances and a worker on Redis', () => {
     });
   }, 40_000);
 
-  it('cancels a queued run from any instance: the task stays cancelled', async () => {
-    const { result: created } = await send('tools/call', { name: 'steps', arguments: { count: 50, pauseMs: 100 } });
-    await poll(created.taskId, (task) => /^step/.test(task.statusMessage ?? ''), 'the run to start');
+  it('cancels a run from any instance: the signal of the worker running it aborts, and the task stays cancelled', async () => {
+    const mark = `aborted:${Date.now()}`;
+    const { result: created } = await send('tools/call', { name: 'steps', arguments: { count: 50, pauseMs: 100, abortMark: mark } });
+    const running = await poll(created.taskId, (task) => /^step 2 on/.test(task.statusMessage ?? ''), 'the run to start');
+    // The next request goes to another instance than the one that answered the last poll (round-robin).
     expect((await send('tasks/cancel', { taskId: created.taskId })).result).toMatchObject({ resultType: 'complete' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect((await send('tasks/get', { taskId: created.taskId })).result).toMatchObject({ status: 'cancelled' });
+    const reader = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    try {
+      const abortedOn = await waitFor(() => reader.get(mark).then((pid) => pid ?? undefined), { what: "the run's signal to abort on its worker", timeout: 10_000 });
+      expect(Number(abortedOn)).toBe(pidOf(running.statusMessage));
+    } finally {
+      reader.disconnect();
+    }
+    const cancelled = (await send('tasks/get', { taskId: created.taskId })).result;
+    expect(cancelled).toMatchObject({ status: 'cancelled' });
+    // The aborted run reports nothing more: the task is not moved on by it.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await send('tasks/get', { taskId: created.taskId })).result).toEqual(cancelled);
   }, 30_000);
 });

@@ -118,6 +118,7 @@ export class TaskService implements TaskRunner {
   /** Creates the task (durably: `tasks/get` finds it once this resolves) and starts its run. */
   async start(start: TaskStart): Promise<TaskRecord> {
     const taskId = randomUUID();
+    if (this.options.queue && !start.running) await this.options.queue.admit?.(start.tool.name);
     const record = await this.store.create({
       taskId,
       owner: start.owner,
