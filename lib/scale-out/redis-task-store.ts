@@ -188,10 +188,17 @@ export class RedisTaskStore implements TaskStore {
     }
   }
 
-  watch(listener: (event: TaskEvent) => void): () => void {
+  watch(listener: (event: TaskEvent) => void): () => Promise<void> {
     this.listeners.add(listener);
     void this.subscription().catch(() => undefined); // ready() reports the failure; the next call tries again
-    return () => this.listeners.delete(listener);
+    return async () => {
+      // A store nobody listens to holds no subscriber connection (an application that closed leaves none open).
+      if (!this.listeners.delete(listener) || this.listeners.size > 0) return;
+      const subscriber = this.subscriber;
+      this.subscriber = undefined;
+      this.subscribed = undefined;
+      await subscriber?.quit().catch(() => undefined);
+    };
   }
 
   /** Resolves once this instance receives the events of the others (a spec awaits it before it relies on them). */

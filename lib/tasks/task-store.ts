@@ -119,8 +119,11 @@ export interface TaskStore {
    * Resolves to how many were dropped.
    */
   dropOwner(owner: string): Promise<number>;
-  /** Listens to the events of every instance sharing the store; returns the way to stop listening. */
-  watch(listener: (event: TaskEvent) => void): () => void;
+  /**
+   * Listens to the events of every instance sharing the store; returns the way to stop listening (which may
+   * resolve once what the listening held, a subscriber connection say, is released).
+   */
+  watch(listener: (event: TaskEvent) => void): () => void | Promise<void>;
   /** Releases connections and timers. */
   close?(): Promise<void>;
 }

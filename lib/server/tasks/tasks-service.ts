@@ -64,7 +64,7 @@ export interface TaskWorkerContext {
 export class TaskService implements TaskRunner {
   private readonly live = new Map<string, LiveTask>();
   private readonly waiters = new Map<string, Set<() => void>>();
-  private readonly unwatch: () => void;
+  private readonly unwatch: () => void | Promise<void>;
 
   constructor(
     readonly options: ResolvedTasksOptions,
@@ -238,9 +238,9 @@ export class TaskService implements TaskRunner {
 
   /** Stops listening to the store and aborts every run of this process. */
   async close(): Promise<void> {
-    this.unwatch();
+    const unwatched = this.unwatch();
     for (const taskId of [...this.live.keys()]) this.forget(taskId, CANCELLED);
-    await this.options.queue?.close();
+    await Promise.all([unwatched, this.options.queue?.close()]);
   }
 
   /** Runs (or re-runs, with every answer so far) the task's method through its pipeline. */
