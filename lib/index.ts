@@ -199,7 +199,7 @@ export type { TaskStore, TaskRecord, TaskStatus, TaskChange, TaskEvent, TaskPage
 export type { ToolTaskSupport, ToolTaskOptions } from './interfaces';
 export { RedisTaskStore } from './scale-out';
 export type { RedisTaskStoreOptions } from './scale-out';
-// State per caller (docs/context.md#state): `ctx.state` and the stores it lives in.
+// State per caller (docs/state.md): `ctx.state` and the stores it lives in.
 export { InMemoryStateStore, StateError } from './state';
 export type { StateOptions, StateSetOptions, StateStore, StateStoreOptions, UserState } from './state';
 export { RedisStateStore } from './scale-out';

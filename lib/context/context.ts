@@ -104,7 +104,7 @@ export class Context {
   }
 
   /**
-   * The caller's state, kept between its calls (docs/context.md#state): its 2025-11-25 session's, else its
+   * The caller's state, kept between its calls (docs/state.md): its 2025-11-25 session's, else its
    * verified identity's (subject and client), else its stdio or in-memory connection's. JSON values with a TTL,
    * bounded per caller in bytes; in memory by default, in Redis across instances (`RedisStateStore`).
    * @example

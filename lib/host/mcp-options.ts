@@ -122,7 +122,7 @@ export interface McpModuleOptions {
    * longest TTL a client may ask for, the poll interval, and the `tasks/list` page size.
    */
   tasks?: TasksOptions;
-  /** `ctx.state` (docs/context.md#state): the store (default: in memory, bounded per caller), the default and longest TTL. */
+  /** `ctx.state` (docs/state.md): the store (default: in memory, bounded per caller), the default and longest TTL. */
   state?: StateOptions;
   /**
    * Bootstrap warnings, each on by default and sent to `logger`. `unprovidedComponents`: when the application

@@ -42,7 +42,7 @@ if expires and tonumber(expires) > tonumber(ARGV[2]) then return 1 end
 return 0`;
 
 /**
- * `ctx.state` in Redis (docs/context.md#state): what one instance set, every instance sharing the Redis reads.
+ * `ctx.state` in Redis (docs/state.md): what one instance set, every instance sharing the Redis reads.
  * Bounded per owner in bytes (checked atomically in Redis); the total is bounded by the Redis server's own
  * `maxmemory`. One hash per owner, so one Redis server or a Cluster (each owner's keys live in one slot).
  *

@@ -26,7 +26,7 @@ export interface Connection {
 }
 
 /**
- * Whose `ctx.state` a request reads (docs/context.md#state): its 2025-11-25 session, else its verified identity
+ * Whose `ctx.state` a request reads (docs/state.md): its 2025-11-25 session, else its verified identity
  * (the token's subject and client), else its stdio or in-memory connection; undefined when it has none of them
  * (stateless HTTP without auth), so that anonymous callers never share one state.
  */

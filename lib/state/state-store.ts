@@ -1,6 +1,6 @@
 
 /**
- * Where `ctx.state` lives (docs/context.md#state). Values are JSON text: the store counts their bytes (and the
+ * Where `ctx.state` lives (docs/state.md). Values are JSON text: the store counts their bytes (and the
  * key's) against the owner's budget. Every method is scoped by `owner`; another owner's keys are never seen.
  *
  * @example

@@ -11,7 +11,7 @@ export class StateError extends ToolError {
     return new StateError(
       ErrorCode.StateUnavailable,
       'Cannot keep state for this caller: it has no session and no verified identity, so its state would be shared with every other anonymous caller. ' +
-        'Connect over stdio or stateful HTTP (2025-11-25 sessions), or serve with auth so that state is kept per user (docs/context.md#state).',
+        'Connect over stdio or stateful HTTP (2025-11-25 sessions), or serve with auth so that state is kept per user (docs/state.md).',
     );
   }
 

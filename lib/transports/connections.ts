@@ -52,7 +52,7 @@ export function serveConnection(
   // Every server of the connection (the SDK may build one more for a `server/discover` probe) gets its identity.
   // A stdio transport (the process's, or one you give) lets progress through before each answer.
   const served = transport === undefined ? progressFirst(new StdioServerTransport()) : transport instanceof StdioServerTransport ? progressFirst(transport) : transport;
-  // One id per connection: the owner of `ctx.state` when the caller has no identity (docs/context.md#state).
+  // One id per connection: the owner of `ctx.state` when the caller has no identity (docs/state.md).
   const own = { ...connection, id: randomUUID() };
   return serveStdio(() => factory(own), { onerror, transport: served });
 }

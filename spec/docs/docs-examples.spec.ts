@@ -30,7 +30,8 @@ const COMPILER_OPTIONS = {
     'mcp-reflect': [path.join(root, 'lib', 'index.ts')],
     'mcp-reflect/testing': [path.join(root, 'lib', 'testing', 'index.ts')],
     'mcp-reflect/nest': [path.join(root, 'lib', 'nest', 'index.ts')],
-    'mcp-reflect/auth-server': [path.join(root, 'lib', 'entries', 'auth-server.ts')],
+    // mcp-reflect/redis and the other entries of lib/entries, as jest.config.js maps them.
+    ...Object.fromEntries(readdirSync(path.join(root, 'lib', 'entries')).map((file) => [`mcp-reflect/${path.basename(file, '.ts')}`, [path.join(root, 'lib', 'entries', file)]])),
   },
 };
 

@@ -107,4 +107,33 @@ describe('durable task queue: backpressure and a drain of 1,000 runs', () => {
     after.forEach((memory, i) => expect((memory.heap - before[i]!.heap) / MIB).toBeLessThan(8));
     expect(warm).toHaveLength(20);
   }, 120_000);
+
+  it('runs at most `concurrency` runs at once in a worker, and a tool of `toolConcurrency` at most its own limit, in a lane beside the rest', async () => {
+    // Every instance names the same lanes (the same module does): the enqueuer puts `lane`'s runs in its lane.
+    const enqueuer = await start({ NO_WORKER: '1', QUEUE_NAME: 'limits', TOOL_CONCURRENCY: '{"lane":1}' });
+    const send = modernClient(enqueuer.url, TASKS);
+    const created = [
+      ...(await inBatches(6, 6, () => send('tools/call', { name: 'peak', arguments: { pauseMs: 300 } }))),
+      ...(await inBatches(4, 4, () => send('tools/call', { name: 'lane', arguments: { pauseMs: 400 } }))),
+    ];
+    // One worker, started once everything waits: it takes what its limits let it.
+    await start({ WORKER_ONLY: '1', QUEUE_NAME: 'limits', CONCURRENCY: '2', TOOL_CONCURRENCY: '{"lane":1}' });
+    const seen = await Promise.all(
+      created.map(async ({ result }) => {
+        const done = await waitFor(
+          async () => {
+            const task = (await send('tasks/get', { taskId: result.taskId })).result;
+            return task?.status === 'completed' ? task : undefined;
+          },
+          { what: `task ${result.taskId} to complete`, timeout: 30_000, interval: 100 },
+        );
+        return JSON.parse(done.result.content[0].text) as { tool: number; all: number };
+      }),
+    );
+    const most = (from: typeof seen, key: 'tool' | 'all') => Math.max(...from.map((s) => s[key]));
+    expect(most(seen.slice(0, 6), 'tool')).toBe(2);
+    expect(most(seen.slice(6), 'tool')).toBe(1);
+    // The lane runs beside the main lane's two.
+    expect(most(seen, 'all')).toBe(3);
+  }, 60_000);
 });
