@@ -65,7 +65,7 @@ const ALLOWED: Record<string, string[]> = {
   // stdio, in-memory connections and Streamable HTTP: they serve what the server factory makes.
   transports: ['auth', 'server', 'invocation', 'context', 'interfaces', 'errors'],
   // Redis adapters of the stores and the bus the server and transports define.
-  'scale-out': ['transports', 'server', 'state', 'tasks'],
+  'scale-out': ['transports', 'server', 'state', 'tasks', 'errors'],
   // A remote MCP server as a provider: the SDK client, and its components as decorated methods of a class.
   // (schema: a remote tool's schema must be one that can be sent without $ref.)
   proxy: ['resources', 'content', 'decorators', 'schema', 'catalogue', 'context', 'metadata', 'interfaces', 'errors'],
