@@ -9,6 +9,7 @@ import { durable } from './scenarios/durable';
 import { cpuChecks } from './scenarios/cpu';
 import { eventStores, httpThroughput, memoryPerSession } from './scenarios/http';
 import { httpBearerAuth } from './scenarios/http-auth';
+import { importCost } from './scenarios/imports';
 import { inMemoryCalls } from './scenarios/in-memory';
 import { openApiBootstrap } from './scenarios/openapi';
 import { sameEnhancers } from './scenarios/same-enhancers';
@@ -20,7 +21,7 @@ import { loadSystems } from './systems';
 type Table = Record<string, Record<string, number>>;
 
 /** Which way is better, per metric: throughput up, time and memory down. */
-const LOWER_IS_BETTER = /\((ms|KiB)[,)]|µs per (call|request)/;
+const LOWER_IS_BETTER = /\((ms|KiB)[,)]|µs per (call|request)|modules loaded/;
 
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
@@ -69,11 +70,12 @@ async function main(): Promise<void> {
     m: ['(m) composition: proxy, namespaces', () => composition(systems, settings)],
     n: ['(n) durable work: ctx.state, task pickup and throughput', () => durable(systems, { ...settings, quick })],
     o: ['(o) bootstrap of a 1,000-operation OpenAPI document', () => openApiBootstrap(systems, settings)],
+    p: ['(p) import cost of each entry', () => importCost(systems, settings)],
   };
-  const defaults = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'j', 'k', 'm', 'n', 'o']; // h only when asked for (two minutes a pair)
+  const defaults = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'j', 'k', 'm', 'n', 'o', 'p']; // h only when asked for (two minutes a pair)
   const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
   const unknown = only?.filter((key) => !(key in scenarios)) ?? [];
-  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (choose from ${Object.keys(scenarios).join(', ')}; g = add variants, h = CPU time checks, i = event stores, j = bearer auth, k = same enhancers in Nest, m = composition, n = durable work, o = OpenAPI bootstrap)`);
+  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (choose from ${Object.keys(scenarios).join(', ')}; g = add variants, h = CPU time checks, i = event stores, j = bearer auth, k = same enhancers in Nest, m = composition, n = durable work, o = OpenAPI bootstrap, p = import cost)`);
   const tables: Table = {};
   for (const key of only ?? defaults) {
     const [name, run] = scenarios[key];

@@ -29,12 +29,16 @@ class BookTools {
   }
 }
 
-@Injectable({ scope: Scope.REQUEST })
-class ScopedTools {
-  @Tool({ description: 'Add two numbers, on a request-scoped class' })
-  addScoped(@Param() a: number, @Param() b: number): string {
-    return String(a + b);
+/** Declared when first used, as enhancedTools() (a class declared and not provided is warned about at bootstrap). */
+function scopedTools(): Function {
+  @Injectable({ scope: Scope.REQUEST })
+  class ScopedTools {
+    @Tool({ description: 'Add two numbers, on a request-scoped class' })
+    addScoped(@Param() a: number, @Param() b: number): string {
+      return String(a + b);
+    }
   }
+  return ScopedTools;
 }
 
 /** A guard and an interceptor that do what most do: read the context, and await the call. */
@@ -50,18 +54,22 @@ class PassInterceptor implements McpInterceptor {
   }
 }
 
-@Injectable()
-class EnhancedTools {
-  @UseGuards(new AllowGuard())
-  @UseInterceptors(new PassInterceptor())
-  @Tool({ description: 'Add two numbers, with one guard and one interceptor' })
-  addEnhanced(@Param() a: number, @Param() b: number): string {
-    return String(a + b);
+/** Declared when first used: a baseline revision older than the pipeline has no @UseGuards() to declare it with. */
+function enhancedTools(): Function {
+  @Injectable()
+  class EnhancedTools {
+    @UseGuards(new AllowGuard())
+    @UseInterceptors(new PassInterceptor())
+    @Tool({ description: 'Add two numbers, with one guard and one interceptor' })
+    addEnhanced(@Param() a: number, @Param() b: number): string {
+      return String(a + b);
+    }
   }
+  return EnhancedTools;
 }
 
 export function reflectModule(extra: number, scoped = false): Function {
-  const providers = [AddTools, BookTools, extraTools(extra), ...(scoped ? [ScopedTools, EnhancedTools] : [])];
+  const providers = [AddTools, BookTools, extraTools(extra), ...(scoped ? [scopedTools(), enhancedTools()] : [])];
   @Module({ imports: [McpModule.forRoot({ name: 'mcp-reflect', version: '1.0.0' })], providers: providers as never })
   class BenchModule {}
   return BenchModule;
