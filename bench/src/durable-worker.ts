@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import Redis from 'ioredis';
-import { Ctx, Injectable, McpModule, Module, Param, RedisTaskStore, Tool, type Context } from 'mcp-reflect';
+import { Ctx, InMemoryTaskStore, Injectable, McpModule, Module, Param, RedisTaskStore, Tool, type Context } from 'mcp-reflect';
 import { RedisStateStore, RedisTaskQueue } from 'mcp-reflect/redis';
 import { createTestClient, taskCalls } from 'mcp-reflect/testing';
 
@@ -52,20 +52,23 @@ async function perCall(client: Awaited<ReturnType<typeof createTestClient>>, too
   return ((performance.now() - started) * 1000) / calls;
 }
 
+const BOUNDS = { maxTasksPerClient: 100_000, maxTasks: 100_000 };
+
 async function run(job: DurableJob): Promise<DurableSamples> {
   const samples: DurableSamples = {};
   const add = (name: string, value: number) => void (samples[name] ??= []).push(value);
   const redis = job.redisUrl ? new Redis(job.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
   const url = job.redisUrl ? new URL(job.redisUrl) : undefined;
   const clients = {
-    memory: await createTestClient(moduleOf({ tasks: { pollIntervalMs: 10 } }), { capabilities: { tasks: {} } as never }),
+    // One client starts every task of the run (tasks count against it until their TTL): bounds for that many.
+    memory: await createTestClient(moduleOf({ tasks: { store: new InMemoryTaskStore(BOUNDS), pollIntervalMs: 10 } }), { capabilities: { tasks: {} } as never }),
     ...(redis && url
       ? {
           redis: await createTestClient(
             moduleOf({
               state: { store: new RedisStateStore(redis, { prefix: 'bench-state:' }) },
               tasks: {
-                store: new RedisTaskStore(redis, { prefix: 'bench-tasks:' }),
+                store: new RedisTaskStore(redis, { prefix: 'bench-tasks:', ...BOUNDS }),
                 queue: new RedisTaskQueue({ connection: { host: url.hostname, port: Number(url.port), maxRetriesPerRequest: null }, name: 'bench-tasks' }),
                 pollIntervalMs: 10,
               },

@@ -22,7 +22,8 @@ export interface BenchSystem {
   /** A stateful (session) Streamable HTTP endpoint on 127.0.0.1 (port 0) with the benchmark tools. */
   httpStateful?(): Promise<Listening>;
   /** Milliseconds to build a ready server with `tools` trivial tools (no transport). */
-  bootstrap?(tools: number): Promise<number>;
+  /** `precompiled`: with the validators `mcp-reflect validators` wrote (mcp-reflect only). */
+  bootstrap?(tools: number, options?: { precompiled?: boolean }): Promise<number>;
 }
 
 export interface Connected {

@@ -1,8 +1,11 @@
 import { reflectVersions } from '../baseline';
 import type { BenchSystem } from '../system';
+import { writePrecompiled } from '../precompiled';
 import { alternate } from '../stats';
 import { startWorkers } from '../workers';
 import type { Settings } from './in-memory';
+
+const PRECOMPILED = 'validators precompiled (mcp-reflect validators)';
 
 /** (f) bootstrap time with 10, 100 and 1,000 tools (ms, lower is better), each system in its own process. */
 export async function bootstrapTimes(systems: readonly BenchSystem[], settings: Settings) {
@@ -13,6 +16,21 @@ export async function bootstrapTimes(systems: readonly BenchSystem[], settings: 
     for (const tools of [10, 100, 1000]) {
       const medians = await alternate(withBootstrap, settings.reps, (system) => workers.get(system.name)!.run({ op: 'bootstrap', tools }));
       results[`bootstrap, ${tools} tools (ms)`] = Object.fromEntries(medians);
+    }
+    // mcp-reflect given the validators `mcp-reflect validators` wrote: it compiles none (docs/cli.md).
+    const reflect = withBootstrap.find((s) => s.name === 'mcp-reflect');
+    if (reflect) {
+      writePrecompiled();
+      const variants = [reflect, { ...reflect, name: PRECOMPILED }];
+      const medians = await alternate(variants, settings.reps, (system) =>
+        workers.get('mcp-reflect')!.run({ op: 'bootstrap', tools: 1000, ...(system.name === PRECOMPILED ? { precompiled: true } : {}) }),
+      );
+      const zod = results['bootstrap, 1000 tools (ms)']['McpServer+zod'];
+      results['mcp-reflect bootstrap, 1000 tools (ms)'] = {
+        ...(zod !== undefined ? { 'McpServer+zod': zod } : {}),
+        'validators compiled at start': medians.get('mcp-reflect')!,
+        [PRECOMPILED]: medians.get(PRECOMPILED)!,
+      };
     }
     return results;
   } finally {

@@ -1,12 +1,15 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import path from 'node:path';
 import { BASELINE_PREFIX } from '../baseline';
+import { writePrecompiled } from '../precompiled';
 import type { BenchSystem } from '../system';
 import { fieldDtoStdio } from '../systems';
 import { alternate } from '../stats';
 import type { Settings } from './in-memory';
 
 const FIELD_DTO = '@Field() DTO';
+const PRECOMPILED = 'mcp-reflect, validators precompiled';
 const isReflect = (name: string) => name === 'mcp-reflect' || name === 'mcp-reflect-nest' || name.startsWith(BASELINE_PREFIX);
 
 /**
@@ -18,6 +21,12 @@ export async function coldStart(systems: readonly BenchSystem[], settings: Setti
   const withStdio: Pick<BenchSystem, 'name' | 'stdio'>[] = systems.filter((s) => s.stdio);
   const reflects = withStdio.filter((s) => isReflect(s.name)).map((s) => s.name);
   for (const name of reflects) withStdio.push({ name: `${FIELD_DTO} ${name}`, stdio: fieldDtoStdio(name) });
+  // mcp-reflect with its validators compiled ahead of time (`mcp-reflect validators`): none compiled at start.
+  if (reflects.includes('mcp-reflect')) {
+    const file = writePrecompiled();
+    const server = path.join(__dirname, '..', 'servers', 'mcp-reflect-validators.server.js');
+    withStdio.push({ name: PRECOMPILED, stdio: (extra) => ({ command: process.execPath, args: [server, String(extra), file] }) });
+  }
   const medians = await alternate(withStdio, settings.reps, async (system) => {
     const { command, args, env } = system.stdio!(48);
     const started = performance.now();
@@ -31,12 +40,16 @@ export async function coldStart(systems: readonly BenchSystem[], settings: Setti
   }, false);
   const fields = new Map(reflects.map((name) => [name, medians.get(`${FIELD_DTO} ${name}`)!]));
   for (const name of reflects) medians.delete(`${FIELD_DTO} ${name}`);
+  const precompiled = medians.get(PRECOMPILED);
+  medians.delete(PRECOMPILED);
   const table: Record<string, Record<string, number>> = { 'stdio cold start, 50 tools (ms)': Object.fromEntries(medians) };
   for (const [name, field] of fields) {
     table[`${name} stdio cold start by DTO style, 50 tools (ms)`] = {
       ...(medians.has('limit') ? { limit: medians.get('limit')! } : {}),
       'class-validator DTO (the table above)': medians.get(name)!,
       '@Field() DTO (class-validator never loaded)': field,
+      ...(name === 'mcp-reflect' && precompiled !== undefined ? { 'class-validator DTO, validators precompiled': precompiled } : {}),
+      ...(name === 'mcp-reflect' && medians.has('McpServer+zod') ? { 'McpServer+zod': medians.get('McpServer+zod')! } : {}),
     };
   }
   return table;

@@ -18,6 +18,7 @@ import {
 } from 'mcp-reflect';
 import { bookText, type BenchSystem } from '../system';
 import { clientSdk } from '../lazy';
+import { precompiledValidators } from '../precompiled';
 import { BookInput } from './mcp-reflect-dto';
 import { AddTools, extraTools } from './mcp-reflect-extra';
 
@@ -105,10 +106,11 @@ export const mcpReflect: BenchSystem = {
     await app.listen({ transport: 'http', port: 0, maxSessions: 100_000, maxSessionsPerClient: 100_000, ...(eventStore ? { eventStore } : {}) });
     return { url: await app.getUrl(), close: () => app.close() };
   },
-  async bootstrap(tools) {
+  async bootstrap(tools, options) {
     const module = reflectModule(tools);
+    const validators = options?.precompiled ? precompiledValidators() : undefined;
     const started = performance.now();
-    const app = await McpFactory.create(module);
+    const app = await McpFactory.create(module, validators ? { validators } : {});
     const elapsed = performance.now() - started;
     await app.close();
     return elapsed;
