@@ -9,18 +9,17 @@ export interface ComponentOptionsByKind {
   prompt: PromptOptions;
   complete: CompleteOptions;
 }
-import { defineMetadata, getMetadata } from './reflect';
+import { appendMethod, defineMetadata, getMetadata } from './reflect';
 
 const optionsKey = (kind: ComponentKind) => `mcp-reflect:${kind}`;
 const methodsKey = (kind: ComponentKind) => `mcp-reflect:${kind}-methods`;
 
 /**
  * Records one decorated method of a kind (`@Resource()`, `@Prompt()`, …). The method list lives on the
- * prototype and is copied, so subclasses inherit their parents' components.
+ * prototype (a subclass's starts as a copy of its parent's), so subclasses inherit their parents' components.
  */
 export function defineComponentMetadata<K extends ComponentKind>(kind: K, prototype: object, method: string, options: ComponentOptionsByKind[K]): void {
-  const methods = getMetadata<string[]>(methodsKey(kind), prototype) ?? [];
-  if (!methods.includes(method)) defineMetadata(methodsKey(kind), [...methods, method], prototype);
+  appendMethod(methodsKey(kind), prototype, method);
   defineMetadata(optionsKey(kind), options, prototype, method);
 }
 

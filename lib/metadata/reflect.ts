@@ -19,3 +19,18 @@ export function getOwnMetadata<T>(key: string, target: object, property?: string
     property === undefined ? Reflect.getOwnMetadata(key, target) : Reflect.getOwnMetadata(key, target, property)
   ) as T | undefined;
 }
+
+/**
+ * Adds `method` to the method list under `key` on `prototype`. The prototype's own list grows in place (a class
+ * of 1,000 tools makes one list, not 1,000 copies); an inherited list is copied first, so that a subclass never
+ * changes its parent's.
+ */
+export function appendMethod(key: string, prototype: object, method: string): void {
+  const own = getOwnMetadata<string[]>(key, prototype);
+  if (own) {
+    if (!own.includes(method)) own.push(method);
+    return;
+  }
+  const inherited = getMetadata<string[]>(key, prototype) ?? [];
+  if (!inherited.includes(method)) defineMetadata(key, [...inherited, method], prototype);
+}

@@ -1,11 +1,10 @@
 import { TOOL_METADATA, TOOL_METHODS_METADATA } from '../constants';
-import { defineMetadata, getMetadata } from './reflect';
+import { appendMethod, defineMetadata, getMetadata } from './reflect';
 import type { ToolOptions } from '../interfaces';
 
-/** Records one `@Tool()` method. The list lives on the prototype and is copied, so subclasses inherit tools. */
+/** Records one `@Tool()` method. The list lives on the prototype (a subclass's starts as a copy of its parent's), so subclasses inherit tools. */
 export function defineToolMetadata(prototype: object, method: string, options: ToolOptions): void {
-  const methods = getMetadata<string[]>(TOOL_METHODS_METADATA, prototype) ?? [];
-  if (!methods.includes(method)) defineMetadata(TOOL_METHODS_METADATA, [...methods, method], prototype);
+  appendMethod(TOOL_METHODS_METADATA, prototype, method);
   defineMetadata(TOOL_METADATA, options, prototype, method);
 }
 
