@@ -75,6 +75,15 @@ export function bodyOf(req: IncomingMessage): BodySource {
  * sends is dropped), where other streams are cancelled at once.
  */
 export async function writeResponse(res: ServerResponse, response: Response, pending: PendingBytes, writeTimeoutMs: number, signal: AbortSignal, call: boolean): Promise<void> {
+  try {
+    await write(res, response, pending, writeTimeoutMs, signal, call);
+  } finally {
+    // Every answer gives back what it counted for its client, a bodiless one too (202 to a notification).
+    pending.release();
+  }
+}
+
+async function write(res: ServerResponse, response: Response, pending: PendingBytes, writeTimeoutMs: number, signal: AbortSignal, call: boolean): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   // A request whose body was not read (refused before it) cannot keep its connection: the rest of the body is in the way.
@@ -115,7 +124,6 @@ export async function writeResponse(res: ServerResponse, response: Response, pen
     // The answer's stream failed mid-way: end what was sent.
   } finally {
     signal.removeEventListener('abort', cancel);
-    pending.release();
     if (!call && (gone || signal.aborted)) cancel();
   }
   if (!res.destroyed) res.end();
