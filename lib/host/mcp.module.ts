@@ -4,9 +4,14 @@ import type { DependencyToken, DynamicModule, McpFeatureOptions, ModuleImport } 
 import { McpComponents } from './component-control';
 import type { McpModuleOptions } from './mcp-options';
 import { checkFeatureOptions } from './namespaces';
-import { checkProxyOptions, McpProxy, type McpProxyOptions } from '../proxy';
-import { checkOpenApiOptions, McpOpenApi, type McpOpenApiOptions } from '../openapi';
+import type { McpProxyOptions } from '../proxy';
+import type { McpOpenApiOptions } from '../openapi';
 import { stderrLogger } from './stderr-logger';
+
+// Loaded when a module asks for them: a server with no proxy and no OpenAPI document loads neither
+// (docs/performance.md#import-cost-of-each-entry).
+const proxies = () => require('../proxy') as typeof import('../proxy');
+const openApis = () => require('../openapi') as typeof import('../openapi');
 
 /**
  * Turns the application into an MCP server. Import it once, in the root module.
@@ -52,6 +57,7 @@ export class McpModule {
    * class GatewayModule {}
    */
   static proxy(options: McpProxyOptions): DynamicModule {
+    const { checkProxyOptions, McpProxy } = proxies();
     const checked = checkProxyOptions(options);
     const token = Symbol(`mcp-reflect:proxy:${checked.namespace}`);
     const provider = {
@@ -73,6 +79,7 @@ export class McpModule {
    * class GatewayModule {}
    */
   static fromOpenApi(options: McpOpenApiOptions): DynamicModule {
+    const { checkOpenApiOptions, McpOpenApi } = openApis();
     const checked = checkOpenApiOptions(options);
     const provider = {
       provide: Symbol(`mcp-reflect:openapi:${checked.namespace}`),
