@@ -3,9 +3,7 @@ import { describeToken } from '../errors/describe';
 import type { InjectionToken, McpAuth } from '../interfaces';
 import { attachBus, type ChangeBus, type ServerFactory, type ServerHub } from '../server';
 import {
-  createFetchHandler,
-  createNodeHandler,
-  listenHttp,
+  httpTransport,
   serveConnection,
   serveProcessStdio,
   type ConnectionHandle,
@@ -143,7 +141,7 @@ export class McpApplication {
     if (options.transport !== 'http') {
       throw new McpReflectError(ErrorCode.UnknownTransport, `Cannot listen on the transport '${String((options as { transport: unknown }).transport)}': there is no such transport.\nFix: use { transport: 'stdio' } or { transport: 'http' }.`);
     }
-    const listener = await listenHttp(this.factory, options, this.logger);
+    const listener = await httpTransport().listenHttp(this.factory, options, this.logger);
     this.http.push(listener);
     this.track({ close: () => listener.close() });
   }
@@ -177,7 +175,7 @@ export class McpApplication {
    * express().all('/mcp', handler).listen(3000);
    */
   createHttpHandler(options: HttpOptions = {}): NodeHttpHandler {
-    const handler = createNodeHandler(this.factory, options, this.logger);
+    const handler = httpTransport().createNodeHandler(this.factory, options, this.logger);
     this.track({ close: () => handler.close() });
     return handler;
   }
@@ -193,7 +191,7 @@ export class McpApplication {
    */
   createFetchHandler(options: FetchHandlerOptions = {}): FetchHandler {
     this.ensureOpen();
-    const handler = createFetchHandler(this.factory, options, this.logger);
+    const handler = httpTransport().createFetchHandler(this.factory, options, this.logger);
     this.track({ close: () => handler.close() });
     return handler;
   }

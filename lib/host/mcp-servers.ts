@@ -1,5 +1,5 @@
 import { ErrorCode, McpReflectError } from '../errors';
-import { listenHttpEndpoints, type HttpListenOptions, type HttpOptions } from '../transports';
+import { httpTransport, type HttpListenOptions, type HttpOptions } from '../transports';
 import type { McpApplication, ShutdownSignal } from './mcp-application';
 
 /** One endpoint of `servers.listen()`: where a server is served, and its own HTTP options (its auth, its limits). */
@@ -58,7 +58,7 @@ export class McpServers {
       throw new McpReflectError(ErrorCode.UnknownTransport, `Cannot listen: no endpoint is given.\nFix: name the servers to serve, e.g. endpoints: { ${this.names.map((n) => `${n}: { path: '/${n}' }`).join(', ')} }.`);
     }
     const servers = entries.map(([name]) => this.get(name));
-    const listener = await listenHttpEndpoints(
+    const listener = await httpTransport().listenHttpEndpoints(
       entries.map(([, endpoint], i) => servers[i].httpEndpoint(endpoint)),
       options,
     );

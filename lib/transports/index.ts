@@ -1,10 +1,9 @@
 export { serveConnection, serveProcessStdio } from './connections';
 export type { ConnectionHandle, Transport } from './connections';
-export { HttpEndpoint } from './http/http-endpoint';
 export { InMemoryEventStore } from './http/event-store';
 export type { EventStore, InMemoryEventStoreOptions } from './http/event-store';
-export { createNodeHandler, listenHttp, listenHttpEndpoints } from './http/node-http';
-export { createFetchHandler } from './http/fetch-handler';
+/** The HTTP transport, loaded on first use (docs/performance.md#import-cost-of-each-entry). */
+export const httpTransport = (): typeof import('./http/http-transport') => require('./http/http-transport');
 export type { FetchHandler, FetchHandlerOptions, FetchRequestInfo } from './http/fetch-handler';
 export type { HttpEndpointSpec } from './http/node-http';
 export type { HttpListener, NodeHttpHandler } from './http/node-http';
