@@ -24,9 +24,12 @@ function run(command, args, what) {
   return undefined;
 }
 
-/** Installs Debian packages for `command` when it is missing; an error text when it cannot. */
-function debian(command, packages) {
-  if (has(command)) return undefined;
+/**
+ * Installs Debian packages for `command` when it is missing (or when `present()` says what it needs is); an error
+ * text when it cannot.
+ */
+function debian(command, packages, present = () => has(command)) {
+  if (present()) return undefined;
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   const sudo = root ? [] : has('sudo') && spawnSync('sudo', ['-n', 'true']).status === 0 ? ['sudo', '-n'] : undefined;
   const fix = `install it: ${root ? '' : 'sudo '}apt-get install -y ${packages.join(' ')}`;
@@ -34,7 +37,7 @@ function debian(command, packages) {
   process.stderr.write(`\n  ${command} is missing: installing Debian's ${packages.join(', ')}\n`);
   const apt = (...args) => (sudo.length ? run(sudo[0], [...sudo.slice(1), 'apt-get', ...args], `apt-get ${args[0]}`) : run('apt-get', args, `apt-get ${args[0]}`));
   const failed = apt('update', '-qq') ?? apt('install', '-y', '-qq', ...packages);
-  if (failed || !has(command)) return `${command} could not be installed (${failed ?? 'not found after the install'}): ${fix}`;
+  if (failed || !present()) return `${command} could not be installed (${failed ?? 'not found after the install'}): ${fix}`;
   // redis-server's package starts a system service; the specs start their own on free ports.
   if (command === 'redis-server') spawnSync('sh', ['-c', `${sudo.join(' ')} service redis-server stop || ${sudo.join(' ')} systemctl stop redis-server`], { stdio: 'ignore' });
   return undefined;
@@ -85,7 +88,9 @@ function fastmcpPy() {
   const venv = path.join(dir, '.venv');
   const stamp = path.join(venv, 'installed-lock.txt');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === readFileSync(lock, 'utf8')) return undefined;
-  if (!has('python3')) return 'python3 is missing (tools/fastmcp-py needs Python 3.10 or later with venv): install it, e.g. apt-get install -y python3 python3-venv';
+  // Python 3 with venv (Debian splits venv into python3-venv): installed when missing, as redis-server is.
+  const python = debian('python3', ['python3', 'python3-venv'], () => has('python3') && spawnSync('python3', ['-c', 'import ensurepip, venv'], { stdio: 'ignore' }).status === 0);
+  if (python) return `${python} (tools/fastmcp-py needs Python 3.10 or later with venv)`;
   rmSync(venv, { recursive: true, force: true });
   const made = run('python3', ['-m', 'venv', venv], 'python3 -m venv tools/fastmcp-py/.venv');
   if (made) return `${made} (install python3-venv, e.g. apt-get install -y python3-venv)`;
