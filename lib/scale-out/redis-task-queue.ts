@@ -94,9 +94,8 @@ export class RedisTaskQueue implements TaskQueue {
     if (waiting >= this.maxQueued) throw TaskLimitError.queued(this.maxQueued);
   }
 
+  // The bound is asked in admit(), before the task is created (the task service always asks it first).
   async enqueue(task: QueuedTask): Promise<void> {
-    // Asked again: calls admitted at once may together have filled the lane since.
-    await this.admit(task.tool);
     await (await this.queue(this.laneOf(task.tool))).add(task.tool, task, { jobId: task.taskId, removeOnComplete: true, removeOnFail: true });
   }
 

@@ -1,4 +1,3 @@
-
 /**
  * Where `ctx.state` lives (docs/state.md). Values are JSON text: the store counts their bytes (and the
  * key's) against the owner's budget. Every method is scoped by `owner`; another owner's keys are never seen.

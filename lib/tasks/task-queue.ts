@@ -50,7 +50,7 @@ export interface TaskQueue {
    * created, so that a refused call leaves no task behind (that would count against the caller's bounds).
    */
   admit?(tool: string): Promise<void>;
-  /** Queues the run; throws a `TaskLimitError` (backpressure) when the queue holds as many as it may. */
+  /** Queues the run; a queue without `admit` throws a `TaskLimitError` here (backpressure) when it is full. */
   enqueue(task: QueuedTask): Promise<void>;
   /** Starts taking runs in this process, each handed to `runner`; resolves once the worker listens. */
   work(runner: TaskRunner): Promise<void>;

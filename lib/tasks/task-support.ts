@@ -55,7 +55,6 @@ function positive(value: unknown): boolean {
   return value === undefined || (typeof value === 'number' && Number.isSafeInteger(value) && value > 0);
 }
 
-
 /** Options of the task stores that were renamed: the bounds count per client (docs/tasks.md), not per owner. */
 const RENAMED: Readonly<Record<string, string>> = { maxTasksPerOwner: 'maxTasksPerClient', maxBytesPerOwner: 'maxBytesPerClient' };
 

@@ -80,7 +80,7 @@ describe('durable task queue: backpressure and a drain of 1,000 runs', () => {
     const workers = [await start({ WORKER_ONLY: '1', QUEUE_NAME: 'drain' }), await start({ WORKER_ONLY: '1', QUEUE_NAME: 'drain' })];
     const send = modernClient(enqueuer.url, TASKS);
     // Warm up every process (code loaded, pools filled), then take the baseline.
-    const warm = await inBatches(20, 10, () => send('tools/call', steps));
+    for (const warm of await inBatches(20, 10, () => send('tools/call', steps))) expect(warm.result).toMatchObject({ resultType: 'task' });
     await waitFor(async () => ((await inQueue('drain')) === 0 ? true : undefined), { what: 'the warm-up runs to drain' });
     const before = await Promise.all([enqueuer, ...workers].map((p) => p.memory()));
     const keysBefore = (await reader.keys('mcp-reflect:drain:*')).length;
@@ -105,7 +105,6 @@ describe('durable task queue: backpressure and a drain of 1,000 runs', () => {
     expect(keys.length).toBeLessThanOrEqual(keysBefore + 2);
     const after = await Promise.all([enqueuer, ...workers].map((p) => p.memory()));
     after.forEach((memory, i) => expect((memory.heap - before[i]!.heap) / MIB).toBeLessThan(8));
-    expect(warm).toHaveLength(20);
   }, 120_000);
 
   it('runs at most `concurrency` runs at once in a worker, and a tool of `toolConcurrency` at most its own limit, in a lane beside the rest', async () => {
