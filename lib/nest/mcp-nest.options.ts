@@ -9,8 +9,18 @@ export const MCP_NEST_OPTIONS = Symbol('mcp-reflect:nest-options');
 
 /** Where and how the Nest application serves the MCP endpoint over its own HTTP server. */
 export interface McpNestHttpOptions extends HttpOptions {
-  /** The route of the endpoint, under the application's global prefix. Default `/mcp`. */
+  /** The route of the endpoint, under the application's global prefix (with `mount: 'server'`, from the root). Default `/mcp`. */
   readonly path?: string;
+  /**
+   * Where the endpoint is served. `'route'` (default): as a controller route of the application, so Nest
+   * middleware, the global prefix, `enableCors()`, HTTP guards (`guards`, `identity`) and Nest's body parser
+   * apply to it as to controllers. `'server'`: from the Node HTTP server's own request listener, ahead of
+   * Express or Fastify (as `@rekog/mcp-nest` does), which costs a request what the standalone endpoint costs;
+   * none of Nest's HTTP layer applies (no global prefix, middleware, CORS or HTTP guards: use the endpoint's own
+   * `auth`, `allowedOrigins` and bounds), and `auth.server` is served there too. Every other request reaches
+   * the application as before.
+   */
+  readonly mount?: 'route' | 'server';
   /**
    * Nest guards in front of the endpoint (an HTTP guard such as Passport's `AuthGuard('jwt')`): a request they
    * refuse never reaches MCP. Global guards (`APP_GUARD`) apply to the endpoint as to every controller.

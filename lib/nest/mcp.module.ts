@@ -1,6 +1,7 @@
 import { All, Controller, Inject, Module, Req, Res, UseGuards, type DynamicModule, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { MCP_FEATURE } from '../constants';
+import { BootstrapError, BootstrapErrorCode } from '../errors';
 import { checkFeatureOptions, McpComponents } from '../host';
 import type { McpFeatureOptions } from '../interfaces';
 import { checkProxyOptions, type McpProxyOptions } from '../proxy';
@@ -116,9 +117,28 @@ function moduleWith(options: Provider, http: McpNestOptions['http'], imports: No
     global: true,
     imports: [DiscoveryModule, ...imports],
     providers: [options, McpService, McpComponents, ...named],
-    controllers: http === false ? [] : [endpointController(http?.path ?? '/mcp', http?.guards ?? [])],
+    controllers: http === false || checkMount(http) === 'server' ? [] : [endpointController(http?.path ?? '/mcp', http?.guards ?? [])],
     exports: [McpService, McpComponents, ...named.map((p) => (p as { provide: symbol }).provide)],
   };
+}
+
+/** Where the endpoint is served (`http.mount`), once its options are known to fit it. */
+function checkMount(http: McpNestHttpOptions | undefined): 'route' | 'server' {
+  const mount = http?.mount ?? 'route';
+  const fail = (cause: string, fix: string) => new BootstrapError(BootstrapErrorCode.InvalidOption, `Cannot serve the MCP endpoint of McpModule.forRoot(): ${cause}.\nFix: ${fix}.`);
+  if (mount !== 'route' && mount !== 'server') throw fail(`http.mount is ${JSON.stringify(mount)}`, "use 'route' (a controller route of the application, the default) or 'server' (ahead of Express or Fastify)");
+  if (mount === 'route') {
+    if (http?.auth?.server) throw fail("http.auth.server (the authorization server) needs paths outside the endpoint's route, at the origin's root", "serve the endpoint with http: { mount: 'server', auth: { … } }, or run the authorization server outside the Nest application");
+    return mount;
+  }
+  const nestOnly = (['guards', 'identity'] as const).filter((key) => http?.[key] !== undefined);
+  if (nestOnly.length > 0) {
+    throw fail(
+      `with http.mount 'server' the endpoint answers ahead of Nest's HTTP layer, so ${nestOnly.map((key) => `http.${key}`).join(' and ')} would never run`,
+      "verify callers with the endpoint's own http.auth (docs/auth.md), or serve the endpoint as a route (mount: 'route', the default) to use Nest guards",
+    );
+  }
+  return mount;
 }
 
 /** A controller of the endpoint's route, so Nest's middleware, global prefix, CORS and HTTP guards apply to it. */

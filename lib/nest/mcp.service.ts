@@ -12,6 +12,7 @@ import type { ConnectionHandle, HttpOptions, NodeHttpHandler, Transport } from '
 import { MCP_NEST_OPTIONS, type McpNestHttpOptions, type McpNestOptions } from './mcp-nest.options';
 import { NestHost } from './nest-host';
 import { checkNestServers, servedNestModules } from './nest-servers';
+import { mountAhead } from './server-mount';
 
 /**
  * The MCP server of a Nest application: built from the application's providers once Nest has initialised
@@ -63,7 +64,7 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
   onModuleInit(): void {
     const { http } = this.options;
     const adapter = this.adapterHost?.httpAdapter;
-    if (!http || !http.auth || !adapter) return;
+    if (!http || !http.auth || !adapter || http.mount === 'server') return;
     if (!http.auth.resource) throw resourceMissing();
     const serve = (req: Parameters<McpService['serveHttp']>[0], res: Parameters<McpService['serveHttp']>[1]) => void this.serveHttp(req, res);
     for (const path of metadataPathsOf(http.auth.resource)) {
@@ -101,7 +102,11 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     const apis = wanted(McpOpenApiProvider).map((api) => new McpOpenApi(api.options, this.built!, logger));
     await Promise.all([...this.proxies, ...apis].map((source) => source.onApplicationBootstrap()));
     // The endpoint is made now, so that a mistake in its options stops the bootstrap, not the first request.
-    if (http !== false && this.adapterHost?.httpAdapter) this.endpoint();
+    const adapter = this.adapterHost?.httpAdapter;
+    if (http === false || !adapter) return;
+    const handler = this.endpoint();
+    // Mounted until the server closes: while Nest shuts down, the endpoint answers what arrives (it drains).
+    if (http?.mount === 'server') mountAhead(adapter.getHttpServer(), http.path ?? '/mcp', handler);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -157,6 +162,6 @@ function resourceMissing(): BootstrapError {
 
 /** The endpoint's options, without what only the Nest route uses. */
 function withoutPath(options: McpNestHttpOptions): HttpOptions {
-  const { path: _path, guards: _guards, identity: _identity, ...rest } = options;
+  const { path: _path, guards: _guards, identity: _identity, mount: _mount, ...rest } = options;
   return rest;
 }

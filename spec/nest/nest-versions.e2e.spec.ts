@@ -13,7 +13,7 @@ import { installedAsLocked, nest12Copy, nest12CopyIsCurrent, nest12LockDrift, ro
  * installed from dist/ as a copy, so that it resolves Nest 12), each in a CommonJS and in an ESM user project
  * compiled by TypeScript 7 with the tsconfig of docs/setup.md, booted in a process of its own on the Node of this
  * run (20, then 24 in .ci/run) and on Node 22 (tools/node22), and probed by the SDK client over the Nest
- * application's HTTP server and over stdio. A CommonJS project on Nest 12, and mcp-reflect's CommonJS build in
+ * application's HTTP server (Express and Fastify, the endpoint a route, and on Fastify also ahead of it) and over stdio. A CommonJS project on Nest 12, and mcp-reflect's CommonJS build in
  * every Nest 12 project, load Nest with require() of ES modules (Node 20.19+, 22.12+).
  */
 
@@ -26,7 +26,7 @@ const stores = {
   12: { modules: nest12Modules, mcpReflect: nest12Copy },
 } as const;
 
-const linked = ['@nestjs/common', '@nestjs/core', '@nestjs/platform-express', 'reflect-metadata', 'rxjs'];
+const linked = ['@nestjs/common', '@nestjs/core', '@nestjs/platform-express', '@nestjs/platform-fastify', 'reflect-metadata', 'rxjs'];
 
 /** The child processes see neither this jest worker nor the npm script running it. */
 const childEnv = {
@@ -43,7 +43,8 @@ function documentedTsconfig(): string {
 }
 
 /** A provider with tools (its service injected by its reflected constructor type), and what the process runs on. */
-const toolsSource = `import { Injectable } from '@nestjs/common';
+const toolsSource = `import { Injectable, Optional } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { Param, Tool } from 'mcp-reflect';
 import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -58,7 +59,7 @@ export class Adder {
 
 @Injectable()
 export class MathTools {
-  constructor(private readonly adder: Adder) {}
+  constructor(private readonly adder: Adder, @Optional() private readonly adapterHost?: HttpAdapterHost) {}
 
   @Tool({ description: 'Adds two numbers' })
   add(@Param('a') a: number, @Param('b') b: number): string {
@@ -75,6 +76,7 @@ export class MathTools {
     return JSON.stringify({
       node: process.version,
       format: typeof require === 'function' ? 'commonjs' : 'module',
+      platform: this.adapterHost?.httpAdapter?.getType() ?? 'none',
       nest: { common: version('@nestjs/common'), core: version('@nestjs/core'), platformExpress: version('@nestjs/platform-express') },
       nestOfProject: folder(project, '@nestjs/core'),
       nestOfMcpReflect: folder(library, '@nestjs/core'),
@@ -88,13 +90,16 @@ export class MathTools {
 const mainSource = `import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { McpModule, McpService } from 'mcp-reflect/nest';
 import { Adder, MathTools } from './math.tools.js';
 
 const stdio = process.argv.includes('--stdio');
+const fastify = process.argv.includes('--fastify');
+const mount = process.argv.includes('--mount-server') ? 'server' : 'route';
 
 @Module({
-  imports: [McpModule.forRoot({ name: 'nest-versions', version: '1.0.0', http: stdio ? false : {} })],
+  imports: [McpModule.forRoot({ name: 'nest-versions', version: '1.0.0', http: stdio ? false : { mount } })],
   providers: [Adder, MathTools],
 })
 class AppModule {}
@@ -107,7 +112,10 @@ async function main(): Promise<void> {
     console.error('ready on stdio');
     return;
   }
-  const app = await NestFactory.create(AppModule, { logger: ['error'] });
+  // Keep-alive connections are closed with Nest, so that the process ends at once.
+  const app = fastify
+    ? await NestFactory.create(AppModule, new FastifyAdapter({ forceCloseConnections: true }), { logger: ['error'] })
+    : await NestFactory.create(AppModule, { logger: ['error'], forceCloseConnections: true });
   await app.listen(0, '127.0.0.1');
   console.log(JSON.stringify({ url: \`\${await app.getUrl()}/mcp\` }));
   process.stdin.on('end', () => void app.close().then(() => process.exit(0)));
@@ -161,8 +169,8 @@ async function makeProject({ nest, format }: Project, dir: string): Promise<void
 }
 
 /** Starts the HTTP server of a project and gives its URL; stopping it ends its stdin, on which it closes Nest. */
-async function startHttp(node: string, dir: string): Promise<{ url: string; stop: () => Promise<number | null> }> {
-  const child = spawn(node, ['dist/main.js'], { cwd: dir, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+async function startHttp(node: string, dir: string, args: readonly string[]): Promise<{ url: string; stop: () => Promise<number | null> }> {
+  const child = spawn(node, ['dist/main.js', ...args], { cwd: dir, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => void (stderr += chunk));
@@ -198,6 +206,7 @@ async function startHttp(node: string, dir: string): Promise<{ url: string; stop
 interface Runtime {
   node: string;
   format: string;
+  platform: string;
   nest: { common: string; core: string; platformExpress: string };
   nestOfProject: string;
   nestOfMcpReflect: string;
@@ -219,6 +228,13 @@ async function probe(client: Client): Promise<Runtime> {
   expect(text(refused)).toMatch(/^Invalid arguments for tool add: a: /);
   return JSON.parse(text(await client.callTool({ name: 'runtime', arguments: {} }))) as Runtime;
 }
+
+/** How the HTTP server is run: on each platform as a route (the default), and ahead of the framework. */
+const servings = [
+  { name: 'Express, the endpoint a route', platform: 'express', mount: 'route', args: [] },
+  { name: 'Fastify, the endpoint a route', platform: 'fastify', mount: 'route', args: ['--fastify'] },
+  { name: "Fastify, the endpoint ahead of it (mount: 'server')", platform: 'fastify', mount: 'server', args: ['--fastify', '--mount-server'] },
+] as const;
 
 const nodes = [
   { name: `the Node of this run (${process.version})`, binary: process.execPath },
@@ -263,7 +279,7 @@ describe('mcp-reflect/nest on Nest 11 and Nest 12, in CommonJS and ESM projects,
       const folder = await built.get(project)!;
       const main = readFileSync(path.join(folder, 'dist', 'main.js'), 'utf8');
       expect(main).toMatch(format === 'ESM' ? /^import \{ McpModule, McpService \} from 'mcp-reflect\/nest';$/m : /require\("mcp-reflect\/nest"\)/);
-      expect(readFileSync(path.join(folder, 'dist', 'math.tools.js'), 'utf8')).toContain('__metadata("design:paramtypes", [Adder])');
+      expect(readFileSync(path.join(folder, 'dist', 'math.tools.js'), 'utf8')).toMatch(/__metadata\("design:paramtypes", \[Adder, (core_1\.)?HttpAdapterHost\]\)/);
     }, 60_000);
 
     describe.each(nodes)('on $name', ({ binary }) => {
@@ -281,26 +297,35 @@ describe('mcp-reflect/nest on Nest 11 and Nest 12, in CommonJS and ESM projects,
         mcpReflect: realpathSync(store.mcpReflect),
       }) as Runtime;
 
-      it('serves over the Nest application\'s HTTP server (port 0), and closes with Nest', async () => {
-        const folder = await built.get(project)!;
-        const server = await startHttp(binary, folder);
-        let runtime: Runtime;
-        let exitCode: number | null;
-        try {
-          const client = new Client({ name: 'nest-versions-spec', version: '1.0.0' });
-          await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+      describe.each(servings)('$name', ({ platform, mount, args }) => {
+        it('serves over the Nest application\'s HTTP server (port 0), and closes with Nest', async () => {
+          const folder = await built.get(project)!;
+          const server = await startHttp(binary, folder, args);
+          let runtime: Runtime;
+          let exitCode: number | null;
+          let malformed: { status: number; body: string };
           try {
-            runtime = await probe(client);
+            const client = new Client({ name: 'nest-versions-spec', version: '1.0.0' });
+            await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+            try {
+              runtime = await probe(client);
+            } finally {
+              await client.close();
+            }
+            // Who read the body: Nest's parser (a route) answers malformed JSON itself; ahead of it, the endpoint does.
+            const answer = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":' });
+            malformed = { status: answer.status, body: await answer.text() };
           } finally {
-            await client.close();
+            exitCode = await server.stop();
           }
-        } finally {
-          exitCode = await server.stop();
-        }
-        expect(exitCode).toBe(0); // Nest closed on the end of stdin, the process ended itself
-        expect(runtime).toEqual(expectedRuntime());
-        expect(packageVersion(path.join(store.modules, '@nestjs', 'core'))).toBe(runtime.nest.core);
-      }, 60_000);
+          expect(exitCode).toBe(0); // Nest closed on the end of stdin, the process ended itself
+          expect(runtime).toEqual({ ...expectedRuntime(), platform });
+          expect(packageVersion(path.join(store.modules, '@nestjs', 'core'))).toBe(runtime.nest.core);
+          expect(malformed.status).toBe(400);
+          if (mount === 'server') expect(JSON.parse(malformed.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+          else expect(malformed.body).not.toContain('"jsonrpc"');
+        }, 60_000);
+      });
 
       it('serves over stdio from NestFactory.createApplicationContext()', async () => {
         const folder = await built.get(project)!;
@@ -317,7 +342,7 @@ describe('mcp-reflect/nest on Nest 11 and Nest 12, in CommonJS and ESM projects,
         } finally {
           await client.close();
         }
-        expect(runtime).toEqual(expectedRuntime());
+        expect(runtime).toEqual({ ...expectedRuntime(), platform: 'none' });
         expect(stderr).toContain('ready on stdio');
       }, 60_000);
     });

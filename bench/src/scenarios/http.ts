@@ -51,16 +51,26 @@ export async function startChild(system: string, mode: 'stateless' | 'stateful',
 }
 
 /** One server process per system, started together and kept for every repetition. */
-async function startChildren(systems: readonly BenchSystem[], mode: 'stateless' | 'stateful'): Promise<Map<string, Child>> {
+async function startChildren(systems: readonly { name: string }[], mode: 'stateless' | 'stateful'): Promise<Map<string, Child>> {
   return new Map(await Promise.all(systems.map(async (s) => [s.name, await startChild(s.name, mode)] as const)));
 }
 
-/** (d) stateless HTTP: tools/call `add` per second at 32 connections (autocannon, loopback). */
+/** mcp-reflect in Nest with its endpoint as a route of the application (`http.mount: 'route'`), beside the default. */
+const NEST_ROUTE = 'mcp-reflect-nest (route)';
+
+/**
+ * (d) stateless HTTP: tools/call `add` per second at 32 connections (autocannon, loopback). With mcp-reflect in
+ * Nest, its endpoint is measured both ahead of Express (the system's row) and as a route of the application.
+ */
 export async function httpThroughput(systems: readonly BenchSystem[], settings: Settings & { seconds: number; warmSeconds: number; httpRounds: number }) {
   // Many short runs: each server (and the load generator) speeds up over its first seconds under load, and
   // the machine's speed drifts; a median over many alternations absorbs both.
-  const withHttp = systems.filter((s) => s.httpStateless);
+  const withHttp: { name: string }[] = systems.filter((s) => s.httpStateless);
   const children = await startChildren(withHttp, 'stateless');
+  if (children.has('mcp-reflect-nest')) {
+    children.set(NEST_ROUTE, await startChild('mcp-reflect-nest', 'stateless', { BENCH_NEST_MOUNT: 'route' }));
+    withHttp.push({ name: NEST_ROUTE });
+  }
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } });
   const load = (url: string) => ({ url, method: 'POST' as const, headers: HEADERS, body, connections: 32 });
   try {
@@ -72,7 +82,14 @@ export async function httpThroughput(systems: readonly BenchSystem[], settings: 
       return result.requests.average;
     }); // plus one round not counted
     const cell = 'HTTP stateless tools/call, 32 connections (req/s)';
-    return { [cell]: summarize(cell, samples) };
+    const route = samples.get(NEST_ROUTE);
+    samples.delete(NEST_ROUTE);
+    const table = { [cell]: summarize(cell, samples) };
+    if (!route) return table;
+    // The two mounts of mcp-reflect in Nest, with the limit's samples of the same rounds for the ratios.
+    const mounts = new Map([...(samples.has('limit') ? [['limit', samples.get('limit')!] as const] : []), ["mount: 'server' (the row above)", samples.get('mcp-reflect-nest')!] as const, ["mount: 'route'", route] as const]);
+    const byMount = 'mcp-reflect-nest over HTTP by http.mount, stateless tools/call, 32 connections (req/s)';
+    return { ...table, [byMount]: summarize(byMount, mounts) };
   } finally {
     await Promise.all([...children.values()].map((c) => c.stop()));
   }

@@ -15,7 +15,7 @@ import { nestAppModule } from './mcp-reflect-nest-app';
  * `@nestjs/common` with Nest's `@Injectable()` (mcp-reflect-nest-app.ts), found by `McpModule.forRoot()` among
  * the application's providers; instances and enhancers are Nest's. In memory and on stdio from
  * `NestFactory.createApplicationContext()` (`McpService.connect()` / `.listen({ transport: 'stdio' })`); HTTP
- * on the Nest application's own Express server at /mcp, a route of the application.
+ * on the Nest application's own Express server at /mcp, ahead of Express (or, in (d), also as a route).
  */
 
 @Injectable()
@@ -31,8 +31,11 @@ export function reflectNestModule(extra: number, options: { scoped?: boolean; ht
   return nestAppModule(extra, { ...options, book: BookTools });
 }
 
-async function listenHttp(http: McpNestHttpOptions): Promise<Listening> {
-  // Express, Nest's default platform; its JSON body parser reads the body, the endpoint takes it from there.
+async function listenHttp(options: McpNestHttpOptions): Promise<Listening> {
+  // Express, Nest's default platform. By default the endpoint answers ahead of it (`mount: 'server'`, where
+  // mcp-nest mounts its handler too); BENCH_NEST_MOUNT=route serves it as a route of the application (Nest's
+  // router and JSON body parser in front), measured beside it in (d).
+  const http = { ...options, mount: process.env.BENCH_NEST_MOUNT === 'route' ? 'route' : 'server' } as const;
   const app = await NestFactory.create(reflectNestModule(0, { http }), { logger: false, forceCloseConnections: true });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
