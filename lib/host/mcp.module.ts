@@ -6,12 +6,8 @@ import type { McpModuleOptions } from './mcp-options';
 import { checkFeatureOptions } from './namespaces';
 import type { McpProxyOptions } from '../proxy';
 import type { McpOpenApiOptions } from '../openapi';
+import { openApis, proxies } from './optional-parts';
 import { stderrLogger } from './stderr-logger';
-
-// Loaded when a module asks for them: a server with no proxy and no OpenAPI document loads neither
-// (docs/performance.md#import-cost-of-each-entry).
-const proxies = () => require('../proxy') as typeof import('../proxy');
-const openApis = () => require('../openapi') as typeof import('../openapi');
 
 /**
  * Turns the application into an MCP server. Import it once, in the root module.

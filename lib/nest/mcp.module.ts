@@ -3,9 +3,10 @@ import { DiscoveryModule } from '@nestjs/core';
 import { MCP_FEATURE } from '../constants';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import { checkFeatureOptions, McpComponents } from '../host';
+import { openApis, proxies } from '../host/optional-parts';
 import type { McpFeatureOptions } from '../interfaces';
-import { checkProxyOptions, type McpProxyOptions } from '../proxy';
-import { checkOpenApiOptions, type McpOpenApiOptions } from '../openapi';
+import type { McpProxyOptions } from '../proxy';
+import type { McpOpenApiOptions } from '../openapi';
 import { MCP_NEST_OPTIONS, type McpNestHttpOptions, type McpNestOptions } from './mcp-nest.options';
 import { McpOpenApiProvider, McpProxyProvider, McpService } from './mcp.service';
 
@@ -47,7 +48,7 @@ export class McpModule {
    * export class AppModule {}
    */
   static proxy(options: McpProxyOptions): DynamicModule {
-    const provider = new McpProxyProvider(checkProxyOptions(options));
+    const provider = new McpProxyProvider(proxies().checkProxyOptions(options));
     return { module: McpProxyModule, providers: [{ provide: Symbol(`mcp-reflect:proxy:${provider.options.namespace}`), useValue: provider }] };
   }
 
@@ -61,7 +62,7 @@ export class McpModule {
    * export class AppModule {}
    */
   static fromOpenApi(options: McpOpenApiOptions): DynamicModule {
-    const provider = new McpOpenApiProvider(checkOpenApiOptions(options));
+    const provider = new McpOpenApiProvider(openApis().checkOpenApiOptions(options));
     return { module: McpOpenApiModule, providers: [{ provide: Symbol(`mcp-reflect:openapi:${provider.options.namespace}`), useValue: provider }] };
   }
 

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef, ModulesContainer } from '@nestjs/core';
-import { metadataPathsOf } from '../auth';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { McpProxy, type McpProxyOptions } from '../proxy';
-import { McpOpenApi, type OpenApiSettings } from '../openapi';
+import type { McpProxy, McpProxyOptions } from '../proxy';
+import type { OpenApiSettings } from '../openapi';
+import { authGate, openApis, proxies } from '../host/optional-parts';
 import { composeApplication, stderrLogger, type ConnectOptions, type ListenOptions, type McpApplication } from '../host';
 import { completeAuth } from '../context';
 import { authInfoOf } from '../server';
@@ -67,7 +67,7 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     if (!http || !http.auth || !adapter || http.mount === 'server') return;
     if (!http.auth.resource) throw resourceMissing();
     const serve = (req: Parameters<McpService['serveHttp']>[0], res: Parameters<McpService['serveHttp']>[1]) => void this.serveHttp(req, res);
-    for (const path of metadataPathsOf(http.auth.resource)) {
+    for (const path of authGate().metadataPathsOf(http.auth.resource)) {
       adapter.get(path, serve);
       adapter.options(path, serve);
     }
@@ -98,8 +98,10 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
         })
         .map((wrapper) => wrapper.instance as T);
     const logger = options.logger ?? stderrLogger;
-    this.proxies = wanted(McpProxyProvider).map((proxy) => new McpProxy(proxy.options, this.built!, logger));
-    const apis = wanted(McpOpenApiProvider).map((api) => new McpOpenApi(api.options, this.built!, logger));
+    // Loaded only when the application has them.
+    const [proxied, described] = [wanted(McpProxyProvider), wanted(McpOpenApiProvider)];
+    this.proxies = proxied.map((proxy) => new (proxies().McpProxy)(proxy.options, this.built!, logger));
+    const apis = described.map((api) => new (openApis().McpOpenApi)(api.options, this.built!, logger));
     await Promise.all([...this.proxies, ...apis].map((source) => source.onApplicationBootstrap()));
     // The endpoint is made now, so that a mistake in its options stops the bootstrap, not the first request.
     const adapter = this.adapterHost?.httpAdapter;
