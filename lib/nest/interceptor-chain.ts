@@ -1,6 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
-import { from, isObservable, lastValueFrom, mergeAll, mergeMap, Observable, of } from 'rxjs';
+import { from, isObservable, lastValueFrom, mergeAll, Observable, type Subscriber } from 'rxjs';
 
 /**
  * Nest's interceptors around one MCP call, as Nest runs them (the first outermost; `next.handle()` an
@@ -15,8 +15,8 @@ export async function runInterceptors(interceptors: readonly NestInterceptor[], 
     handle: () =>
       new Observable<unknown>((subscriber) =>
         scope.runInAsyncScope(() => {
-          const rest = index === interceptors.length ? handlerValue(next) : observed(interceptors[index].intercept(context, handlerAt(index + 1)));
-          return rest.subscribe(subscriber);
+          if (index === interceptors.length) return void handlerValue(next, subscriber);
+          return observed(interceptors[index].intercept(context, handlerAt(index + 1))).subscribe(subscriber);
         }),
       ),
   });
@@ -24,9 +24,20 @@ export async function runInterceptors(interceptors: readonly NestInterceptor[], 
   return isObservable(answer) ? lastValueFrom(answer) : answer;
 }
 
-/** The handler's value; a Promise or an Observable it returns is flattened, as Nest does. */
-function handlerValue(next: () => Promise<unknown>): Observable<unknown> {
-  return from(next()).pipe(mergeMap((value) => (isObservable(value) ? value : of(value))));
+/**
+ * The handler's value to the innermost `next.handle()`; an Observable it returns is flattened, as Nest does. One
+ * Observable per call instead of rxjs's `from(promise).pipe(mergeMap(…))`: this runs on every intercepted call.
+ * A subscriber that unsubscribed meanwhile (a `timeout()`) is closed, and rxjs ignores what reaches it.
+ */
+function handlerValue(next: () => Promise<unknown>, subscriber: Subscriber<unknown>): void {
+  next().then(
+    (value) => {
+      if (isObservable(value)) return void value.subscribe(subscriber);
+      subscriber.next(value);
+      subscriber.complete();
+    },
+    (error: unknown) => subscriber.error(error),
+  );
 }
 
 /** What an interceptor returned (an Observable, or a promise of one) as an Observable. */
