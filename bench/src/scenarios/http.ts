@@ -55,6 +55,9 @@ async function startChildren(systems: readonly { name: string }[], mode: 'statel
   return new Map(await Promise.all(systems.map(async (s) => [s.name, await startChild(s.name, mode)] as const)));
 }
 
+/** mcp-reflect keeping no events for resumption (`eventStore: false`), beside the default, in (e). */
+const NO_EVENTS = 'mcp-reflect (eventStore: false)';
+
 /** mcp-reflect in Nest with its endpoint as a route of the application (`http.mount: 'route'`), beside the default. */
 const NEST_ROUTE = 'mcp-reflect-nest (route)';
 
@@ -102,10 +105,12 @@ export async function httpThroughput(systems: readonly BenchSystem[], settings: 
  * process per repetition, so every measurement starts from the same heap.
  */
 export async function memoryPerSession(systems: readonly BenchSystem[], settings: { sessions: number; reps: number }) {
-  const withSessions = systems.filter((s) => s.httpStateful);
+  // mcp-reflect also keeping no events for resumption (`eventStore: false`): what the kept events cost.
+  const withSessions: { name: string; system: string; env?: Record<string, string> }[] = systems.filter((s) => s.httpStateful).map((s) => ({ name: s.name, system: s.name }));
+  if (withSessions.some((s) => s.name === 'mcp-reflect')) withSessions.push({ name: NO_EVENTS, system: 'mcp-reflect', env: { BENCH_NO_EVENTS: '1' } });
   const heap = new Map<string, number[]>(withSessions.map((s) => [s.name, []]));
   const medians = await alternate(withSessions, settings.reps, async (system) => {
-    const child = await startChild(system.name, 'stateful');
+    const child = await startChild(system.system, 'stateful', system.env);
     try {
       await openSessions(child.url, 100); // the first sessions warm the code paths and grow the heap once
       const before = await memory(child);
@@ -117,11 +122,21 @@ export async function memoryPerSession(systems: readonly BenchSystem[], settings
       await child.stop();
     }
   }, false);
+  const heaps = new Map([...heap].map(([name, values]) => [name, median(values)]));
+  const without = (values: Map<string, number>) => Object.fromEntries([...values].filter(([name]) => name !== NO_EVENTS));
+  const events = heaps.has(NO_EVENTS)
+    ? {
+        [`mcp-reflect memory per idle stateful session by event store, ${settings.sessions} sessions (KiB, V8 heap)`]: {
+          ...(heaps.has('limit') ? { limit: heaps.get('limit')! } : {}),
+          'InMemoryEventStore (the default, the row above)': heaps.get('mcp-reflect')!,
+          'eventStore: false (no resumption)': heaps.get(NO_EVENTS)!,
+        },
+      }
+    : {};
   return {
-    [`memory per idle stateful session, ${settings.sessions} sessions (KiB, RSS)`]: Object.fromEntries(medians),
-    [`memory per idle stateful session, ${settings.sessions} sessions (KiB, V8 heap)`]: Object.fromEntries(
-      [...heap].map(([name, values]) => [name, median(values)]),
-    ),
+    [`memory per idle stateful session, ${settings.sessions} sessions (KiB, RSS)`]: without(medians),
+    [`memory per idle stateful session, ${settings.sessions} sessions (KiB, V8 heap)`]: without(heaps),
+    ...events,
   };
 }
 

@@ -102,8 +102,9 @@ export const mcpReflect: BenchSystem = {
     // BENCH_REDIS_URL: the same server with its SSE events kept in Redis (the event-store row).
     const redisUrl = process.env.BENCH_REDIS_URL;
     const Redis = redisUrl ? (require('ioredis') as typeof import('ioredis')).Redis : undefined;
-    const eventStore = Redis && redisUrl ? new RedisEventStore(new Redis(redisUrl)) : undefined;
-    await app.listen({ transport: 'http', port: 0, maxSessions: 100_000, maxSessionsPerClient: 100_000, ...(eventStore ? { eventStore } : {}) });
+    // BENCH_NO_EVENTS: the same server keeping no events for resumption (`eventStore: false`, a row of (e)).
+    const eventStore = Redis && redisUrl ? new RedisEventStore(new Redis(redisUrl)) : process.env.BENCH_NO_EVENTS ? (false as const) : undefined;
+    await app.listen({ transport: 'http', port: 0, maxSessions: 100_000, maxSessionsPerClient: 100_000, ...(eventStore !== undefined ? { eventStore } : {}) });
     return { url: await app.getUrl(), close: () => app.close() };
   },
   async bootstrap(tools, options) {

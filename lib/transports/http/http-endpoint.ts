@@ -89,7 +89,7 @@ export class HttpEndpoint {
     });
     // 2026-07-28 clients hear about changes on their subscriptions/listen streams, which this handler holds.
     this.unpublish = factory.hub.addPublisher(this.modern.notify);
-    if (!options.stateless) this.sessions = new LegacySessions(factory, options, this.limits, this.admission, logger, options.eventStore ?? new InMemoryEventStore());
+    if (!options.stateless) this.sessions = new LegacySessions(factory, options, this.limits, this.admission, logger, options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore()));
   }
 
   /** The paths of the protected resource metadata (with `auth`), which the endpoint also answers. */

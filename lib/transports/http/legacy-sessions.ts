@@ -58,7 +58,8 @@ export class LegacySessions {
     private readonly limits: HttpLimits,
     private readonly admission: Admission,
     private readonly logger: ServerLogger,
-    private readonly eventStore: EventStore,
+    /** Undefined: no events are kept (`eventStore: false`), and no stream can be resumed. */
+    private readonly eventStore: EventStore | undefined,
   ) {
     const ttl = options.sessionIdleTimeoutMs ?? DEFAULTS.sessionIdleTimeoutMs;
     this.sweeper = setInterval(() => void this.evictIdle(ttl), Math.max(250, Math.min(ttl / 4, 10_000)));
@@ -152,7 +153,7 @@ export class LegacySessions {
       onsessionclosed: this.dropSession,
       enableJsonResponse: this.options.jsonResponse ?? false,
       // The session's own view of the store: events of other sessions are never found, nor replayed.
-      eventStore: new SessionEvents(this.eventStore, id, this.logger),
+      ...(this.eventStore ? { eventStore: new SessionEvents(this.eventStore, id, this.logger) } : {}),
       maxRequestBodySize: this.limits.maxRequestBodySize,
     });
     await server.connect(transport);
@@ -237,7 +238,7 @@ export class LegacySessions {
     await session.server.close().catch(() => undefined);
     const store = this.options.sessionStore;
     if (forget && store) await store.delete(session.id).catch((error: unknown) => this.warn('forget a session', error));
-    if (forget || !store) await this.eventStore.dropSession(session.id).catch((error: unknown) => this.warn('drop the events of a session', error));
+    if (forget || !store) await this.eventStore?.dropSession(session.id).catch((error: unknown) => this.warn('drop the events of a session', error));
     // Its tasks go with it (and their runs stop), so that they hold no place of the client's for their TTL.
     if (forget || !store) await this.factory.sessionEnded(session.id);
   }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { request as httpRequest } from 'node:http';
 import { Context, Ctx, InMemoryEventStore, Injectable, McpFactory, McpModule, Module, Tool } from 'mcp-reflect';
-import { JSON_AND_SSE, messagesOf, openSession, rawRequest } from '../../support/http-helpers';
+import { initializeBody, JSON_AND_SSE, messagesOf, openSession, rawRequest } from '../../support/http-helpers';
 import { deferred, within } from '../../support/waiting';
 
 /** Opened by the spec once the client's stream has dropped: the call goes on only then. */
@@ -90,6 +90,36 @@ describe('resumable SSE streams (Last-Event-ID)', () => {
       expect(messages.find((m) => m.id === 42)?.result.content).toEqual([{ type: 'text', text: 'finished' }]);
     } finally {
       release.resolve();
+      await app.close();
+    }
+  });
+
+  it('keeps no events with eventStore: false: no event ids are sent, and the calls are answered as usual', async () => {
+    const app = await McpFactory.create(ResumeModule);
+    await app.listen({ transport: 'http', port: 0, eventStore: false });
+    const url = await app.getUrl();
+    try {
+      const init = await rawRequest(url, { headers: JSON_AND_SSE, body: initializeBody() });
+      expect(messagesOf(init.body)[0]?.result.serverInfo.name).toBe('resume');
+      expect(init.body).not.toMatch(/^id: /m); // nothing a client could resume from
+      const session = init.headers['mcp-session-id'] as string;
+      const headers = { ...JSON_AND_SSE, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+      await rawRequest(url, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+      const listed = await rawRequest(url, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+      expect(listed.body).not.toMatch(/^id: /m);
+      expect(messagesOf(listed.body)[0]?.result.tools.map((t: { name: string }) => t.name)).toEqual(['slow']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('sends event ids by default, so that the same exchange can be resumed', async () => {
+    const app = await McpFactory.create(ResumeModule);
+    await app.listen({ transport: 'http', port: 0 });
+    try {
+      const init = await rawRequest(await app.getUrl(), { headers: JSON_AND_SSE, body: initializeBody() });
+      expect(init.body).toMatch(/^id: .+$/m);
+    } finally {
       await app.close();
     }
   });
