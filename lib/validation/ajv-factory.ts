@@ -1,9 +1,17 @@
-import Ajv from 'ajv';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type Ajv from 'ajv';
 import type { JsonSchema } from '../interfaces';
 import type { IntegerCoercion } from './coercion';
 import { isCodeGenerationRefused, validatorKey, type ValidatorSource } from './precompiled';
+
+/**
+ * ajv loads when the first validator is compiled (or a schema checked against a dialect's meta-schema): a
+ * server started with precompiled validators (`mcp-reflect validators`) never loads it.
+ */
+const engines = () => ({
+  Ajv: (require('ajv') as typeof import('ajv')).default,
+  Ajv2020: (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default,
+  addFormats: (require('ajv-formats') as typeof import('ajv-formats')).default,
+});
 
 export type ValidateFunction = ((data: unknown) => boolean) & { errors?: AjvIssue[] | null };
 
@@ -81,14 +89,14 @@ export class SchemaCompiler {
 
   /** Throws "schema is invalid: …" (ajv's own words) when `schema` does not match its meta-schema. */
   private checkSchema(schema: JsonSchema, use: SchemaUse): void {
-    const engine = this.engine(dialect(schema), use, false);
+    const engine = () => this.engine(dialect(schema), use, false);
     if (schema.$schema !== undefined && schema.$schema !== META_2020) {
-      engine.validateSchema(schema, true); // another dialect: ajv compiles that meta-schema
+      engine().validateSchema(schema, true); // another dialect: ajv compiles that meta-schema
       return;
     }
     // The 2020-12 meta-schema validator ships precompiled (tools/generate-meta-validator.js).
     const meta = require('./meta-schema.generated') as ValidateFunction;
-    if (!meta(schema)) throw new Error(`schema is invalid: ${engine.errorsText(meta.errors as never)}`);
+    if (!meta(schema)) throw new Error(`schema is invalid: ${engine().errorsText(meta.errors as never)}`);
   }
 
   /** The validator that names every failed field; only failing calls use it. For schemas `compile` accepted. */
@@ -130,6 +138,7 @@ export class SchemaCompiler {
     const key = `${version}:${use}:${allErrors}`;
     let engine = this.engines.get(key);
     if (!engine) {
+      const { Ajv, Ajv2020, addFormats } = engines();
       const Engine = version === '2020' ? Ajv2020 : Ajv;
       engine = new Engine({
         allErrors,

@@ -1,0 +1,48 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..', '..');
+
+/**
+ * ajv is loaded when the first validator is compiled: samples/edge, started with the validators `mcp-reflect
+ * validators` wrote, serves valid and invalid calls without ever loading it (only the runtime helpers its
+ * generated code requires), while the same module without them loads it at bootstrap.
+ */
+describe('ajv loads only when a validator is compiled', () => {
+  const run = (validators: boolean) => {
+    const source = `
+      const { McpFactory } = require('./lib/index.ts');
+      const { Client, InMemoryTransport } = require('@modelcontextprotocol/client');
+      const { EdgeModule } = require('./samples/edge/edge.module.ts');
+      const { metadata } = require('./samples/edge/mcp-metadata.ts');
+      (async () => {
+        const app = await McpFactory.create(EdgeModule, { metadata, ${validators ? "validators: require('./samples/edge/mcp-validators.js').validators" : ''} });
+        const [a, b] = InMemoryTransport.createLinkedPair();
+        await app.connect(b);
+        const client = new Client({ name: 'lazy', version: '1.0.0' });
+        await client.connect(a);
+        const ok = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+        const invalid = await client.callTool({ name: 'add', arguments: { a: 'two', b: 3 } });
+        const ajv = Object.keys(require.cache).filter((f) => /node_modules\\/ajv\\//.test(f)).map((f) => f.split('node_modules/ajv/')[1]);
+        console.log(JSON.stringify({ ok: ok.content[0].text, invalid: invalid.content[0].text, core: ajv.filter((f) => !f.startsWith('dist/runtime/')).length }));
+        await client.close();
+        await app.close();
+        process.exit(0);
+      })();`;
+    const out = execFileSync(process.execPath, ['-r', './spec/support/register.js', '-e', source], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return JSON.parse(out.trim().split('\n').pop()!) as { ok: string; invalid: string; core: number };
+  };
+
+  it('with precompiled validators: calls are validated, invalid ones named, and ajv itself is never loaded', () => {
+    const result = run(true);
+    expect(result.ok).toBe('5');
+    expect(result.invalid).toContain('a: must be a number');
+    expect(result.core).toBe(0);
+  });
+
+  it('without them: ajv compiles the validators at bootstrap', () => {
+    const result = run(false);
+    expect(result.ok).toBe('5');
+    expect(result.core).toBeGreaterThan(10);
+  });
+});
