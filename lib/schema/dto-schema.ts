@@ -1,5 +1,3 @@
-import { plainToInstance, TransformationType } from 'class-transformer';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { GeneratedProperty, JsonSchema } from '../interfaces';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import { getFieldOptions, getFieldProperties, getPropertyType } from '../metadata';
@@ -8,6 +6,11 @@ import type { SchemaContext } from './schema-context';
 import { emptyDtoMessage, type SchemaSite } from './schema.messages';
 import { documented, mergeSchema, type Converter, type ShapedSchema } from './shaped-schema';
 import { typedSchema } from './type-schema';
+
+// class-transformer loads with the first DTO class: a server whose tools take only @Param() values, or
+// @Field() DTOs, never loads it (unless its own code does).
+const transformer = () => require('class-transformer') as typeof import('class-transformer');
+const transforms = () => (require('class-transformer/cjs/storage') as typeof import('class-transformer/cjs/storage')).defaultMetadataStorage;
 
 interface ValidationMeta {
   readonly type: string;
@@ -103,9 +106,15 @@ function buildObject(cls: Function, ctx: SchemaContext, site: SchemaSite): Shape
   if (required.length > 0) schema.required = required;
   schema.additionalProperties = false;
   const convert = usesTransformer(cls, [...byProperty.keys()])
-    ? (value: object) => plainToInstance(cls as new () => object, value, { enableImplicitConversion: true })
+    ? transformerConverter(cls as new () => object)
     : instanceConverter(cls as new () => object, converters);
   return { schema, convert };
+}
+
+/** class-transformer's `plainToInstance`, for a DTO that uses its own rules. */
+function transformerConverter(cls: new () => object): Converter {
+  const { plainToInstance } = transformer();
+  return (value: object) => plainToInstance(cls, value, { enableImplicitConversion: true });
 }
 
 /**
@@ -113,11 +122,11 @@ function buildObject(cls: Function, ctx: SchemaContext, site: SchemaSite): Shape
  * all others by the compiled converter, which does the same for @Type, nested DTOs and Dates, much faster.
  */
 function usesTransformer(cls: Function, properties: string[]): boolean {
-  if (defaultMetadataStorage.getExposedMetadatas(cls).length > 0) return true;
-  if (defaultMetadataStorage.getExcludedMetadatas(cls).length > 0) return true;
-  return properties.some(
-    (property) => defaultMetadataStorage.findTransformMetadatas(cls, property, TransformationType.PLAIN_TO_CLASS).length > 0,
-  );
+  const storage = transforms();
+  if (storage.getExposedMetadatas(cls).length > 0) return true;
+  if (storage.getExcludedMetadatas(cls).length > 0) return true;
+  const plainToClass = transformer().TransformationType.PLAIN_TO_CLASS;
+  return properties.some((property) => storage.findTransformMetadatas(cls, property, plainToClass).length > 0);
 }
 
 function propertySchema(
@@ -133,7 +142,7 @@ function propertySchema(
   const each = metas.filter((m) => m.each);
   if (metas.some((m) => needsRuntime(m))) ctx.runtimeValidated.add(cls);
 
-  const typeFunction = defaultMetadataStorage.findTypeMetadata(cls, property)?.typeFunction;
+  const typeFunction = transforms().findTypeMetadata(cls, property)?.typeFunction;
   const classHint = typeFunction ? (typeFunction() as Function) : undefined;
   const ownTypes = own.map((m) => constraintType(m.name ?? '')).filter(isDefined);
   const eachTypes = each.map((m) => constraintType(m.name ?? '')).filter(isDefined);

@@ -4,11 +4,17 @@ import path from 'node:path';
 const root = path.resolve(__dirname, '..', '..');
 
 /**
- * ajv is loaded when the first validator is compiled: samples/edge, started with the validators `mcp-reflect
+ * ajv is loaded when the first validator is compiled, class-transformer with the first DTO class: samples/edge, started with the validators `mcp-reflect
  * validators` wrote, serves valid and invalid calls without ever loading it (only the runtime helpers its
  * generated code requires), while the same module without them loads it at bootstrap.
  */
-describe('ajv loads only when a validator is compiled', () => {
+describe('ajv and class-transformer load only when needed', () => {
+  it('importing mcp-reflect loads neither, nor class-validator', () => {
+    const source = "require('./lib/index.ts'); console.log(JSON.stringify(['ajv', 'class-transformer', 'class-validator'].filter((name) => Object.keys(require.cache).some((f) => f.includes('node_modules/' + name + '/')))))";
+    const out = execFileSync(process.execPath, ['-r', './spec/support/register.js', '-e', source], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(JSON.parse(out.trim())).toEqual([]);
+  });
+
   const run = (validators: boolean) => {
     const source = `
       const { McpFactory } = require('./lib/index.ts');
@@ -23,14 +29,15 @@ describe('ajv loads only when a validator is compiled', () => {
         await client.connect(a);
         const ok = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
         const invalid = await client.callTool({ name: 'add', arguments: { a: 'two', b: 3 } });
+        const loaded = (name) => Object.keys(require.cache).some((f) => f.includes('node_modules/' + name + '/'));
         const ajv = Object.keys(require.cache).filter((f) => /node_modules\\/ajv\\//.test(f)).map((f) => f.split('node_modules/ajv/')[1]);
-        console.log(JSON.stringify({ ok: ok.content[0].text, invalid: invalid.content[0].text, core: ajv.filter((f) => !f.startsWith('dist/runtime/')).length }));
+        console.log(JSON.stringify({ ok: ok.content[0].text, invalid: invalid.content[0].text, core: ajv.filter((f) => !f.startsWith('dist/runtime/')).length, transformer: loaded('class-transformer') }));
         await client.close();
         await app.close();
         process.exit(0);
       })();`;
     const out = execFileSync(process.execPath, ['-r', './spec/support/register.js', '-e', source], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    return JSON.parse(out.trim().split('\n').pop()!) as { ok: string; invalid: string; core: number };
+    return JSON.parse(out.trim().split('\n').pop()!) as { ok: string; invalid: string; core: number; transformer: boolean };
   };
 
   it('with precompiled validators: calls are validated, invalid ones named, and ajv itself is never loaded', () => {
@@ -38,6 +45,7 @@ describe('ajv loads only when a validator is compiled', () => {
     expect(result.ok).toBe('5');
     expect(result.invalid).toContain('a: must be a number');
     expect(result.core).toBe(0);
+    expect(result.transformer).toBe(false); // its tools take @Param() values: no DTO, no class-transformer
   });
 
   it('without them: ajv compiles the validators at bootstrap', () => {
