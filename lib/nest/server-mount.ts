@@ -18,7 +18,9 @@ export function mountAhead(server: Server, path: string, handler: NodeHttpHandle
         "Fix: use @nestjs/platform-express or @nestjs/platform-fastify, or serve the endpoint as a route (mount: 'route', the default).",
     );
   }
-  const exact = new Set([path, `${path}/`, ...handler.metadataPaths, ...(handler.authorizationServer?.paths ?? [])]);
+  // As Nest normalizes a route: one leading slash, no trailing one ('mcp/' is '/mcp').
+  const route = `/${path.replace(/^\/+|\/+$/g, '')}`;
+  const exact = new Set([route, `${route}/`, ...handler.metadataPaths, ...(handler.authorizationServer?.paths ?? [])]);
   const prefix = handler.authorizationServer?.prefix;
   const framework = server.listeners('request') as RequestListener[];
   const dispatch: RequestListener = function (this: Server, req, res) {

@@ -57,6 +57,16 @@ describe.each<Platform>(['express', 'fastify'])("mcp-reflect/nest with http.moun
     expect(seen.filter((url) => url.startsWith('/mcp?') || url === '/mcp')).toEqual([]); // no Nest middleware ran for MCP
   });
 
+  it('normalizes its path as Nest normalizes a route', async () => {
+    const served = await serve(platform, { path: 'assistant/' });
+    app = served.app;
+    const client = new Client({ name: 'server-mount', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${served.base}/assistant`)));
+    expect(text(await client.callTool({ name: 'greet', arguments: { name: 'path' } }))).toBe('Hello, path');
+    await client.close();
+    expect((await fetch(`${served.base}/mcp`, { method: 'POST' })).status).toBe(404);
+  });
+
   it("reads and bounds bodies itself: the endpoint's own JSON-RPC errors, not Nest's body parser", async () => {
     const served = await serve(platform, { maxRequestBodySize: 2_048 });
     app = served.app;
