@@ -22,7 +22,9 @@ import {
   BadRequestException,
 } from '@nestjs/common';
 import { createParamDecorator } from '@nestjs/common';
-import { REQUEST, Reflector } from '@nestjs/core';
+import type { INestApplication, Type } from '@nestjs/common';
+import { NestFactory, REQUEST, Reflector } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { catchError, delay, map, of, timeout } from 'rxjs';
 import { Ctx, Param, Prompt, Resource, Tool, type Context } from 'mcp-reflect';
@@ -216,4 +218,16 @@ export function appModule(options: Parameters<typeof McpModule.forRoot>[0] = { n
   @Module({ imports: [McpModule.forRoot(options), GreetModule] })
   class AppModule {}
   return AppModule;
+}
+
+/** The application of `module` on Express or Fastify, prepared, listening on 127.0.0.1 (port 0); and its base URL. */
+export async function listenNest(module: Type, platform: 'express' | 'fastify', prepare: (app: INestApplication) => void = () => {}) {
+  const app =
+    platform === 'express'
+      ? await NestFactory.create(module, { logger: false, forceCloseConnections: true })
+      : await NestFactory.create(module, new FastifyAdapter({ forceCloseConnections: true }), { logger: false });
+  prepare(app);
+  await app.listen(0, '127.0.0.1');
+  const base = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
+  return { app, base };
 }

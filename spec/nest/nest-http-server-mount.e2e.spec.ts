@@ -2,10 +2,9 @@ import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { startAuthorizationServer } from '../support/authorization-server';
 import { startUpstream } from '../auth-server/upstream';
-import { appModule } from './fixtures';
+import { appModule, listenNest } from './fixtures';
 
 /**
  * `http: { mount: 'server' }`: the endpoint answers from the Node HTTP server's request listener, ahead of Express
@@ -17,16 +16,8 @@ const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { prot
 
 type Platform = 'express' | 'fastify';
 
-async function serve(platform: Platform, http: Record<string, unknown>, prepare: (app: INestApplication) => void = () => {}) {
-  const module = appModule({ name: 'nest-server-mount', version: '1.0.0', http: { mount: 'server', ...http } });
-  const app =
-    platform === 'express'
-      ? await NestFactory.create(module, { logger: false, forceCloseConnections: true })
-      : await NestFactory.create(module, new FastifyAdapter({ forceCloseConnections: true }), { logger: false });
-  prepare(app);
-  await app.listen(0, '127.0.0.1');
-  const base = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
-  return { app, base };
+function serve(platform: Platform, http: Record<string, unknown>, prepare?: (app: INestApplication) => void) {
+  return listenNest(appModule({ name: 'nest-server-mount', version: '1.0.0', http: { mount: 'server', ...http } }), platform, prepare);
 }
 
 describe.each<Platform>(['express', 'fastify'])("mcp-reflect/nest with http.mount 'server' (%s)", (platform) => {

@@ -1,9 +1,7 @@
 import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Injectable, type CanActivate, type ExecutionContext, type INestApplication, type NestMiddleware } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { appModule } from './fixtures';
+import { appModule, listenNest } from './fixtures';
 
 /**
  * Streamable HTTP on the Nest application's own server (Express and Fastify): the endpoint is a route of the application,
@@ -25,16 +23,8 @@ class ApiKeyGuard implements CanActivate {
 type Platform = 'express' | 'fastify';
 let platform: Platform = 'express';
 
-async function serve(prepare: (app: INestApplication) => void = () => {}, http: Record<string, unknown> = {}) {
-  const module = appModule({ name: 'nest-http', version: '1.0.0', http });
-  const app =
-    platform === 'express'
-      ? await NestFactory.create(module, { logger: false, forceCloseConnections: true })
-      : await NestFactory.create(module, new FastifyAdapter({ forceCloseConnections: true }), { logger: false });
-  prepare(app);
-  await app.listen(0, '127.0.0.1');
-  const base = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
-  return { app, base };
+function serve(prepare: (app: INestApplication) => void = () => {}, http: Record<string, unknown> = {}) {
+  return listenNest(appModule({ name: 'nest-http', version: '1.0.0', http }), platform, prepare);
 }
 
 async function connect(url: string, protocolVersion?: '2026-07-28', headers: Record<string, string> = {}): Promise<Client> {
