@@ -13,7 +13,7 @@ import * as jose from 'jose';
 import { McpFactory, type McpApplication } from 'mcp-reflect';
 import { NotesAuthModule } from '../../samples/notes-auth/notes-auth.module';
 import { startAuthorizationServer, type AuthorizationServer } from '../support/authorization-server';
-import { AppClientProvider } from '../auth-server/support';
+import { AppClientProvider } from '../auth-server/client-provider';
 
 /**
  * The official SDK client's own OAuth support (discovery from the 401, RFC 8707 resource, step-up, refresh)
