@@ -219,7 +219,10 @@ describe('the packed tarball', () => {
 
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'mcp-reflect-pack-'));
-    run(npm, ['pack', '--pack-destination', dir, '--silent'], root);
+    // dist/ is the build of the global set-up (npm run build, as prepack would run it): packing must not build
+    // it again while other specs read it (the Nest 11 projects of nest-versions load the library from dist/,
+    // and a file tsc is rewriting reads as half a module).
+    run(npm, ['pack', '--ignore-scripts', '--pack-destination', dir, '--silent'], root);
     const name = readdirSync(dir).find((f) => f.endsWith('.tgz'));
     expect(name).toMatch(/^mcp-reflect-\d+\.\d+\.\d+\.tgz$/);
     tarball = path.join(dir, name!);
