@@ -111,8 +111,11 @@ class ReflectServer extends Server {
     return super.sendResourceUpdated(params);
   }
 
+  /** Whether this session's tools/call may answer with a task (its runtime has a task service; set by the factory). */
+  taskResults?: boolean;
+
   protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
-    return withTaskWire(method, handler, (inner) => withReadableParams(method, super._wrapHandler(method, inner)));
+    return withTaskWire(method, handler, (inner) => withReadableParams(method, super._wrapHandler(method, inner)), this.taskResults === true);
   }
 
   /**
@@ -226,6 +229,7 @@ export function createServerFactory(app: ProtocolApplication): ServerFactory {
       connection: connection ?? {},
       ...(declared.tools && tasks() ? { tasks: tasks() } : {}),
     };
+    server.taskResults = runtime.tasks !== undefined; // before tools/call is registered: it reads this
     if (declared.tools) answerTools(runtime);
     if (runtime.tasks) answerTasks(runtime, runtime.tasks);
     if (declared.resources) answerResources(runtime);

@@ -24,8 +24,9 @@ export function taskResult(result: Record<string, unknown>): Result {
  * Wraps a handler the way the server's checks wrap it (`check`), so that on `tools/call` a task result reaches
  * the wire unchanged, and on `server/discover` the 2025-era `tasks` capability is left out: on 2026-07-28 tasks
  * are the `io.modelcontextprotocol/tasks` extension, and a v1 `capabilities.tasks` slot must not be advertised.
+ * `taskResults`: whether tools/call may answer with a task at all.
  */
-export function withTaskWire(method: string, handler: RequestHandler, check: (inner: RequestHandler) => RequestHandler): RequestHandler {
+export function withTaskWire(method: string, handler: RequestHandler, check: (inner: RequestHandler) => RequestHandler, taskResults: boolean): RequestHandler {
   if (method === 'server/discover') {
     const checked = check(handler);
     return async (request, ctx) => {
@@ -35,7 +36,8 @@ export function withTaskWire(method: string, handler: RequestHandler, check: (in
       return { ...result, capabilities } as Result;
     };
   }
-  if (method !== 'tools/call') return check(handler);
+  // A session whose tools/call cannot answer with a task (no task tools) pays nothing for it per call.
+  if (method !== 'tools/call' || !taskResults) return check(handler);
   const checked = check(async (request, ctx) => {
     const result = await handler(request, ctx);
     if (!(result as Record<symbol, unknown>)[IS_TASK_RESULT]) return result;
