@@ -9,8 +9,14 @@ import { typedSchema } from './type-schema';
 
 // class-transformer loads with the first DTO class: a server whose tools take only @Param() values, or
 // @Field() DTOs, never loads it (unless its own code does).
-const transformer = () => require('class-transformer') as typeof import('class-transformer');
-const transforms = () => (require('class-transformer/cjs/storage') as typeof import('class-transformer/cjs/storage')).defaultMetadataStorage;
+let loaded: { transformer: typeof import('class-transformer'); storage: typeof import('class-transformer/cjs/storage').defaultMetadataStorage } | undefined;
+const classTransformer = () =>
+  (loaded ??= {
+    transformer: require('class-transformer') as typeof import('class-transformer'),
+    storage: (require('class-transformer/cjs/storage') as typeof import('class-transformer/cjs/storage')).defaultMetadataStorage,
+  });
+const transformer = () => classTransformer().transformer;
+const transforms = () => classTransformer().storage;
 
 interface ValidationMeta {
   readonly type: string;

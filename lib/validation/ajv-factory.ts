@@ -7,11 +7,13 @@ import { isCodeGenerationRefused, validatorKey, type ValidatorSource } from './p
  * ajv loads when the first validator is compiled (or a schema checked against a dialect's meta-schema): a
  * server started with precompiled validators (`mcp-reflect validators`) never loads it.
  */
-const engines = () => ({
-  Ajv: (require('ajv') as typeof import('ajv')).default,
-  Ajv2020: (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default,
-  addFormats: (require('ajv-formats') as typeof import('ajv-formats')).default,
-});
+let ajv: { Ajv: typeof import('ajv').default; Ajv2020: typeof import('ajv/dist/2020').default; addFormats: typeof import('ajv-formats').default } | undefined;
+const engines = () =>
+  (ajv ??= {
+    Ajv: (require('ajv') as typeof import('ajv')).default,
+    Ajv2020: (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default,
+    addFormats: (require('ajv-formats') as typeof import('ajv-formats')).default,
+  });
 
 export type ValidateFunction = ((data: unknown) => boolean) & { errors?: AjvIssue[] | null };
 
