@@ -98,10 +98,9 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
         })
         .map((wrapper) => wrapper.instance as T);
     const logger = options.logger ?? stderrLogger;
-    // Loaded only when the application has them.
-    const [proxied, described] = [wanted(McpProxyProvider), wanted(McpOpenApiProvider)];
-    this.proxies = proxied.map((proxy) => new (proxies().McpProxy)(proxy.options, this.built!, logger));
-    const apis = described.map((api) => new (openApis().McpOpenApi)(api.options, this.built!, logger));
+    // The proxy and OpenAPI modules load only for an application that has some.
+    this.proxies = wanted(McpProxyProvider).map((proxy) => new (proxies().McpProxy)(proxy.options, this.built!, logger));
+    const apis = wanted(McpOpenApiProvider).map((api) => new (openApis().McpOpenApi)(api.options, this.built!, logger));
     await Promise.all([...this.proxies, ...apis].map((source) => source.onApplicationBootstrap()));
     // The endpoint is made now, so that a mistake in its options stops the bootstrap, not the first request.
     const adapter = this.adapterHost?.httpAdapter;

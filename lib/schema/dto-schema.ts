@@ -9,14 +9,10 @@ import { typedSchema } from './type-schema';
 
 // class-transformer loads with the first DTO class: a server whose tools take only @Param() values, or
 // @Field() DTOs, never loads it (unless its own code does).
-let loaded: { transformer: typeof import('class-transformer'); storage: typeof import('class-transformer/cjs/storage').defaultMetadataStorage } | undefined;
-const classTransformer = () =>
-  (loaded ??= {
-    transformer: require('class-transformer') as typeof import('class-transformer'),
-    storage: (require('class-transformer/cjs/storage') as typeof import('class-transformer/cjs/storage')).defaultMetadataStorage,
-  });
-const transformer = () => classTransformer().transformer;
-const transforms = () => classTransformer().storage;
+let transformerModule: typeof import('class-transformer') | undefined;
+let storageModule: typeof import('class-transformer/cjs/storage') | undefined;
+const transformer = () => (transformerModule ??= require('class-transformer') as typeof import('class-transformer'));
+const transforms = () => (storageModule ??= require('class-transformer/cjs/storage') as typeof import('class-transformer/cjs/storage')).defaultMetadataStorage;
 
 interface ValidationMeta {
   readonly type: string;
