@@ -15,6 +15,7 @@ export {
 } from '../auth';
 export type { MemoryAuthStoreOptions, RedisAuthClient, UpstreamClientOptions } from '../auth';
 export type {
+  AnonymousLimitOptions,
   AuthorizationServerKeys,
   AuthorizationServerOptions,
   AuthStore,

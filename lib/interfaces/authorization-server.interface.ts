@@ -55,6 +55,28 @@ export interface AuthStore {
   /** Adds `member` to the set at `key`, which lives at least `ttlSeconds` more. */
   add(key: string, member: string, ttlSeconds: number): Promise<void>;
   members(key: string): Promise<readonly string[]>;
+  /**
+   * Adds `amount` to the counter at `key` (made with `ttlSeconds` when new) and answers the new total, atomically:
+   * the bounds of anonymous requests count with it, shared by every instance on the store. Optional: without it
+   * they count with `get` and `set`.
+   */
+  increment?(key: string, amount: number, ttlSeconds: number): Promise<number>;
+}
+
+/**
+ * Bounds of the requests anyone can make before signing in — client registrations, authorization requests, the
+ * start of a login, pushed authorization requests — which leave state in the store. Counted per client address
+ * and in all, in windows; a refused request gets 429 (its address) or 503 (all), with `Retry-After`.
+ */
+export interface AnonymousLimitOptions {
+  /** Seconds of one window; a registration never used for a grant is forgotten after one window. Default 1800. */
+  readonly window?: number;
+  /** Requests one client address may make per window. Default 100. */
+  readonly maxRequestsPerClient?: number;
+  /** Bytes (targets and bodies) one client address may send per window. Default 1 MiB. */
+  readonly maxBytesPerClient?: number;
+  /** Bytes all anonymous requests together may send per window. Default 8 MiB. */
+  readonly maxBytes?: number;
 }
 
 /** Keys of the authorization server; give the same ones to every instance (and keep them across restarts). */
@@ -102,9 +124,13 @@ export interface AuthorizationServerOptions {
   readonly consent?: { readonly skip?: readonly string[] | ((clientId: string) => boolean); readonly rememberDays?: number };
   /** Dynamic Client Registration (RFC 7591). Default true. */
   readonly registration?: boolean;
+  /** Pushed authorization requests (RFC 9126, `/oauth/par`). Default false: MCP clients do not use them. */
+  readonly pushedAuthorizationRequests?: boolean;
+  /** Bounds of anonymous requests (registrations, authorization requests), per client address and in all. */
+  readonly anonymous?: AnonymousLimitOptions;
   readonly clientIdMetadataDocuments?: ClientIdMetadataDocumentOptions;
   /** Lifetimes in seconds: access token (default 3600), refresh token (default 14 days), login session (default 1 day). */
   readonly ttl?: { readonly accessToken?: number; readonly refreshToken?: number; readonly session?: number };
-  /** Behind a TLS-terminating proxy: trust `X-Forwarded-Proto`/`-Host`. Default false. */
+  /** Behind a TLS-terminating proxy: trust `X-Forwarded-For` and `-Proto`. The URLs the server builds are always the issuer's. Default false. */
   readonly proxy?: boolean;
 }

@@ -33,6 +33,7 @@ export type {
 } from './enhancers.interface';
 export type { McpAuth, TokenVerifier, IntrospectionOptions, AuthOptions } from './auth.interface';
 export type {
+  AnonymousLimitOptions,
   AuthorizationServerKeys,
   AuthorizationServerOptions,
   AuthStore,

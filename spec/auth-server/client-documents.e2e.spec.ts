@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { McpFactory, type McpApplication } from 'mcp-reflect';
 import { startHttpsSite, type HttpsSite } from './https-server';
+import { isPublicHost } from '../../lib/auth/server/client-documents';
 import { AppClientProvider, authorizationUrl, browse, pkce, SignInModule, startUpstream, type Upstream } from './support';
 
 /** A client's metadata document at `<site>/<name>.json`, redirecting to a loopback URI without a port (RFC 8252 §7.3). */
@@ -118,6 +119,58 @@ describe('Client ID Metadata Documents', () => {
       const answer = await authorize(open, `${site.origin}/slow.json`);
       expect(answer).toMatchObject({ status: 400, location: null });
       expect(answer.page).toContain('invalid_client: client_id metadata document fetch failed');
+    });
+  });
+
+  describe('allowPrivateNetworks is about metadata documents only (issue 38, item 4)', () => {
+    it("a registered client's jwks_uri on loopback is never fetched (only the allowed document is)", async () => {
+      const seen: { url: string; guarded: boolean }[] = [];
+      const recording = ((input: string | URL | Request, init?: RequestInit & { dispatcher?: unknown }) => {
+        seen.push({ url: String(input instanceof Request ? input.url : input), guarded: init?.dispatcher !== undefined });
+        return site.fetch(input, init);
+      }) as typeof fetch;
+      const app = await McpFactory.create(SignInModule);
+      apps.push(app);
+      await app.listen({
+        transport: 'http',
+        port: 0,
+        auth: { server: { upstream: { name: 'upstream', issuer: upstream.issuer, clientId: upstream.clientId, clientSecret: upstream.clientSecret }, clientIdMetadataDocuments: { allowPrivateNetworks: true, fetch: recording } } },
+      });
+      const origin = new URL(await app.getUrl()).origin;
+      // A document on loopback, allowed: fetched without the guard.
+      const { challenge } = pkce();
+      await fetch(authorizationUrl(origin, { client_id: `${site.origin}/private.json`, redirect_uri: 'http://127.0.0.1:47301/callback', code_challenge: challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+      // A registered client whose keys are on loopback: its client assertion makes the provider fetch them.
+      const registered = await fetch(`${origin}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:47301/callback'], token_endpoint_auth_method: 'private_key_jwt', jwks_uri: `${site.origin}/keys.json`, grant_types: ['authorization_code'], response_types: ['code'] }),
+      });
+      const clientId = ((await registered.json()) as { client_id?: string }).client_id;
+      expect(clientId).toEqual(expect.any(String));
+      const assertion = `${Buffer.from('{"alg":"ES256"}').toString('base64url')}.${Buffer.from(JSON.stringify({ iss: clientId, sub: clientId, aud: origin, jti: 'x', exp: Math.floor(Date.now() / 1000) + 60 })).toString('base64url')}.c2ln`;
+      await fetch(`${origin}/oauth/revoke`, {
+        method: 'POST',
+        body: new URLSearchParams({ token: 'x', client_id: clientId!, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: assertion }),
+      });
+      expect(seen).toEqual([{ url: `${site.origin}/private.json`, guarded: false }]);
+    });
+
+    it.each([
+      ['::127.0.0.1', false],
+      ['::ffff:127.0.0.1', false],
+      ['64:ff9b::7f00:1', false],
+      ['64:ff9b::a00:1', false],
+      ['fec0::1', false],
+      ['2002:7f00:1::1', false],
+      ['fd00::1', false],
+      ['fe80::1', false],
+      ['198.18.0.1', false],
+      ['224.0.0.1', false],
+      ['93.184.215.14', true],
+      ['2606:2800:21f:cb07:6820:80da:af6b:8b2c', true],
+    ])('the address check: %s public? %s', async (address, expected) => {
+      expect(await isPublicHost(address)).toBe(expected);
     });
   });
 });

@@ -5,7 +5,8 @@ import { authFromClaims, sameResource } from '../../context';
 import type { AuthOptions, AuthorizationServerOptions, AuthStore, McpAuth, UpstreamIdentity, UpstreamTokens } from '../../interfaces';
 import type { ServerLogger } from '../../invocation';
 import { MemoryAuthStore } from './auth-stores';
-import { cimdFeature } from './client-documents';
+import { AnonymousAdmission, anonymousLimits, isAnonymousWrite, requestCost } from './anonymous-admission';
+import { clientDocuments } from './client-documents';
 import { Interactions } from './interactions';
 import { oidcAdapter } from './oidc-adapter';
 import type { OidcContext, OidcGrant, OidcProvider, OidcProviderModule } from './oidc-provider.types';
@@ -60,6 +61,8 @@ export class AuthorizationServer {
   private readonly csrfKey: string;
   private readonly jose: Jose;
   private readonly keySet: ReturnType<Jose['createLocalJWKSet']>;
+  private readonly admission: AnonymousAdmission;
+  private readonly issuerUrl: URL;
 
   constructor(
     readonly options: AuthorizationServerOptions,
@@ -72,8 +75,10 @@ export class AuthorizationServer {
     const oidc = peer<OidcProviderModule>('oidc-provider');
     this.jose = requireEsm<Jose>('jose', () => require('jose'));
     this.issuer = (options.issuer ?? new URL(resource).origin).replace(/\/$/, '');
+    this.issuerUrl = new URL(this.issuer);
     this.scopes = [...(options.scopes ?? scopesSupported ?? [])];
     this.store = options.store ?? new MemoryAuthStore();
+    this.admission = new AnonymousAdmission(this.store, anonymousLimits(options.anonymous));
     this.sealer = new TokenSealer(options.keys?.upstreamTokens);
     this.ttl = { accessToken: options.ttl?.accessToken ?? 3600, refreshToken: options.ttl?.refreshToken ?? 14 * 86_400, session: options.ttl?.session ?? 86_400 };
     const signing = options.keys?.signing?.map((k) => ({ ...k })) ?? [generatedKey()];
@@ -90,8 +95,9 @@ export class AuthorizationServer {
   private configuration(oidc: OidcProviderModule, signing: Record<string, unknown>[], cookies: string[]): Record<string, unknown> {
     const { resource, scopes, ttl, options } = this;
     const scope = scopes.join(' ');
+    const documents = clientDocuments(options.clientIdMetadataDocuments);
     return {
-      adapter: oidcAdapter(this.store),
+      adapter: oidcAdapter(this.store, this.admission.limits.window),
       jwks: { keys: signing },
       cookies: { keys: cookies },
       routes: ROUTES,
@@ -132,7 +138,8 @@ export class AuthorizationServer {
         revocation: { enabled: true },
         userinfo: { enabled: false },
         rpInitiatedLogout: { enabled: false },
-        clientIdMetadataDocument: cimdFeature(options.clientIdMetadataDocuments),
+        clientIdMetadataDocument: documents.feature,
+        pushedAuthorizationRequests: { enabled: options.pushedAuthorizationRequests === true },
         resourceIndicators: {
           enabled: true,
           defaultResource: () => resource,
@@ -144,9 +151,9 @@ export class AuthorizationServer {
           },
         },
       },
-      ...(options.clientIdMetadataDocuments?.fetch || options.clientIdMetadataDocuments?.allowPrivateNetworks
-        ? { fetch: privateFetch(options.clientIdMetadataDocuments.fetch ?? fetch, options.clientIdMetadataDocuments.allowPrivateNetworks === true) }
-        : {}),
+      // A client's keys and sector document are a few KiB: oidc-provider reads them without a bound by default.
+      fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
+      fetch: documents.fetch,
     };
   }
 
@@ -155,15 +162,61 @@ export class AuthorizationServer {
     return WELL_KNOWN;
   }
 
+  /** The sign-in and consent pages (and the upstream provider's redirect to them): browser navigations. */
+  isPage(pathname: string): boolean {
+    return this.interactions.handles(pathname);
+  }
+
   handles(pathname: string): boolean {
     return pathname.startsWith(OAUTH_PREFIX) || WELL_KNOWN.includes(pathname);
   }
 
-  /** A request for the authorization server: its metadata, its endpoints, or the login and consent pages. */
-  handle(req: IncomingMessage, res: ServerResponse): void {
+  /**
+   * A request for the authorization server: its metadata, its endpoints, or the login and consent pages.
+   * `client`: who it comes from, for the bounds of anonymous requests (the HTTP endpoint's client key).
+   */
+  handle(req: IncomingMessage, res: ServerResponse, client?: string): void {
     const { pathname } = new URL(req.url ?? '/', 'http://x');
-    // RFC 8414 metadata is the same document as OpenID discovery.
-    if (pathname === WELL_KNOWN[0]) req.url = WELL_KNOWN[1];
+    // Every URL the provider builds (the metadata's endpoints, redirects) is the configured issuer's, never one
+    // the request's Host or X-Forwarded-* headers name.
+    this.pinOrigin(req);
+    if (isAnonymousWrite(req.method, pathname)) {
+      void this.admission.admit(client, requestCost(req)).then(
+        (refused) => {
+          if (!refused) return this.serve(req, res, pathname);
+          req.resume();
+          const headers = { 'retry-after': String(refused.retryAfter), 'cache-control': 'no-store', connection: 'close' };
+          if (pathname === ROUTES.authorization || pathname.startsWith(`${OAUTH_PREFIX}interaction/`)) return errorPage(res, refused.status, refused.message, undefined, headers);
+          const error = refused.status === 429 ? 'too_many_requests' : 'temporarily_unavailable';
+          res.writeHead(refused.status, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify({ error, error_description: refused.message }));
+        },
+        (error: unknown) => {
+          this.logger.warn(`auth server: ${error instanceof Error ? error.message : String(error)}`);
+          if (!res.headersSent) errorPage(res, 503, 'The sign-in service is unavailable. Retry shortly.');
+        },
+      );
+      return;
+    }
+    this.serve(req, res, pathname);
+  }
+
+  private pinOrigin(req: IncomingMessage): void {
+    req.headers.host = this.issuerUrl.host;
+    if (this.provider.proxy) {
+      req.headers['x-forwarded-host'] = this.issuerUrl.host;
+      req.headers['x-forwarded-proto'] = this.issuerUrl.protocol.slice(0, -1);
+    } else {
+      delete req.headers['x-forwarded-host'];
+      delete req.headers['x-forwarded-proto'];
+    }
+  }
+
+  private serve(req: IncomingMessage, res: ServerResponse, pathname: string): void {
+    // RFC 8414 metadata is the same document as OpenID discovery; public and the same for everyone: cached.
+    if (pathname === WELL_KNOWN[0] || pathname === WELL_KNOWN[1]) {
+      req.url = WELL_KNOWN[1];
+      res.setHeader('cache-control', 'public, max-age=3600');
+    }
     if (pathname === ROUTES.authorization) req.url = this.withDefaultScope(req.url ?? '/');
     if (this.interactions.handles(pathname)) {
       void this.interactions.handle(req, res, pathname).catch((error: unknown) => {
@@ -275,10 +328,3 @@ function publicPart(jwk: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-/** The fetch of CIMD documents: the given one, and (allowPrivateNetworks) without oidc-provider's connect-time guard. */
-function privateFetch(base: typeof fetch, allowPrivate: boolean): typeof fetch {
-  return ((url: string | URL | Request, init?: RequestInit & { dispatcher?: unknown }) => {
-    if (allowPrivate && init) delete init.dispatcher;
-    return base(url, init);
-  }) as typeof fetch;
-}

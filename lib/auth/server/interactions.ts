@@ -62,7 +62,7 @@ export class Interactions {
     } catch (error) {
       return this.failed(req, res, error);
     }
-    await this.server.store.set(`login:${state}`, JSON.stringify({ uid: details.uid, verifier } satisfies PendingLogin), LOGIN_TTL);
+    await this.server.store.set(`anon:login:${state}`, JSON.stringify({ uid: details.uid, verifier } satisfies PendingLogin), LOGIN_TTL);
     res.writeHead(303, { location: url.href, 'cache-control': 'no-store' }).end();
   }
 
@@ -70,7 +70,7 @@ export class Interactions {
   private async upstreamCallback(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const query = new URL(req.url ?? '/', 'http://x').search;
     const state = new URLSearchParams(query).get('state');
-    const pending = state ? await this.server.store.get(`login:${state}`) : undefined;
+    const pending = state ? await this.server.store.get(`anon:login:${state}`) : undefined;
     if (!pending) return errorPage(res, 400, 'This sign-in has expired or is unknown. Start again from the application.');
     const { uid } = JSON.parse(pending) as PendingLogin;
     res.writeHead(303, { location: `/oauth/interaction/${uid}/callback${query}`, 'cache-control': 'no-store' }).end();
@@ -79,11 +79,11 @@ export class Interactions {
   private async finishLogin(req: IncomingMessage, res: ServerResponse, details: InteractionDetails): Promise<void> {
     const callback = new URL(req.url ?? '/', this.server.issuer);
     const state = callback.searchParams.get('state') ?? '';
-    const raw = await this.server.store.get(`login:${state}`);
+    const raw = await this.server.store.get(`anon:login:${state}`);
     const pending = raw === undefined ? undefined : (JSON.parse(raw) as PendingLogin);
     if (!pending || pending.uid !== details.uid) return errorPage(res, 400, 'This sign-in has expired or is unknown. Start again from the application.');
     // One use: a replayed callback finds nothing.
-    await this.server.store.delete(`login:${state}`);
+    await this.server.store.delete(`anon:login:${state}`);
     try {
       const { identity, tokens } = await this.server.upstream.finish(callback, state, pending.verifier);
       await this.server.saveAccount(identity, tokens);

@@ -13,37 +13,60 @@ export type OidcAdapterClass = new (model: string) => {
   revokeByGrantId(grantId: string): Promise<void>;
 };
 
-/** Entries without a lifetime (oidc-provider gives none for registered clients) live this long. */
-const DEFAULT_TTL = 90 * 86_400;
+/** A client that completed a grant lives this long (oidc-provider gives registered clients no lifetime). */
+const CLIENT_TTL = 90 * 86_400;
+
+/**
+ * Models anyone can make before signing in: kept under `anon:` (./auth-stores.ts keeps them apart from signed-in
+ * users' state) for at most `anonymousTtl`. A registered client joins the others when a grant is made for it.
+ */
+const ANONYMOUS_MODELS = new Set(['Client', 'Interaction', 'PushedAuthorizationRequest']);
 
 /**
  * The adapter oidc-provider keeps its models with (clients, grants, codes, tokens, sessions, interactions):
  * `oidc:<model>:<id>` → payload, plus an index of each grant's tokens (revoked together: a replayed code or a
  * reused refresh token ends the whole grant) and of interactions by uid.
  */
-export function oidcAdapter(store: AuthStore): OidcAdapterClass {
+export function oidcAdapter(store: AuthStore, anonymousTtl: number): OidcAdapterClass {
+  /** A client registered anonymously: now kept as long as signed-in users' state. */
+  async function promote(clientId: string): Promise<void> {
+    const raw = await store.get(`anon:oidc:Client:${clientId}`);
+    if (raw === undefined) return;
+    const entry = JSON.parse(raw) as { payload: Payload };
+    await store.set(`oidc:Client:${clientId}`, JSON.stringify({ payload: entry.payload, expiresAt: Date.now() + CLIENT_TTL * 1000 }), CLIENT_TTL);
+    await store.delete(`anon:oidc:Client:${clientId}`);
+  }
+
   return class StoreAdapter {
-    constructor(private readonly model: string) {}
+    private readonly anonymous: boolean;
+
+    constructor(private readonly model: string) {
+      this.anonymous = ANONYMOUS_MODELS.has(model);
+    }
 
     private key(id: string): string {
-      return `oidc:${this.model}:${id}`;
+      return `${this.anonymous ? 'anon:' : ''}oidc:${this.model}:${id}`;
     }
 
     async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
-      const ttl = expiresIn && expiresIn > 0 ? expiresIn : DEFAULT_TTL;
+      const given = expiresIn && expiresIn > 0 ? expiresIn : undefined;
+      const ttl = this.anonymous ? Math.min(given ?? anonymousTtl, anonymousTtl) : (given ?? CLIENT_TTL);
       // The payload's own expiry is kept: a consumed code set again keeps its remaining lifetime.
       await store.set(this.key(id), JSON.stringify({ payload, expiresAt: Date.now() + ttl * 1000 }), ttl);
       if (typeof payload.grantId === 'string') await store.add(`oidc:grant:${payload.grantId}`, this.key(id), ttl);
-      if (typeof payload.uid === 'string') await store.set(`oidc:uid:${payload.uid}`, id, ttl);
+      if (typeof payload.uid === 'string') await store.set(`${this.anonymous ? 'anon:' : ''}oidc:uid:${payload.uid}`, id, ttl);
+      if (this.model === 'Grant' && typeof payload.clientId === 'string') await promote(payload.clientId);
     }
 
     async find(id: string): Promise<Payload | undefined> {
-      const raw = await store.get(this.key(id));
+      let raw = await store.get(this.key(id));
+      // A client that completed a grant is kept with signed-in users' state.
+      if (raw === undefined && this.model === 'Client') raw = await store.get(`oidc:Client:${id}`);
       return raw === undefined ? undefined : (JSON.parse(raw) as { payload: Payload }).payload;
     }
 
     async findByUid(uid: string): Promise<Payload | undefined> {
-      const id = await store.get(`oidc:uid:${uid}`);
+      const id = await store.get(`${this.anonymous ? 'anon:' : ''}oidc:uid:${uid}`);
       return id === undefined ? undefined : this.find(id);
     }
 
@@ -61,6 +84,7 @@ export function oidcAdapter(store: AuthStore): OidcAdapterClass {
 
     async destroy(id: string): Promise<void> {
       await store.delete(this.key(id));
+      if (this.model === 'Client') await store.delete(`oidc:Client:${id}`);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

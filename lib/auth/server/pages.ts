@@ -19,8 +19,8 @@ h1{font-size:1.4rem}ul{padding-left:1.2rem}button,a.button{font:inherit;padding:
 button[value=allow]{background:#1a56db;border-color:#1a56db;color:#fff}button:focus,a:focus{outline:3px solid #f59e0b;outline-offset:2px}code{word-break:break-all}`;
 
 /** A whole page: `body` is HTML already escaped. */
-export function page(res: ServerResponse, status: number, title: string, body: string): void {
-  res.writeHead(status, PAGE_HEADERS);
+export function page(res: ServerResponse, status: number, title: string, body: string, headers: Readonly<Record<string, string>> = {}): void {
+  res.writeHead(status, { ...PAGE_HEADERS, ...headers });
   res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`);
 }
@@ -55,11 +55,12 @@ ${scopes}
 }
 
 /** A failure the user must see (upstream down, sign-in refused): what happened and, when known, the way back to the client. */
-export function errorPage(res: ServerResponse, status: number, message: string, back?: string): void {
+export function errorPage(res: ServerResponse, status: number, message: string, back?: string, headers?: Readonly<Record<string, string>>): void {
   page(
     res,
     status,
     'Sign-in failed',
     `<h1>Sign-in failed</h1><p role="alert">${escapeHtml(message)}</p>${back ? `<p><a class="button" id="continue" href="${escapeHtml(back)}">Return to the application</a></p>` : ''}`,
+    headers,
   );
 }

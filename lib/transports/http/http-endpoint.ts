@@ -280,6 +280,23 @@ export class HttpEndpoint {
   };
 
   // DNS-rebinding protection (spec 2025-11-25 basic/transports#security-warning): Host, then Origin.
+  /**
+   * The authorization server's paths get the endpoint's answer to a foreign Host, and to a foreign Origin — but
+   * for its public metadata and its own pages (the consent form posts from them with `Origin: null`, as pages
+   * without a referrer do; the interaction's cookie and CSRF token guard them).
+   */
+  refuseForAuthorization(request: Request): Response | undefined {
+    const server = this.authorizationServer;
+    if (!server) return undefined;
+    const origin = request.headers.get('origin');
+    const { pathname } = new URL(request.url);
+    if (!origin || server.paths.includes(pathname) || server.isPage(pathname) || (URL.canParse(origin) && new URL(origin).origin === new URL(server.issuer).origin)) {
+      const hosts = this.options.allowedHosts;
+      return hosts && hosts.length > 0 ? hostHeaderValidationResponse(request, hosts) : undefined;
+    }
+    return this.refuseOrigin(request);
+  }
+
   private refuseOrigin(request: Request): Response | undefined {
     const hosts = this.options.allowedHosts;
     if (hosts && hosts.length > 0) {

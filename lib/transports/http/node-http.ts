@@ -5,6 +5,7 @@ import type { ServerLogger } from '../../invocation';
 import type { ServerFactory } from '../../server/server-factory';
 import { OAUTH_PREFIX } from '../../auth/server/authorization-server';
 import { HttpEndpoint, jsonRpcError } from './http-endpoint';
+import { unread } from './http-messages';
 import { peerHeader } from '../../server/peer-headers';
 import type { HttpListenOptions, HttpOptions } from './http-options';
 import { bodyOf, webRequest, writeResponse } from './node-adapter';
@@ -36,7 +37,13 @@ export function createNodeHandler(factory: ServerFactory, options: HttpOptions, 
     // A target or Host that cannot make a request URL (a port past 65535, `http://[`): 400, before anything else.
     const target = requestTarget(req.url, req.headers.host);
     if (typeof target === 'string') return badRequest(res, target);
-    if (authorizationServer?.handles(target.pathname)) return authorizationServer.handle(req, res);
+    if (authorizationServer?.handles(target.pathname)) {
+      const remote = req.socket.remoteAddress;
+      const request = webRequest(req, target, new AbortController().signal, remote ? { [peerHeader()]: remote } : undefined);
+      const refused = endpoint.refuseForAuthorization(request);
+      if (refused) return writeResponse(res, unread(refused), endpoint.pendingFor(undefined), writeTimeoutMs, request.signal, false);
+      return authorizationServer.handle(req, res, endpoint.clientOf(request));
+    }
     // Methods a web Request cannot carry (fetch forbids them): no MCP request uses them.
     if (FORBIDDEN_METHODS.has(req.method ?? '')) {
       res.writeHead(405, { allow: 'GET, POST, DELETE', 'content-type': 'application/json', connection: 'close' });
