@@ -159,4 +159,22 @@ describe('the authorization server refuses', () => {
     expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(await response.text()).toContain('This sign-in has expired or is unknown');
   });
+
+  it('the consent page: a native client\'s whole redirect URI as the destination, its self-chosen name without bidi or control characters, marked unverified (issue 38, item 6)', async () => {
+    const native = 'com.example.notes:/oauth/callback';
+    const spoof = await register(origin, [native], { client_name: 'Evil\u202Eelgoog\u0007 Inc', application_type: 'native' });
+    const { challenge } = pkce();
+    let consent = '';
+    await browse(authorizationUrl(origin, { client_id: spoof, redirect_uri: native, code_challenge: challenge, code_challenge_method: 'S256', resource: url }), 'com.example.notes:', {
+      decision: 'deny',
+      onPage: (_page, _status, html) => {
+        if (html.includes('name="decision"')) consent = html;
+      },
+    });
+    expect(consent).not.toBe('');
+    expect(consent).not.toMatch(/[\u202a-\u202e\u0007]/);
+    expect(consent).toContain('<title>Allow Evil\ufffdelgoog\ufffd Inc?</title>');
+    expect(consent).toContain('<strong>Evil\ufffdelgoog\ufffd Inc</strong> <small>(a name the application gave itself, not verified)</small>');
+    expect(consent).toContain(`will send you back to <strong>${native}</strong>`);
+  });
 });

@@ -100,7 +100,7 @@ describe('sign-in and consent in Chromium', () => {
     expect(view).toEqual({
       lang: 'en',
       title: 'Allow Chromium Desktop?',
-      heading: 'Allow Chromium Desktop to use this server as you?',
+      heading: 'Allow Chromium Desktop (a name the application gave itself, not verified) to use this server as you?',
       text: expect.stringContaining(`Signed in as carol@example.com. The application ${clientId} will send you back to ${new URL(redirect).host}`),
       scopes: ['notes:read'],
       buttons: ['Allow', 'Deny'],

@@ -111,7 +111,7 @@ export class Interactions {
     consentPage(res, {
       clientName: client?.clientName ?? clientId,
       clientId,
-      redirectHost: URL.canParse(redirect) ? new URL(redirect).host : redirect,
+      redirectUri: redirect,
       scopes: String(details.params.scope ?? '').split(' ').filter((s) => s !== ''),
       user: identity?.email ?? identity?.username ?? identity?.name ?? identity?.subject ?? 'unknown',
       action: `/oauth/interaction/${details.uid}/consent`,

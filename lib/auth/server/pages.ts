@@ -25,11 +25,28 @@ export function page(res: ServerResponse, status: number, title: string, body: s
 <title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`);
 }
 
+/** Control and bidirectional formatting characters: shown as U+FFFD, so that a name cannot reorder or hide what follows it. */
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+
+/** A text a client chose (its name, its redirect URI), made safe to show: no control or bidi characters, at most `max` characters. */
+export function neutralize(text: string, max = 120): string {
+  const plain = text.replace(INVISIBLE, '\ufffd');
+  return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
+}
+
+/** Where a redirect URI sends the user, as the consent page says it: the origin of a web URI, a native app's whole URI. */
+export function destinationOf(redirectUri: string): string {
+  if (!URL.canParse(redirectUri)) return neutralize(redirectUri || 'an unknown address');
+  const url = new URL(redirectUri);
+  return neutralize(url.protocol === 'https:' || url.protocol === 'http:' ? url.host : redirectUri, 200);
+}
+
 /** What the consent page names: the client (from its metadata), where it sends the user back, and the scopes. */
 export interface ConsentView {
   readonly clientName: string;
   readonly clientId: string;
-  readonly redirectHost: string;
+  /** The redirect URI of the request (the page shows its origin, or a native app's whole URI). */
+  readonly redirectUri: string;
   readonly scopes: readonly string[];
   readonly user: string;
   readonly action: string;
@@ -37,14 +54,14 @@ export interface ConsentView {
 }
 
 export function consentPage(res: ServerResponse, view: ConsentView): void {
-  const scopes = view.scopes.length > 0 ? `<ul aria-label="Requested permissions">${view.scopes.map((s) => `<li><code>${escapeHtml(s)}</code></li>`).join('')}</ul>` : '<p>No permissions beyond your identity.</p>';
+  const scopes = view.scopes.length > 0 ? `<ul aria-label="Requested permissions">${view.scopes.map((s) => `<li><code>${escapeHtml(neutralize(s))}</code></li>`).join('')}</ul>` : '<p>No permissions beyond your identity.</p>';
   page(
     res,
     200,
-    `Allow ${view.clientName}?`,
-    `<h1>Allow <strong>${escapeHtml(view.clientName)}</strong> to use this server as you?</h1>
+    `Allow ${neutralize(view.clientName)}?`,
+    `<h1>Allow <strong>${escapeHtml(neutralize(view.clientName))}</strong> <small>(a name the application gave itself, not verified)</small> to use this server as you?</h1>
 <p>Signed in as <strong>${escapeHtml(view.user)}</strong>.</p>
-<p>The application <code>${escapeHtml(view.clientId)}</code> will send you back to <strong>${escapeHtml(view.redirectHost)}</strong> and be allowed:</p>
+<p>The application <code>${escapeHtml(neutralize(view.clientId, 200))}</code> will send you back to <strong>${escapeHtml(destinationOf(view.redirectUri))}</strong> and be allowed:</p>
 ${scopes}
 <form method="post" action="${escapeHtml(view.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
