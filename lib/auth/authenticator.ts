@@ -45,6 +45,7 @@ export class Authenticator {
   private readonly checked: boolean;
   private readonly cache: LruMap<string, Cached>;
   private readonly pending = new Map<string, Promise<McpAuth>>();
+  private readonly recheck?: (auth: McpAuth) => Promise<void>;
 
   constructor(options: AuthOptions, resource: string) {
     this.issuers = typeof options.issuer === 'string' ? [options.issuer] : [...(options.issuer ?? [])];
@@ -68,6 +69,7 @@ export class Authenticator {
       });
     this.checked = !options.verify && !options.introspection;
     this.cache = new LruMap(options.cacheSize ?? 10_000, (entry) => entry.bytes, CACHE_BYTES);
+    this.recheck = options.recheck;
   }
 
   /** The verified identity for this header; throws MissingTokenError, InvalidTokenError or AuthUnavailableError. */
@@ -80,7 +82,7 @@ export class Authenticator {
     if (!token) return Promise.reject(new InvalidTokenError('The Authorization header must be: Bearer <token>.'));
     const now = Date.now();
     const cached = this.cache.get(token);
-    if (cached && cached.until > now) return Promise.resolve(cached.auth);
+    if (cached && cached.until > now) return this.recheck ? this.recheck(cached.auth).then(() => cached.auth) : Promise.resolve(cached.auth);
     if (cached) this.cache.delete(token);
     const shared = this.pending.get(token);
     if (shared) return shared;

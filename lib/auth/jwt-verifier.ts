@@ -80,12 +80,12 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       verified = await verify();
     } catch (error) {
       // A key first seen within a second of the last fetch (a rotation): wait the second out, then look again.
-      if ((error as { code?: string }).code !== 'ERR_JWKS_NO_MATCHING_KEY' || !getter.coolingDown) throw rejection(error);
+      if ((error as { code?: string }).code !== 'ERR_JWKS_NO_MATCHING_KEY' || !getter.coolingDown) throw tokenRejection(error);
       await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS));
       try {
         verified = await verify();
       } catch (again) {
-        throw rejection(again);
+        throw tokenRejection(again);
       }
     }
     return accessToken(token, verified);
@@ -98,7 +98,7 @@ function jwksUriOf(metadata: Record<string, unknown>, issuer: string): string {
 }
 
 /** What a client is told about a token jose refused (the reason, in its terms); key-fetch failures are ours. */
-function rejection(error: unknown): Error {
+export function tokenRejection(error: unknown): Error {
   const { code, claim } = (error ?? {}) as { code?: string; claim?: string };
   switch (code) {
     case 'ERR_JWT_EXPIRED':

@@ -74,4 +74,9 @@ export interface AuthOptions {
   readonly resourceName?: string;
   /** Verified tokens kept, so a busy client pays verification once: at most this many. Default 10,000. */
   readonly cacheSize?: number;
+  /**
+   * @internal Asked of a verified token at every request, cached or not (`auth.server`: whether its grant was
+   * revoked since); a token it refuses is refused with the error it throws.
+   */
+  readonly recheck?: (auth: McpAuth) => Promise<void>;
 }

@@ -177,4 +177,25 @@ describe('the authorization server refuses', () => {
     expect(consent).toContain('<strong>Evil\ufffdelgoog\ufffd Inc</strong> <small>(a name the application gave itself, not verified)</small>');
     expect(consent).toContain(`will send you back to <strong>${native}</strong>`);
   });
+
+  it('a token request refused for its resource consumes nothing: the code, then the refresh token, still work; <mcp>/ is the same resource everywhere (issue 38, item 5)', async () => {
+    const first = await code();
+    const wrong = await tokenRequest(origin, { grant_type: 'authorization_code', code: first.code, code_verifier: first.verifier, client_id: clientId, redirect_uri: REDIRECT, resource: 'https://other.example/mcp' });
+    expect(wrong).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+    const issued = await exchange(first);
+    expect(issued.status).toBe(200);
+    const refused = await tokenRequest(origin, { grant_type: 'refresh_token', refresh_token: String(issued.body.refresh_token), client_id: clientId, resource: 'https://other.example/mcp' });
+    expect(refused).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+    // Not counted as reuse: the same refresh token works, with the resource written with a trailing slash.
+    const refreshed = await tokenRequest(origin, { grant_type: 'refresh_token', refresh_token: String(issued.body.refresh_token), client_id: clientId, resource: `${url}/` });
+    expect({ status: refreshed.status, error: refreshed.body.error }).toEqual({ status: 200, error: undefined });
+
+    // Asked at authorize with the trailing slash: the code and its refresh work with either form.
+    const { verifier, challenge } = pkce();
+    const { url: callback } = await browse(authorizationUrl(origin, { client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', resource: `${url}/`, scope: 'notes:read' }), REDIRECT);
+    const slashed = await tokenRequest(origin, { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT, resource: `${url}/` });
+    expect(slashed.status).toBe(200);
+    const again = await tokenRequest(origin, { grant_type: 'refresh_token', refresh_token: String(slashed.body.refresh_token), client_id: clientId, resource: url });
+    expect({ status: again.status, error: again.body.error }).toEqual({ status: 200, error: undefined });
+  });
 });

@@ -86,4 +86,33 @@ describe('the authorization server: key rotation and revocation', () => {
     const refreshed = await tokenRequest(server.origin, { grant_type: 'refresh_token', refresh_token: tokens.refresh, client_id: tokens.clientId });
     expect(refreshed).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   }, 60_000);
+
+  it.each([
+    ['a revocation of its refresh token (RFC 7009)', 'revoke'],
+    ['a reuse of its rotated refresh token', 'reuse'],
+  ])('an access token is refused at once after %s ends its grant (issue 38, item 7)', async (_what, how) => {
+    const server = await start([a]);
+    const tokens = await signIn(server);
+    expect(await mcpStatus(server.url, tokens.access)).toBe(200);
+    if (how === 'revoke') {
+      await fetch(`${server.origin}/oauth/revoke`, { method: 'POST', body: new URLSearchParams({ token: tokens.refresh, token_type_hint: 'refresh_token', client_id: tokens.clientId }) });
+    } else {
+      expect((await tokenRequest(server.origin, { grant_type: 'refresh_token', refresh_token: tokens.refresh, client_id: tokens.clientId })).status).toBe(200);
+      expect((await tokenRequest(server.origin, { grant_type: 'refresh_token', refresh_token: tokens.refresh, client_id: tokens.clientId })).status).toBe(400);
+    }
+    const answer = await rawRequest(server.url, { headers: { ...JSON_AND_SSE, authorization: `Bearer ${tokens.access}` }, body: initializeBody() });
+    expect({ status: answer.status, body: JSON.parse(answer.body) }).toEqual({ status: 401, body: { error: 'invalid_token', error_description: 'The access token has been revoked.' } });
+  }, 60_000);
+
+  it('the documented clock tolerance (30 s) and message: a token expired 10 s ago is accepted, one expired 60 s ago is refused as expired', async () => {
+    const server = await start([a]);
+    const jose = require('jose') as typeof import('jose');
+    const key = await jose.importJWK(a as never, 'ES256');
+    const now = Math.floor(Date.now() / 1000);
+    const token = (exp: number) =>
+      new jose.SignJWT({ scope: 'notes:read', client_id: 'c' }).setProtectedHeader({ alg: 'ES256', kid: 'key-a', typ: 'at+jwt' }).setIssuer(server.origin).setAudience(server.url).setSubject('alice').setIssuedAt(exp - 3600).setExpirationTime(exp).sign(key);
+    expect(await mcpStatus(server.url, await token(now - 10))).toBe(200);
+    const answer = await rawRequest(server.url, { headers: { ...JSON_AND_SSE, authorization: `Bearer ${await token(now - 60)}` }, body: initializeBody() });
+    expect({ status: answer.status, body: JSON.parse(answer.body) }).toEqual({ status: 401, body: { error: 'invalid_token', error_description: 'The access token has expired.' } });
+  }, 60_000);
 });

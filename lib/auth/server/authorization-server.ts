@@ -1,21 +1,28 @@
 import { requireEsm } from '../esm-peer';
 import { createHmac, generateKeyPairSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, type ServerResponse } from 'node:http';
 import { authFromClaims, sameResource } from '../../context';
+import { InvalidTokenError } from '../../errors';
 import type { AuthOptions, AuthorizationServerOptions, AuthStore, McpAuth, UpstreamIdentity, UpstreamTokens } from '../../interfaces';
 import type { ServerLogger } from '../../invocation';
 import { MemoryAuthStore } from './auth-stores';
+import { tokenRejection } from '../jwt-verifier';
+import { LruMap } from '../../catalogue/lru-map';
 import { AnonymousAdmission, anonymousLimits, isAnonymousWrite, requestCost } from './anonymous-admission';
 import { clientDocuments } from './client-documents';
 import { Interactions } from './interactions';
 import { oidcAdapter } from './oidc-adapter';
 import type { OidcContext, OidcGrant, OidcProvider, OidcProviderModule } from './oidc-provider.types';
 import { errorPage } from './pages';
+import { canonicalAuthorization, checkedTokenRequest } from './resource-indicator';
 import { checkServerOptions, peer } from './server-options';
 import { TokenSealer } from './sealed-tokens';
 import { UpstreamLogin } from './upstream-login';
 
 type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
+
+/** How long a grant seen alive is trusted without looking again (other instances' revocations take this long). */
+const GRANT_CHECK_MS = 5_000;
 
 /** Where oidc-provider's endpoints are, under the issuer's origin. */
 export const OAUTH_PREFIX = '/oauth/';
@@ -62,6 +69,8 @@ export class AuthorizationServer {
   private readonly jose: Jose;
   private readonly keySet: ReturnType<Jose['createLocalJWKSet']>;
   private readonly admission: AnonymousAdmission;
+  /** Grants seen not revoked lately (id → until when, ms): another instance's revocation takes at most this long. */
+  private readonly liveGrants = new LruMap<string, number>(10_000);
   private readonly issuerUrl: URL;
 
   constructor(
@@ -88,6 +97,12 @@ export class AuthorizationServer {
     this.upstream = new UpstreamLogin(options.upstream, `${this.issuer}${OAUTH_PREFIX}callback`);
     this.provider = new oidc.default(this.issuer, this.configuration(oidc, signing, cookies));
     this.provider.proxy = options.proxy ?? false;
+    // A revoked grant (a replayed code, a reused refresh token, a revocation) is noted for as long as its access
+    // tokens live: the resource server refuses them from then on, on every instance of the store.
+    this.provider.on('grant.revoked', (_ctx: unknown, grantId: unknown) => {
+      this.liveGrants.delete(String(grantId));
+      this.store.set(`revoked:${String(grantId)}`, '1', this.ttl.accessToken + 60).catch((error: unknown) => this.logger.warn(`auth server: revocation not recorded: ${error instanceof Error ? error.message : String(error)}`));
+    });
     this.callback = this.provider.callback();
     this.interactions = new Interactions(this);
   }
@@ -125,7 +140,8 @@ export class AuthorizationServer {
       extraTokenClaims: async (_ctx: unknown, token: { kind: string; accountId?: string }) => {
         if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
         const account = await this.account(token.accountId);
-        return account ? { ...identityClaims(account.identity), idp: this.upstream.name } : undefined;
+        // `grant_id`: the resource server refuses the token once its grant is revoked.
+        return account ? { ...identityClaims(account.identity), idp: this.upstream.name, grant_id: (token as { grantId?: string }).grantId } : undefined;
       },
       loadExistingGrant: (ctx: OidcContext) => this.existingGrant(ctx),
       renderError: (ctx: { res: ServerResponse; respond: boolean }, out: { error: string; error_description?: string }) => {
@@ -217,7 +233,20 @@ export class AuthorizationServer {
       req.url = WELL_KNOWN[1];
       res.setHeader('cache-control', 'public, max-age=3600');
     }
-    if (pathname === ROUTES.authorization) req.url = this.withDefaultScope(req.url ?? '/');
+    if (pathname === ROUTES.authorization) req.url = canonicalAuthorization(this.withDefaultScope(req.url ?? '/'), this.issuer, this.resource);
+    if (pathname === ROUTES.token && req.method === 'POST') {
+      void checkedTokenRequest(req, this.resource).then(
+        (checked) => {
+          if (checked instanceof IncomingMessage) return this.callback(checked, res);
+          res.writeHead(checked.status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ error: checked.error, error_description: checked.description }));
+        },
+        (error: unknown) => {
+          this.logger.warn(`auth server: token request: ${error instanceof Error ? error.message : String(error)}`);
+          res.destroy();
+        },
+      );
+      return;
+    }
     if (this.interactions.handles(pathname)) {
       void this.interactions.handle(req, res, pathname).catch((error: unknown) => {
         this.logger.warn(`auth server: ${error instanceof Error ? error.message : String(error)}`);
@@ -243,18 +272,44 @@ export class AuthorizationServer {
 
   /** The resource server's options for tokens of this server: its issuer, verified with its own keys. */
   resourceOptions(auth: AuthOptions): AuthOptions {
-    return { ...auth, issuer: this.issuer, verify: (token) => this.verify(token), scopesSupported: auth.scopesSupported ?? this.scopes };
+    const tolerance = auth.clockToleranceSec ?? 30;
+    return { ...auth, issuer: this.issuer, verify: (token) => this.verify(token, tolerance), recheck: (verified) => this.notRevoked(verified), scopesSupported: auth.scopesSupported ?? this.scopes };
   }
 
-  private async verify(token: string): Promise<McpAuth> {
-    const { payload } = await this.jose.jwtVerify(token, this.keySet, {
-      issuer: this.issuer,
-      audience: [this.resource, this.resource.endsWith('/') ? this.resource.slice(0, -1) : `${this.resource}/`],
-      typ: 'at+jwt',
-    });
+  private async verify(token: string, clockTolerance: number): Promise<McpAuth> {
+    let payload: Awaited<ReturnType<Jose['jwtVerify']>>['payload'];
+    try {
+      ({ payload } = await this.jose.jwtVerify(token, this.keySet, {
+        issuer: this.issuer,
+        audience: [this.resource, this.resource.endsWith('/') ? this.resource.slice(0, -1) : `${this.resource}/`],
+        typ: 'at+jwt',
+        clockTolerance,
+      }));
+    } catch (error) {
+      throw tokenRejection(error);
+    }
     const auth = authFromClaims(token, payload);
+    await this.notRevoked(auth);
     const sub = auth.subject;
     return sub === undefined ? auth : { ...auth, upstreamTokens: () => this.upstreamTokensOf(sub) };
+  }
+
+  private async notRevoked(auth: McpAuth): Promise<void> {
+    const grantId = auth.claims.grant_id;
+    if (typeof grantId === 'string' && !(await this.grantAlive(grantId))) throw new InvalidTokenError('The access token has been revoked.');
+  }
+
+  /**
+   * Whether a grant was not revoked: one lookup in the shared store, remembered for five seconds — and forgotten
+   * at once when this instance revokes it.
+   */
+  private async grantAlive(grantId: string): Promise<boolean> {
+    const until = this.liveGrants.get(grantId);
+    if (until !== undefined && until > Date.now()) return true;
+    const alive = (await this.store.get(`revoked:${grantId}`)) === undefined;
+    if (alive) this.liveGrants.set(grantId, Date.now() + GRANT_CHECK_MS);
+    else this.liveGrants.delete(grantId);
+    return alive;
   }
 
   async account(sub: string): Promise<Account | undefined> {

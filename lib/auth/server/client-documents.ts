@@ -29,7 +29,7 @@ export async function isPublicHost(host: string, blocked = specialUse()): Promis
 
 /**
  * oidc-provider's Client ID Metadata Document feature (draft-ietf-oauth-client-id-metadata-document): it fetches
- * the https client id (2.5 s, 5 KiB at most, cached by its Cache-Control), refuses shared-secret documents,
+ * the https client id (2.5 s an attempt, two attempts; 5 KiB at most, cached by its Cache-Control), refuses shared-secret documents,
  * and cuts a connection to a special-use address; before that, the host is resolved here, so a document on
  * loopback, private or link-local addresses is refused without a connection (unless allowPrivateNetworks).
  */
