@@ -136,3 +136,15 @@ describe('McpModule.proxy(): a 9 MB answer over HTTP (issue 38, 12)', () => {
     expect(logged.filter((m) => /^Lost the/.test(m))).toEqual([]);
   });
 });
+
+describe('McpModule.proxy(): the bounds are checked where the module is declared', () => {
+  it.each([
+    ['maxCallsPerClient', 0, 'a count, e.g. maxCallsPerClient: 32'],
+    ['maxCatalogueBytes', -1, 'bytes, e.g. maxCatalogueBytes: 8388608'],
+    ['relistInterval', 0.5, 'milliseconds, e.g. relistInterval: 1000'],
+  ])('%s: %p is refused, naming the fix', (key, value, fix) => {
+    expect(() => McpModule.proxy({ namespace: 'x', url: 'http://127.0.0.1:1/mcp', [key]: value })).toThrow(
+      `Cannot use McpModule.proxy({ namespace: 'x', … }): ${key} is ${value}, not a whole number above 0.\nFix: give ${fix}.`,
+    );
+  });
+});
