@@ -32,6 +32,11 @@ export interface RequestChannel {
   readonly auth?: McpAuth;
   /** The HTTP request headers (lower-case names), when the request came over HTTP. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Who the caller is for the per-client bounds, as the HTTP endpoint counts it (`clientKey`'s answer, else the
+   * connection's remote address); undefined where there is none (stdio, in memory, a handler given no address).
+   */
+  readonly clientKey?: string;
   /** The request's `_meta` as the client sent it (progressToken, a W3C `traceparent`, …). */
   readonly meta?: Readonly<Record<string, unknown>>;
   /** Where `ctx.state` lives and whose it is (absent where no call is served). */
@@ -153,6 +158,14 @@ export class Context {
   /** The HTTP request headers (lower-case names), when the request came over HTTP; undefined on stdio. */
   get headers(): Readonly<Record<string, string>> | undefined {
     return this.channel.headers;
+  }
+
+  /**
+   * @internal Who the caller is for per-client bounds (forwarding layers bound their calls per caller): the
+   * HTTP endpoint's key (`clientKey`'s answer, else the remote address); undefined on stdio and in memory.
+   */
+  get clientKey(): string | undefined {
+    return this.channel.clientKey;
   }
 
   /** The request's `_meta` (progressToken, a W3C `traceparent` for tracing, …); undefined when it had none. */

@@ -46,6 +46,10 @@ export class ForwardingChannel implements RequestChannel {
     return this.base.headers;
   }
 
+  get clientKey(): string | undefined {
+    return this.base.clientKey;
+  }
+
   get meta(): Readonly<Record<string, unknown>> | undefined {
     return this.base.meta;
   }

@@ -69,6 +69,7 @@ interface Controls {
   readonly resources: ComponentControl;
   readonly prompts: ComponentControl;
   notifyResourceUpdated(uri: string): Promise<void>;
+  batch?<T>(work: () => T): T;
 }
 
 /**
@@ -122,6 +123,12 @@ export class McpComponents {
    */
   notifyResourceUpdated(uri: string): Promise<void> {
     return this.bound('resources').notifyResourceUpdated(uri);
+  }
+
+  /** @internal Runs `work`; the list changes it makes reach clients as one `list_changed` per kind. */
+  batch<T>(work: () => T): T {
+    const controls = this.bound('tools');
+    return controls.batch ? controls.batch(work) : work();
   }
 
   /** @internal Called once by the application it belongs to, as it is built. */

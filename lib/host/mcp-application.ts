@@ -122,6 +122,11 @@ export class McpApplication {
     return this.registries.hub.resourceUpdated(uri);
   }
 
+  /** @internal Runs `work`; the list changes it makes reach clients as one `list_changed` per kind (a proxy's refresh). */
+  batch<T>(work: () => T): T {
+    return this.registries.hub.batch(work);
+  }
+
   /**
    * Serves the application. On stdio, messages arrive on stdin and go to stdout (log with `console.error`).
    * Over HTTP it resolves once the port is bound and rejects if it cannot be (EADDRINUSE).

@@ -3,7 +3,10 @@ import type { AddedComponents, AddOptions, ComponentTransforms, JsonSchema } fro
 import { inlineRefs } from '../schema';
 import { proxyComponents } from './proxy-components';
 import type { McpProxyOptions } from './proxy.options';
+import { namesOf, printable } from './remote-catalogue';
 import { RemoteServer, type RemoteCatalogue } from './remote-server';
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** What the proxy needs of the application: its runtime component control, as `McpComponents` gives it. */
 export interface ProxiedComponentControl {
@@ -11,6 +14,8 @@ export interface ProxiedComponentControl {
   readonly resources: { remove(name: string): void };
   readonly prompts: { remove(name: string): void };
   notifyResourceUpdated(uri: string): Promise<void>;
+  /** Runs `work` as one change: its removals and additions reach clients as one `list_changed` per kind. */
+  batch?<T>(work: () => T): T;
 }
 
 interface Logger {
@@ -50,22 +55,34 @@ export class McpProxy {
 
   private serve(listed: RemoteCatalogue): void {
     const { namespace } = this.options;
+    const label = this.remote.label;
     // A URI without `scheme://` cannot take the namespace: that resource is left out, not the remote.
     const resources = listed.resources.filter((r) => namespacedUri(namespace, r.uri));
     const templates = listed.templates.filter((t) => namespacedUri(namespace, t.uriTemplate));
     const left = [...listed.resources.map((r) => r.uri), ...listed.templates.map((t) => t.uriTemplate)].filter((uri) => !namespacedUri(namespace, uri));
-    if (left.length > 0) this.logger.error(`The ${this.remote.label} serves ${left.map((u) => `'${u}'`).join(', ')}, which cannot take the namespace (no 'scheme://'): left out.`);
+    if (left.length > 0) this.logger.error(`The ${label} serves ${namesOf(left)}, which cannot take the namespace (no 'scheme://'): left out.`);
     // Clients are sent schemas without $ref (docs/composition.md#schemas-without-ref): a tool whose schema has one
     // that cannot be inlined is left out, not the remote.
     const tools = listed.tools.filter((tool) => {
       const problem = [tool.inputSchema, tool.outputSchema].map((schema) => (schema ? inlineRefs(schema as JsonSchema) : { schema: {} })).find((inlined) => 'problem' in inlined);
-      if (problem && 'problem' in problem) this.logger.error(`The ${this.remote.label} lists the tool '${tool.name}', whose schema cannot be sent without references (${problem.problem}): left out.`);
+      if (problem && 'problem' in problem) this.logger.error(`The ${label} lists the tool '${printable(tool.name, 100)}', whose schema cannot be sent without references (${printable(problem.problem, 500)}): left out.`);
       return problem === undefined;
     });
-    const catalogue = { ...listed, tools, resources, templates };
-    const { instance } = proxyComponents(this.remote, catalogue, `McpProxy(${namespace})`);
+    const catalogue = {
+      ...listed,
+      tools: this.wellNamed('tool', tools, (t) => t.name),
+      resources: this.wellNamed('resource', resources, (r) => r.uri),
+      templates: this.wellNamed('resource template', templates, (t) => t.uriTemplate),
+      prompts: this.wellNamed('prompt', listed.prompts, (p) => p.name),
+    };
     const transforms = this.options.transforms && this.knownTransforms(this.options.transforms, catalogue);
-    try {
+    const add = (part: RemoteCatalogue) => {
+      const { instance } = proxyComponents(this.remote, part, `McpProxy(${namespace})`);
+      return this.components.tools.add(instance, { namespace, ...(transforms ? { transforms: only(transforms, part) } : {}) });
+    };
+    // One change for clients: the old components go and the new come in one list_changed per kind.
+    const batch = <T>(work: () => T): T => (this.components.batch ? this.components.batch(work) : work());
+    batch(() => {
       if (this.served) {
         // What the application removed since is not there to remove.
         const remove = (control: { remove(name: string): void }, name: string) => {
@@ -78,10 +95,56 @@ export class McpProxy {
         for (const name of this.served.prompts) remove(this.components.prompts, name);
       }
       this.served = undefined;
-      this.served = this.components.tools.add(instance, { namespace, ...(transforms ? { transforms } : {}) });
-    } catch (error) {
-      this.logger.error(`Cannot serve the components of the ${this.remote.label}: ${error instanceof Error ? error.message : String(error)}`);
+      try {
+        this.served = add(catalogue);
+      } catch {
+        // One component the application refuses (a name it cannot serve, or one it already serves) is left out,
+        // not the remote: each is added on its own, and the ones refused are named.
+        this.served = this.oneByOne(catalogue, add);
+      }
+    });
+  }
+
+  /** Adds each component of `catalogue` on its own (with its completers); logs the ones refused. */
+  private oneByOne(catalogue: RemoteCatalogue, add: (part: RemoteCatalogue) => AddedComponents): AddedComponents {
+    const none = { tools: [], resources: [], templates: [], prompts: [], completions: catalogue.completions };
+    const parts: [string, string, RemoteCatalogue][] = [
+      ...catalogue.tools.map((t): [string, string, RemoteCatalogue] => ['tool', t.name, { ...none, tools: [t] }]),
+      ...catalogue.resources.map((r): [string, string, RemoteCatalogue] => ['resource', r.uri, { ...none, resources: [r] }]),
+      ...catalogue.templates.map((t): [string, string, RemoteCatalogue] => ['resource template', t.uriTemplate, { ...none, templates: [t] }]),
+      ...catalogue.prompts.map((p): [string, string, RemoteCatalogue] => ['prompt', p.name, { ...none, prompts: [p] }]),
+    ];
+    const served = { tools: [] as string[], resources: [] as string[], templates: [] as string[], prompts: [] as string[] };
+    for (const [what, name, part] of parts) {
+      try {
+        const added = add(part);
+        for (const kind of ['tools', 'resources', 'templates', 'prompts'] as const) served[kind].push(...added[kind]);
+      } catch (error) {
+        const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+        this.logger.error(`The ${this.remote.label} lists the ${what} '${printable(name, 100)}', which cannot be served: ${printable(reason, 500)} It is left out; the rest of the remote is served.`);
+      }
     }
+    return served;
+  }
+
+  /**
+   * The components whose names can be served: a name with a control character (a NUL, an escape) is left out
+   * before it reaches anything, and so is a name listed twice (the first is served); each logged, escaped.
+   */
+  private wellNamed<T>(what: string, items: readonly T[], nameOf: (item: T) => unknown): T[] {
+    const seen = new Set<string>();
+    const bad: string[] = [];
+    const twice: string[] = [];
+    const kept = items.filter((item) => {
+      const name = nameOf(item);
+      if (typeof name !== 'string' || CONTROL.test(name)) return void bad.push(String(name)), false;
+      if (seen.has(name)) return void twice.push(name), false;
+      seen.add(name);
+      return true;
+    });
+    if (bad.length > 0) this.logger.error(`The ${this.remote.label} lists the ${what}s ${namesOf(bad)}, whose names hold control characters: left out.`);
+    if (twice.length > 0) this.logger.error(`The ${this.remote.label} lists the ${what}s ${namesOf(twice)} more than once: the first is served, the others left out.`);
+    return kept;
   }
 
   /**
@@ -102,12 +165,23 @@ export class McpProxy {
       const missing = names.filter((name) => !listed[kind].includes(name));
       if (missing.length > 0) {
         this.logger.error(
-          `McpModule.proxy({ namespace: '${this.options.namespace}', transforms }) names ${missing.map((n) => `'${n}'`).join(', ')} in transforms.${kind}, which the ${this.remote.label} does not list: not applied. ` +
-            `It lists: ${listed[kind].length > 0 ? listed[kind].map((n) => `'${n}'`).join(', ') : 'none'}.`,
+          `McpModule.proxy({ namespace: '${this.options.namespace}', transforms }) names ${namesOf(missing)} in transforms.${kind}, which the ${this.remote.label} does not list: not applied. ` +
+            `It lists: ${listed[kind].length > 0 ? namesOf(listed[kind]) : 'none'}.`,
         );
       }
       known[kind] = Object.fromEntries(names.filter((name) => listed[kind].includes(name)).map((name) => [name, given[name]]));
     }
     return known as ComponentTransforms;
   }
+}
+
+/** The transforms of the components of `part` only (a component added on its own names no other). */
+function only(transforms: ComponentTransforms, part: RemoteCatalogue): ComponentTransforms {
+  const names = { tools: part.tools.map((t) => t.name), prompts: part.prompts.map((p) => p.name), resources: [...part.resources.map((r) => r.name), ...part.templates.map((t) => t.name)] };
+  const picked: Record<string, Record<string, unknown>> = {};
+  for (const kind of ['tools', 'prompts', 'resources'] as const) {
+    const given = transforms[kind] as Record<string, unknown> | undefined;
+    if (given) picked[kind] = Object.fromEntries(Object.entries(given).filter(([name]) => names[kind].includes(name)));
+  }
+  return picked as ComponentTransforms;
 }

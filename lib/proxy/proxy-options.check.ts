@@ -30,9 +30,11 @@ export function checkProxyOptions(options: McpProxyOptions): McpProxyOptions {
   if (options.protocol !== undefined && !['auto', '2025-11-25', '2026-07-28'].includes(options.protocol)) {
     throw fail(`protocol ${JSON.stringify(options.protocol)} is not an era the proxy speaks`, "give protocol: 'auto' (the default), '2025-11-25' or '2026-07-28'");
   }
-  for (const key of ['connectTimeout', 'requestTimeout', 'maxComponents', 'maxMessageBytes'] as const) {
+  const examples = { connectTimeout: 10_000, requestTimeout: 60_000, relistInterval: 1_000, maxComponents: 500, maxListPages: 20, maxCalls: 256, maxCallsPerClient: 32, maxMessageBytes: 8_388_608, maxComponentBytes: 262_144, maxCatalogueBytes: 8_388_608 };
+  for (const key of Object.keys(examples) as (keyof typeof examples)[]) {
     const value = options[key];
-    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) throw fail(`${key} is ${JSON.stringify(value)}, not a whole number above 0`, `give milliseconds (or a count), e.g. ${key}: ${key === 'maxComponents' ? 500 : 10_000}`);
+    const unit = /Timeout|Interval/.test(key) ? 'milliseconds' : /Bytes/.test(key) ? 'bytes' : 'a count';
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) throw fail(`${key} is ${JSON.stringify(value)}, not a whole number above 0`, `give ${unit}, e.g. ${key}: ${examples[key]}`);
   }
   checkTransforms(options.transforms, 'McpModule.proxy');
   return { ...options };

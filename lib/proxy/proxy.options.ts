@@ -59,6 +59,32 @@ export interface McpProxyOptions {
   readonly subscribe?: boolean;
   /** At most this many components of each kind are taken from the remote (default 1 000); the rest are left out, logged. */
   readonly maxComponents?: number;
+  /** At most this many pages of each list are read (default 50), whatever the remote's cursors say; the rest are left out, logged. */
+  readonly maxListPages?: number;
+  /**
+   * The largest one component may be as the remote lists it, its schemas included, in bytes of JSON (default
+   * 256 KiB): a bigger one is left out, logged; the rest of the remote is served.
+   */
+  readonly maxComponentBytes?: number;
+  /**
+   * The most the proxy keeps of the remote's lists, all kinds together, in bytes of JSON (default 8 MiB): the
+   * components past it are left out, logged; what fit is served.
+   */
+  readonly maxCatalogueBytes?: number;
+  /**
+   * The least time between two listings of the remote after its `list_changed`, in ms (default 1 000): the
+   * notifications that arrive meanwhile make one listing, and clients hear at most one `list_changed` per kind
+   * per listing.
+   */
+  readonly relistInterval?: number;
+  /** Most calls of the remote in flight at once, all callers together (default 256); one more fails at once. */
+  readonly maxCalls?: number;
+  /**
+   * Most calls of the remote one caller may have in flight at once (default 32), the caller counted as the HTTP
+   * endpoint counts clients (`clientKey`, else the remote address); one more fails at once. Calls with no such
+   * key (stdio, in memory) count only towards `maxCalls`.
+   */
+  readonly maxCallsPerClient?: number;
   /**
    * Transforms of the remote's components, keyed by the names the remote gives them (the namespace is applied
    * after): rename a tool or an argument, reword it, hide an argument with a fixed value or one computed from

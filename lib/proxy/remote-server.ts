@@ -1,9 +1,14 @@
-import type { JSONRPCMessage, Transport, Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { Context } from '../context';
 import { RequestError, RpcCode } from '../errors';
+import { boundedFetch } from './bounded-fetch';
+import { CallSlots } from './call-slots';
 import { Bucket } from './forwarded-call';
+import { listCatalogue, printable, type RemoteCatalogue } from './remote-catalogue';
 import { ToolCalls } from './tool-calls';
 import type { McpProxyOptions } from './proxy.options';
+
+export type { RemoteCatalogue } from './remote-catalogue';
 
 /** What the proxy hears from its remote: a new catalogue, a resource that changed (the remote's URI). */
 export interface RemoteEvents {
@@ -13,23 +18,11 @@ export interface RemoteEvents {
 
 const MAX_SUBSCRIPTIONS = 100; // resources of one remote subscribed to
 
-/** What the remote serves, as it listed it when it last connected or changed. */
-export interface RemoteCatalogue {
-  readonly tools: readonly Tool[];
-  readonly resources: readonly Resource[];
-  readonly templates: readonly ResourceTemplate[];
-  readonly prompts: readonly Prompt[];
-  /** Whether it completes prompt arguments and template variables (`completion/complete`). */
-  readonly completions: boolean;
-}
-
 export interface Logger {
   error(message: string): void;
   warn?(message: string): void;
   info?(message: string): void;
 }
-
-
 
 type State = 'idle' | 'connecting' | 'up' | 'down' | 'closed';
 
@@ -46,8 +39,6 @@ type StreamableHTTPClientTransport = InstanceType<ClientSdk['StreamableHTTPClien
 let sdk: Promise<ClientSdk> | undefined;
 const loadSdk = (): Promise<ClientSdk> => (sdk ??= importSdk());
 
-const PAGE_LIMIT = 100; // pages per list, whatever the remote's cursors say
-
 /**
  * One remote MCP server, through the official SDK client: connected at start (bounded by `connectTimeout`),
  * its components listed (bounded in pages and count), listed again on its `list_changed`, and reconnected
@@ -62,10 +53,15 @@ export class RemoteServer {
   private lastError = '';
   /** Why each lost connection was lost: its pending calls may fail after a reconnection has begun. */
   private readonly lostFor = new WeakMap<Client, string>();
-  private refreshing = false;
-  private again = false;
+  /** A listing after `list_changed`: one at a time, at most one per `relistInterval` (a flood makes one more). */
+  private listing = false;
+  private changedMeanwhile = false;
+  private relist?: NodeJS.Timeout;
+  private listedAt = 0;
   private stderrTail = '';
   private readonly calls: ToolCalls = new ToolCalls(this);
+  /** @internal The calls of the remote in flight, in all and per caller. */
+  readonly slots: CallSlots;
 
   constructor(
     readonly options: McpProxyOptions,
@@ -73,6 +69,7 @@ export class RemoteServer {
     private readonly events: RemoteEvents,
   ) {
     this.delay = options.reconnect?.initialDelay ?? 500;
+    this.slots = new CallSlots(options.maxCalls ?? 256, options.maxCallsPerClient ?? 32, () => this.label);
   }
 
   private get maxBytes(): number {
@@ -100,6 +97,7 @@ export class RemoteServer {
   async close(): Promise<void> {
     this.state = 'closed';
     clearTimeout(this.retry);
+    clearTimeout(this.relist);
     const client = this.client;
     this.client = undefined;
     await client?.close().catch(() => undefined);
@@ -130,10 +128,13 @@ export class RemoteServer {
   /** @internal */
   async forward<T>(ctx: Context, request: (client: Client) => Promise<T>): Promise<T> {
     const client = this.usable();
+    const release = this.slots.take(ctx.clientKey);
     try {
       return await request(client);
     } catch (error) {
       throw await this.failure(error, client, ctx);
+    } finally {
+      release();
     }
   }
 
@@ -191,17 +192,18 @@ export class RemoteServer {
       this.client = client;
       client.onclose = () => this.lost(client, 'the connection closed');
       for (const method of ['notifications/tools/list_changed', 'notifications/resources/list_changed', 'notifications/prompts/list_changed'] as const) {
-        client.setNotificationHandler(method, () => void this.refresh());
+        client.setNotificationHandler(method, () => this.changed());
       }
       const catalogue = await Promise.race([this.list(client), deadline]);
+      this.listedAt = Date.now();
       this.state = 'up';
       this.delay = this.options.reconnect?.initialDelay ?? 500;
       this.lastError = '';
       this.events.catalogue(catalogue);
       void this.subscribe(client, catalogue);
     } catch (error) {
-      this.lastError = error instanceof Error ? error.message : String(error);
-      const stderr = this.stderrTail.trim() ? ` Its stderr ended with: ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
+      this.lastError = printable(error instanceof Error ? error.message : String(error), 500);
+      const stderr = this.stderrTail.trim() ? ` Its stderr ended with: ${printable(this.stderrTail.trim().split('\n').slice(-3).join(' | '), 1_000)}` : '';
       this.logger.error(`Cannot connect to the ${this.label}: ${this.lastError}. Its components are not served; retrying in ${this.delay} ms.${stderr}`);
       if (this.client === client) this.client = undefined;
       client.onclose = undefined;
@@ -223,7 +225,7 @@ export class RemoteServer {
     const failed = (await Promise.allSettled(catalogue.resources.slice(0, MAX_SUBSCRIPTIONS).map((r) => client.subscribeResource({ uri: r.uri }, timeout)))).filter(
       (outcome) => outcome.status === 'rejected',
     );
-    if (failed.length > 0) this.logger.error(`The ${this.label} refused ${failed.length} resource subscriptions: ${String((failed[0] as PromiseRejectedResult).reason)}.`);
+    if (failed.length > 0) this.logger.error(`The ${this.label} refused ${failed.length} resource subscriptions: ${printable((failed[0] as PromiseRejectedResult).reason, 500)}.`);
   }
 
   private negotiation(): 'auto' | 'legacy' | { pin: string } {
@@ -235,11 +237,13 @@ export class RemoteServer {
     if (this.client !== client || this.state === 'closed') return;
     this.lostFor.set(client, reason);
     this.client = undefined;
+    clearTimeout(this.relist);
+    this.relist = undefined;
     client.onclose = undefined;
     void client.close().catch(() => undefined); // a child process that still runs is stopped
     this.state = 'down';
     this.lastError = reason;
-    this.logger.error(`Lost the ${this.label}: ${reason}. Its components fail until it is back; reconnecting in ${this.delay} ms.`);
+    this.logger.error(`Lost the ${this.label}: ${printable(reason, 500)}. Its components fail until it is back; reconnecting in ${this.delay} ms.`);
     this.scheduleReconnect();
   }
 
@@ -253,58 +257,44 @@ export class RemoteServer {
   }
 
   /**
-   * Lists again after a `list_changed`: one listing at a time, and any number of changes during it make one
-   * more (a remote flooding notifications queues nothing).
+   * The remote's `list_changed`: it is listed again, once at a time and at most once per `relistInterval`
+   * (default 1 s) after the last listing ended; any number of notifications meanwhile make one more listing,
+   * so a remote flooding them costs one listing per interval, and clients one `list_changed` per kind.
    */
+  private changed(): void {
+    this.changedMeanwhile = true;
+    if (this.listing || this.relist || this.state !== 'up') return;
+    const wait = Math.max(0, this.listedAt + (this.options.relistInterval ?? 1_000) - Date.now());
+    this.relist = setTimeout(() => {
+      this.relist = undefined;
+      void this.refresh();
+    }, wait);
+    this.relist.unref();
+  }
+
   private async refresh(): Promise<void> {
-    if (this.refreshing) {
-      this.again = true;
-      return;
-    }
-    this.refreshing = true;
+    const client = this.client;
+    if (!client || this.state !== 'up' || !this.changedMeanwhile) return;
+    this.changedMeanwhile = false;
+    this.listing = true;
     try {
-      do {
-        this.again = false;
-        const client = this.client;
-        if (!client || this.state !== 'up') return;
-        try {
-          {
-            const catalogue = await this.list(client);
-            this.events.catalogue(catalogue);
-            void this.subscribe(client, catalogue);
-          }
-        } catch (error) {
-          this.logger.error(`Cannot list the components of the ${this.label} again: ${error instanceof Error ? error.message : String(error)}. The last list is kept.`);
-        }
-      } while (this.again);
+      const catalogue = await this.list(client);
+      if (this.client !== client) return; // lost meanwhile: the reconnection lists it
+      this.events.catalogue(catalogue);
+      void this.subscribe(client, catalogue);
+    } catch (error) {
+      this.logger.error(`Cannot list the components of the ${this.label} again: ${printable(error instanceof Error ? error.message : String(error), 500)}. The last list is kept.`);
     } finally {
-      this.refreshing = false;
+      this.listing = false;
+      this.listedAt = Date.now();
+      if (this.changedMeanwhile && this.client === client) this.changed();
     }
   }
 
-  private async list(client: Client): Promise<RemoteCatalogue> {
-    const caps = client.getServerCapabilities() ?? {};
-    const timeout = { timeout: this.options.connectTimeout ?? 10_000 };
-    const all = async <T>(what: string, page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> => {
-      const max = this.options.maxComponents ?? 1_000;
-      const items: T[] = [];
-      let cursor: string | undefined;
-      for (let pages = 0; pages < PAGE_LIMIT; pages++) {
-        const answer = await page(cursor);
-        items.push(...answer.items);
-        cursor = answer.nextCursor;
-        if (!cursor || items.length >= max) break;
-      }
-      if (items.length > max || cursor) this.logger.error(`The ${this.label} lists more ${what} than the proxy takes (${max}): the rest are not served.`);
-      return items.slice(0, max);
-    };
-    const tools = caps.tools ? await all('tools', async (cursor) => { const r = await client.listTools({ cursor }, timeout); return { items: r.tools, nextCursor: r.nextCursor }; }) : [];
-    const resources = caps.resources ? await all('resources', async (cursor) => { const r = await client.listResources({ cursor }, timeout); return { items: r.resources, nextCursor: r.nextCursor }; }) : [];
-    const templates = caps.resources
-      ? await all('resource templates', async (cursor) => { const r = await client.listResourceTemplates({ cursor }, timeout); return { items: r.resourceTemplates, nextCursor: r.nextCursor }; })
-      : [];
-    const prompts = caps.prompts ? await all('prompts', async (cursor) => { const r = await client.listPrompts({ cursor }, timeout); return { items: r.prompts, nextCursor: r.nextCursor }; }) : [];
-    return { tools, resources, templates, prompts, completions: caps.completions !== undefined };
+  /** The remote's lists within the catalogue's bounds (`listCatalogue`), the whole within `connectTimeout`. */
+  private list(client: Client): Promise<RemoteCatalogue> {
+    const signal = AbortSignal.timeout(this.options.connectTimeout ?? 10_000);
+    return listCatalogue(client as never, this.options, this.label, signal, (message) => this.logger.error(message));
   }
 
   private transport(Stdio: ClientSdk['StdioClientTransport'], Http: ClientSdk['StreamableHTTPClientTransport']): StdioClientTransport | StreamableHTTPClientTransport {
@@ -316,7 +306,7 @@ export class RemoteServer {
       transport.stderr?.on('data', (chunk: Buffer) => void (this.stderrTail = (this.stderrTail + chunk.toString()).slice(-1_000)));
       return notificationsFirst(transport);
     }
-    return notificationsFirst(new Http(new URL(String(url)), { ...(headers ? { requestInit: { headers: { ...headers } } } : {}), fetch: boundedFetch(this.maxBytes) }));
+    return notificationsFirst(new Http(new URL(String(url)), { ...(headers ? { requestInit: { headers: { ...headers } } } : {}), fetch: boundedFetch(this.maxBytes, () => this.label) }));
   }
 }
 
@@ -345,32 +335,4 @@ function notificationsFirst<T extends Transport>(transport: T): T {
     set: (handler: Receive | undefined) => void (inner = handler),
   });
   return transport;
-}
-
-/**
- * `fetch` for the remote's HTTP transport with a bound on what one answer may hold: a JSON body, or one event
- * of an event stream (bytes since the last blank line). Past it the body errors, failing that request only.
- */
-function boundedFetch(max: number): typeof fetch {
-  return async (input, init) => {
-    const response = await fetch(input, init);
-    if (!response.body) return response;
-    let run = 0;
-    let previous = 0;
-    const bounded = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          // The bytes after the last blank line (LF, optional CR, LF) are the event still being read.
-          const before = (i: number) => (i < 0 ? previous : chunk[i] === 13 ? (i > 0 ? chunk[i - 1] : previous) : chunk[i]);
-          let boundary = -1;
-          for (let lf = chunk.indexOf(10); lf !== -1; lf = chunk.indexOf(10, lf + 1)) if (before(lf - 1) === 10) boundary = lf;
-          run = boundary === -1 ? run + chunk.length : chunk.length - boundary - 1;
-          if (chunk.length > 0) previous = before(chunk.length - 1);
-          if (run > max) controller.error(new Error(`the remote sent a message larger than ${max} bytes (maxMessageBytes)`));
-          else controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(bounded, { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
 }

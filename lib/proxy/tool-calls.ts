@@ -2,6 +2,7 @@ import type { Context, InputSpec } from '../context';
 import { isModernRevision } from '../context';
 import { RequestError, RpcCode } from '../errors';
 import { Bucket, ForwardedCall, specOf } from './forwarded-call';
+import { printable } from './remote-catalogue';
 import type { RemoteServer } from './remote-server';
 
 /** A call on the remote now: the remote's questions and log messages go to the Context of the one running. */
@@ -16,7 +17,6 @@ type ToolAnswer = Record<string, unknown>;
 type Progress = { progress: number; total?: number; message?: string };
 const MAX_CARRY = 64 * 1024; // bytes of a remote's requestState carried through the caller's rounds
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
-const MAX_WAITING = 256; // calls of one remote in flight (waiting for the remote, or for their caller's answer)
 
 /**
  * The tool calls of one remote in flight, and what the remote sends about them: its questions (elicitation,
@@ -90,8 +90,12 @@ export class ToolCalls {
       call = found as ForwardedCall<ToolAnswer>;
       call.resume(ctx);
     } else {
-      if (this.calls.size >= MAX_WAITING) throw new RequestError(RpcCode.InternalError, `Too many calls of the ${this.remote.label} are in flight (${MAX_WAITING}); try again shortly.`);
-      call = new ForwardedCall<ToolAnswer>(ctx, this.remote.options.requestTimeout ?? 60_000, (ended) => this.calls.delete(ended.id));
+      // Its slot is held until the call ends, across the caller's rounds (waiting for the remote, or for its caller's answer).
+      const release = this.remote.slots.take(ctx.clientKey);
+      call = new ForwardedCall<ToolAnswer>(ctx, this.remote.options.requestTimeout ?? 60_000, (ended) => {
+        this.calls.delete(ended.id);
+        release();
+      });
       this.calls.set(call.id, call);
       call.start((signal) =>
         client.callTool(
@@ -142,6 +146,6 @@ export class ToolCalls {
     }
     if (!this.unattached.take()) return;
     const text = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
-    (this.remote.logger.info ?? this.remote.logger.error).call(this.remote.logger, `[${this.remote.options.namespace}] ${params.level ?? 'info'}: ${String(text).slice(0, 2_000)}`);
+    (this.remote.logger.info ?? this.remote.logger.error).call(this.remote.logger, `[${this.remote.options.namespace}] ${printable(params.level ?? 'info', 20)}: ${printable(text, 2_000)}`);
   }
 }

@@ -17,7 +17,7 @@ const NEVER = new AbortController().signal;
 
 /** Reads what a task needs of its request's channel, once. */
 export function originOf(channel: RequestChannel, server: Server | undefined): TaskOrigin {
-  const { requestId, sessionId, progressToken, client, protocolVersion, auth, headers, meta, interaction, state } = channel;
+  const { requestId, sessionId, progressToken, client, protocolVersion, auth, headers, clientKey, meta, interaction, state } = channel;
   const resourceUpdated = channel.resourceUpdated?.bind(channel);
   return {
     signal: NEVER,
@@ -28,6 +28,7 @@ export function originOf(channel: RequestChannel, server: Server | undefined): T
     protocolVersion,
     auth,
     headers,
+    clientKey,
     meta,
     interaction,
     state,
