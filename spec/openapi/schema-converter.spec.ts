@@ -1,10 +1,12 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { DocumentProblem } from '../../lib/openapi/openapi.messages';
-import { MAX_DOCUMENT_NODES, MAX_SCHEMA_NODES, SchemaConverter } from '../../lib/openapi/schema-converter';
+import { MAX_DOCUMENT_NODES, MAX_DOCUMENT_TEXT, MAX_SCHEMA_NODES, SchemaConverter } from '../../lib/openapi/schema-converter';
 
 /** OpenAPI schemas (as the $ref parser leaves them: shared and recursive objects) → 2020-12 without $ref. */
+const converterOf = (maxDepth: number) => new SchemaConverter({ maxDepth, deadline: Infinity, documentTimeout: 10_000 });
+
 describe('SchemaConverter', () => {
-  const convert = (schema: unknown, use: 'input' | 'output' = 'input', depth = 32) => new SchemaConverter(depth).convert(schema, use, '#/x');
+  const convert = (schema: unknown, use: 'input' | 'output' = 'input', depth = 32) => converterOf(depth).convert(schema, use, '#/x');
   const valid = (schema: object) => expect(new Ajv2020({ strict: false }).validateSchema(schema)).toBe(true);
 
   it("says OpenAPI 3.0's nullable and boolean exclusive bounds the 2020-12 way", () => {
@@ -68,7 +70,7 @@ describe('SchemaConverter', () => {
 
   it('converts a shared schema once and shares the result, within the depth bound', () => {
     const pet = { type: 'object', properties: { name: { type: 'string' } } };
-    const converter = new SchemaConverter(32);
+    const converter = converterOf(32);
     const list = converter.convert({ type: 'array', items: pet }, 'output', '#/a');
     const one = converter.convert(pet, 'output', '#/b');
     expect(list.items).toBe(one);
@@ -78,17 +80,17 @@ describe('SchemaConverter', () => {
     let level: object = { type: 'string' };
     for (let i = 0; i < 20; i++) level = { type: 'object', properties: { a: level, b: level } }; // 2^20 leaves once expanded
     expect(() => convert(level)).toThrow(DocumentProblem);
-    expect(() => convert(level)).toThrow(`the schema expands to more than ${MAX_SCHEMA_NODES} schemas once every shared part is written out where it is used`);
+    expect(() => convert(level)).toThrow(`the schema expands to more than ${MAX_SCHEMA_NODES} nodes (schemas and values) once every shared part is written out where it is used`);
     expect(() => convert({ type: 'object', properties: { p: { $ref: 'other.yaml#/Pet' } } })).toThrow(
       "the $ref 'other.yaml#/Pet' points outside the document, and only references inside it are resolved",
     );
     // Within the bound one by one, not all together.
     let wide: object = { type: 'string' };
     for (let i = 0; i < 15; i++) wide = { type: 'object', properties: { a: wide, b: wide } }; // 65,535 each
-    const converter = new SchemaConverter(32);
+    const converter = converterOf(32);
     expect(() => {
       for (let i = 0; i < 20; i++) converter.convert(wide, 'input', `#/op${i}`);
-    }).toThrow(`the schemas of the operations served so far expand to more than ${MAX_DOCUMENT_NODES} schemas in all`);
+    }).toThrow(`the schemas of the operations served so far expand to more than ${MAX_DOCUMENT_NODES} nodes or ${MAX_DOCUMENT_TEXT} characters in all`);
     try {
       convert({ type: 'object', properties: { p: { $ref: 'other.yaml#/Pet' } } });
     } catch (error) {
