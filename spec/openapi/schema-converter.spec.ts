@@ -98,6 +98,33 @@ describe('SchemaConverter', () => {
     }
   });
 
+  it('stops expanding when the load is past its deadline (documentTimeout), and reuses a branch cut for depth instead of expanding it again', () => {
+    const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`p${i}`, { type: 'string' }])) };
+    const late = new SchemaConverter({ maxDepth: 32, deadline: Date.now() - 1, documentTimeout: 250 });
+    expect(() => late.convert(wide, 'input', '#/late')).toThrow('reading and converting it took longer than documentTimeout (250 ms)');
+    // 40 levels, each the next twice: past maxDepth every branch is cut, and each cut branch is expanded once per depth.
+    let dag: object = { type: 'string' };
+    for (let i = 0; i < 40; i++) dag = { type: 'object', properties: { a: dag, b: dag } };
+    const started = Date.now();
+    expect(() => converterOf(32).convert(dag, 'input', '#/dag')).toThrow(`the schema expands to more than ${MAX_SCHEMA_NODES} nodes`);
+    expect(converterOf(4).convert(dag, 'input', '#/dag')).toEqual(
+      JSON.parse(JSON.stringify({ type: 'object', properties: { a: { type: 'object', properties: { a: { type: 'object', properties: { a: { type: 'object', properties: { a: { type: 'object', properties: { a: {}, b: {} } }, b: { type: 'object', properties: { a: {}, b: {} } } } }, b: { type: 'object', properties: { a: { type: 'object', properties: { a: {}, b: {} } }, b: { type: 'object', properties: { a: {}, b: {} } } } } } }, b: { type: 'object', properties: { a: { type: 'object', properties: { a: { type: 'object', properties: { a: {}, b: {} } }, b: { type: 'object', properties: { a: {}, b: {} } } } }, b: { type: 'object', properties: { a: { type: 'object', properties: { a: {}, b: {} } }, b: { type: 'object', properties: { a: {}, b: {} } } } } } } } }, b: { type: 'object', properties: { a: { type: 'object', properties: { a: { type: 'object', properties: { a: { type: 'object', properties: { a: {}, b: {} } }, b: { type: 'object', properties: { a: {}, b: {} } } } }, b: { type: 'object', properties: { a: { type: 'object', properties: { a: {}, b: {} } }, b: { type: 'object', properties: { a: {}, b: {} } } } } } }, b: { type: 'object', properties: { a: { type: 'object', properties: { a: { type: 'object', properties: { a: {}, b: {} } }, b: { type: 'object', properties: { a: {}, b: {} } } } }, b: { type: 'object', properties: { a: { type: 'object', properties: { a: {}, b: {} } }, b: { type: 'object', properties: { a: {}, b: {} } } } } } } } } } })),
+    );
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('counts the values a schema holds, written out: a YAML alias bomb in enum or default is refused while it is measured', () => {
+    let bomb: unknown[] = ['lol', 'lol', 'lol', 'lol', 'lol', 'lol', 'lol', 'lol', 'lol', 'lol'];
+    for (let i = 0; i < 9; i++) bomb = Array(10).fill(bomb); // 10^10 strings, 100 distinct arrays
+    expect(() => convert({ type: 'array', default: bomb })).toThrow(`the schema expands to more than ${MAX_SCHEMA_NODES} nodes`);
+    expect(() => convert({ enum: [bomb] })).toThrow(`the schema expands to more than ${MAX_SCHEMA_NODES} nodes`);
+    const big = 'x'.repeat(1024 * 1024);
+    expect(() => convert({ type: 'string', enum: Array(9).fill(big) })).toThrow('the schema expands to more than 8388608 characters of text');
+    const cycle: unknown[] = [];
+    cycle.push(cycle);
+    expect(() => convert({ default: cycle })).toThrow('a value there holds itself (a cycle)');
+  });
+
   it('keeps boolean schemas where a schema may be one, and makes a root boolean an object schema', () => {
     expect(convert({ type: 'object', additionalProperties: true, properties: { never: false } })).toEqual({ type: 'object', additionalProperties: true, properties: { never: false } });
     expect(convert(true)).toEqual({});
