@@ -1,5 +1,5 @@
 import { SUBSCHEMA_KEYWORDS, type JsonSchema } from '../interfaces';
-import { patternProblem } from '../validation/safe-pattern';
+import { patternProblem } from '../schema';
 import { refLoop, refLoopProblem } from './ref-loops';
 import { DocumentProblem } from './openapi.messages';
 

@@ -1,4 +1,4 @@
-import { isSafePattern, patternProblem, withSafePatterns, type DroppedPattern } from '../../lib/validation/safe-pattern';
+import { isSafePattern, patternProblem, withSafePatterns, type DroppedPattern } from '../../lib/schema/safe-pattern';
 
 /** The rule for patterns from others (OpenAPI documents, proxied tools), issue 38 item 13: refused ones backtrack catastrophically. */
 describe('patternProblem: the patterns a validator may run for someone else', () => {
@@ -74,7 +74,7 @@ describe('withSafePatterns: a schema from elsewhere without the patterns it may 
     ]);
     const safe = { type: 'object', properties: { b: { type: 'string', pattern: '^b$' } } };
     expect(withSafePatterns(safe, () => undefined)).toBe(safe);
-    let deep: object = { type: 'string' };
+    let deep: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 200; i++) deep = { items: deep };
     expect(() => withSafePatterns(deep, () => undefined)).toThrow(RangeError);
   });
