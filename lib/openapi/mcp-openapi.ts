@@ -37,7 +37,15 @@ export class McpOpenApi {
     const dropped: string[] = [];
     try {
       const document = await loadDocument(settings, deadline);
-      const notes = { leftOut: (operation: string, reason: string) => left.push(`${operation}: ${reason}`), dropped: (operation: string, what: string) => dropped.push(`${operation}: ${what}`) };
+      const notes = {
+        leftOut: (operation: string, reason: string) => left.push(`${operation}: ${reason}`),
+        dropped: (operation: string, what: string) => dropped.push(`${operation}: ${what}`),
+        overdue: () => {
+          if (Date.now() > deadline) {
+            throw new DocumentProblem(`reading it took longer than documentTimeout (${settings.documentTimeout} ms)`, 'raise documentTimeout, or serve a part of the document (include: { tags: [...] })');
+          }
+        },
+      };
       const operations = readOperations(document, settings, notes);
       built = openApiComponents(operations, settings, new ApiClient(settings, this.logger), { deadline, dropped: notes.dropped });
     } catch (error) {

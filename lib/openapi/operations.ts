@@ -74,7 +74,18 @@ export function isJsonType(type: string): boolean {
 export interface ReadNotes {
   leftOut(operation: string, reason: string): void;
   dropped(operation: string, what: string): void;
+  /** Throws when the load is past its deadline (`documentTimeout`). */
+  overdue?(): void;
 }
+
+/**
+ * What one operation may declare, and all of them: a list shared by many operations (a YAML alias) is read
+ * once per operation, so it counts once per operation. GitHub's description: 1,223 operations, 6,000
+ * parameters in all, at most 30 in one.
+ */
+export const MAX_OPERATION_PARAMETERS = 1_000;
+export const MAX_DOCUMENT_PARAMETERS = 100_000;
+const MAX_TAGS = 64;
 
 /**
  * The operations the settings select, in document order, each checked: its path can only stay under the
@@ -84,6 +95,7 @@ export interface ReadNotes {
  */
 export function readOperations(document: OpenApiDocument, settings: Pick<OpenApiSettings, 'include' | 'exclude'>, notes: ReadNotes): Operation[] {
   const operations: Operation[] = [];
+  let parameters = 0;
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (typeof item !== 'object' || item === null) continue;
     const pathItem = item as Record<string, unknown>;
@@ -91,7 +103,8 @@ export function readOperations(document: OpenApiDocument, settings: Pick<OpenApi
       const raw = pathItem[method.toLowerCase()];
       if (typeof raw !== 'object' || raw === null) continue;
       const operation = raw as Record<string, unknown>;
-      const tags = Array.isArray(operation.tags) ? operation.tags.filter((t): t is string => typeof t === 'string') : [];
+      notes.overdue?.();
+      const tags = Array.isArray(operation.tags) ? operation.tags.slice(0, MAX_TAGS).filter((t): t is string => typeof t === 'string') : [];
       const operationId = typeof operation.operationId === 'string' ? operation.operationId : undefined;
       const facts = { method, path, tags, operationId };
       if (settings.include && !settings.include.some((rule) => matches(rule, facts))) continue;
@@ -108,7 +121,18 @@ export function readOperations(document: OpenApiDocument, settings: Pick<OpenApi
         throw error instanceof DocumentProblem ? error.in(label) : error;
       }
       if (typeof read === 'string') notes.leftOut(label, read);
-      else operations.push(read);
+      else {
+        parameters += read.parameters.length;
+        if (parameters > MAX_DOCUMENT_PARAMETERS) {
+          throw new DocumentProblem(
+            `the operations served so far declare more than ${MAX_DOCUMENT_PARAMETERS} parameters in all`,
+            'serve a part of the document (include: { tags: [...] })',
+            pointer,
+            { operation: label },
+          );
+        }
+        operations.push(read);
+      }
     }
   }
   return operations;
@@ -169,6 +193,7 @@ function readOperation(
   const collect = (list: unknown, at: string) => {
     if (list === undefined) return;
     if (!Array.isArray(list)) throw new DocumentProblem('parameters is not a list', 'give parameters as a list of parameter objects', at);
+    if (list.length > MAX_OPERATION_PARAMETERS) throw new DocumentProblem(`it declares more than ${MAX_OPERATION_PARAMETERS} parameters`, 'exclude the operation (exclude: { operationIds: [...] })', at);
     list.forEach((value, i) => {
       const p = value as Record<string, unknown> | null;
       noLoop(p, `${at}/${i}`);

@@ -124,6 +124,22 @@ describe('McpModule.fromOpenApi(): hostile documents at bootstrap (issue 38, 13)
     );
   });
 
+  it('counts the parameters a list shared by many operations (a YAML alias) gives each of them', async () => {
+    const parameters = Array.from({ length: 200 }, (_, i) => `    - {name: q${i}, in: query, schema: {type: string}}`);
+    const operations = Array.from({ length: 600 }, (_, i) => `  /r${i}: {get: {operationId: r${i}, parameters: *p, responses: {'200': {description: ok}}}}`);
+    const yaml = ['openapi: 3.0.3', 'info: {title: Shared, version: "1"}', 'x-parameters: &p', ...parameters, 'paths:', ...operations].join('\n');
+    const served = await serveDocuments({ '/shared.yaml': yaml });
+    try {
+      const error = await bootstrap({ document: `${served.origin}/shared.yaml` });
+      expect(error?.message).toBe(
+        `${header(`${served.origin}/shared.yaml`)}at #/paths/~1r500/get (GET /r500), the operations served so far declare more than 100000 parameters in all.\n` +
+          'Fix: serve a part of the document (include: { tags: [...] }).',
+      );
+    } finally {
+      await served.close();
+    }
+  }, 60_000);
+
   it('bounds the whole load by documentTimeout, converting the schemas included (not only reading the document)', async () => {
     // One recursive schema of 1,000 properties (one shared leaf), the same object in 600 operations: read and
     // resolved in a few ms, but each use is expanded anew (600,000 schemas in all, within the bounds on size).
