@@ -70,7 +70,8 @@ const ALLOWED: Record<string, string[]> = {
   // (schema: a remote tool's schema must be one that can be sent without $ref.)
   proxy: ['resources', 'content', 'decorators', 'schema', 'catalogue', 'context', 'metadata', 'interfaces', 'errors'],
   // An HTTP API described by OpenAPI as a provider: its operations as decorated methods of a class, calling it with fetch.
-  openapi: ['content', 'decorators', 'catalogue', 'context', 'interfaces', 'errors'],
+  // (schema: the rule for patterns from others, shared with proxy: schema/safe-pattern.ts.)
+  openapi: ['content', 'decorators', 'catalogue', 'context', 'schema', 'interfaces', 'errors'],
   // The composition root: an application on a host (host/), the standalone container's host (host/native/).
   host: [
     'openapi', 'proxy', 'apps', 'state', 'tasks', 'auth', 'server', 'transports', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di',

@@ -3,6 +3,7 @@ import { ErrorCode, McpReflectError } from '../errors';
 import { readBounded } from './bounded-read';
 import { DocumentProblem } from './openapi.messages';
 import type { OpenApiSettings } from './openapi-options.check';
+import { markRefLoops } from './ref-loops';
 
 /** A document read and dereferenced: every internal `$ref` replaced by what it points to (recursion as cycles). */
 export interface OpenApiDocument {
@@ -30,30 +31,48 @@ async function loadParser(): Promise<typeof import('@apidevtools/json-schema-ref
 }
 
 /**
- * Reads the document (an object as given, a file or a URL within `maxDocumentBytes` and `documentTimeout`),
- * parses it (JSON or YAML), resolves its internal `$ref`s and checks that it is OpenAPI 3.0 or 3.1. A `$ref`
- * to another file or URL is not followed (nothing is fetched but the document itself): the schema converter
- * refuses it where an operation uses it.
+ * Reads the document (an object as given, a file or a URL within `maxDocumentBytes`), parses it (JSON or
+ * YAML), marks its loops of `$ref`s (which name no schema: see {@link markRefLoops}), resolves its internal
+ * `$ref`s and checks that it is OpenAPI 3.0 or 3.1, all before `deadline` (`documentTimeout` after the load
+ * began). A `$ref` to another file or URL is not followed (nothing is fetched but the document itself): the
+ * schema converter refuses it where an operation uses it. Shared objects stay shared (YAML aliases are never
+ * written out here): their expansion is counted by the schema converter.
  */
-export async function loadDocument(settings: OpenApiSettings): Promise<OpenApiDocument> {
-  const deadline = Date.now() + settings.documentTimeout;
+export async function loadDocument(settings: OpenApiSettings, deadline: number): Promise<OpenApiDocument> {
   const { $RefParser } = await loadParser();
   const text = settings.source.kind === 'object' ? undefined : await readText(settings, deadline);
-  const parser = new $RefParser();
+  const overdue = () => {
+    if (Date.now() > deadline) {
+      throw new DocumentProblem(`reading and resolving it took longer than documentTimeout (${settings.documentTimeout} ms)`, 'raise documentTimeout, or give a smaller document');
+    }
+  };
+  const options = (mutate: boolean) => ({
+    resolve: { external: false, file: false, http: false, given: { order: 1, canRead: (file: { url: string }) => file.url === ROOT, read: () => text ?? '' } },
+    parse: { text: false, binary: false }, // JSON or YAML, nothing else
+    dereference: { circular: true as const },
+    mutateInputSchema: mutate,
+    timeoutMs: Math.max(1, deadline - Date.now()),
+  });
   let document: unknown;
   try {
-    const options = {
-      resolve: { external: false, file: false, http: false, given: { order: 1, canRead: (file: { url: string }) => file.url === ROOT, read: () => text ?? '' } },
-      parse: { text: false, binary: false }, // JSON or YAML, nothing else
-      dereference: { circular: true as const },
-      mutateInputSchema: false,
-      timeoutMs: Math.max(1, deadline - Date.now()),
-    };
-    document = settings.source.kind === 'object' ? await parser.dereference(settings.source.value as never, options as never) : await parser.dereference(ROOT, options as never);
+    // Our own copy, sharing what the original shares (a JSON round trip would write every shared object out).
+    const raw: unknown = settings.source.kind === 'object' ? copyOf(settings.source.value) : await new $RefParser().parse(ROOT, options(true) as never);
+    overdue();
+    if (typeof raw === 'object' && raw !== null) markRefLoops(raw, overdue);
+    document = await new $RefParser().dereference(ROOT, raw as never, options(true) as never);
   } catch (error) {
     throw parserProblem(error, settings);
   }
+  overdue();
   return checkVersion(document);
+}
+
+function copyOf(value: object): unknown {
+  try {
+    return structuredClone(value);
+  } catch (error) {
+    throw new DocumentProblem(`it holds a value that is not JSON (${causeCode(error)})`, 'give the document as plain JSON values (objects, arrays, strings, numbers, booleans, null)', undefined, { cause: error });
+  }
 }
 
 async function readText(settings: OpenApiSettings, deadline: number): Promise<string> {

@@ -9,7 +9,18 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  */
 const RESERVED = new Set([
   'accept', 'content-type', 'authorization', 'cookie', 'host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade',
-  'te', 'trailer', 'expect', 'proxy-authorization', 'proxy-connection', 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto',
+  'te', 'trailer', 'expect', 'proxy-authorization', 'proxy-connection',
+]);
+/** OpenAPI's own rule: header parameters with these names are ignored (the request sets them). */
+const IGNORED_BY_OPENAPI = new Set(['accept', 'content-type', 'authorization']);
+/**
+ * Headers a proxy or a framework in front of the API trusts to say who is calling and what is asked: the
+ * client's address (`X-Forwarded-For`, `X-Real-IP` …, which IP allow-lists and rate limits read) and the
+ * method (`X-HTTP-Method-Override` turns a GET the caller may make into a DELETE), the URL (`X-Original-URL`).
+ */
+const SPOOFING = new Set([
+  'forwarded', 'via', 'x-real-ip', 'x-client-ip', 'true-client-ip', 'cf-connecting-ip', 'fastly-client-ip', 'x-cluster-client-ip', 'client-ip',
+  'x-original-forwarded-for', 'x-http-method-override', 'x-http-method', 'x-method-override', 'x-original-url', 'x-rewrite-url',
 ]);
 
 export function isHeaderName(name: string): boolean {
@@ -18,8 +29,20 @@ export function isHeaderName(name: string): boolean {
 
 /** A header the caller's arguments (or forwarded headers) may not set. */
 export function isReservedHeader(name: string): boolean {
+  return reservedHeaderReason(name) !== undefined;
+}
+
+/**
+ * Why a header parameter of the document is never sent (undefined: it may be): `''` for the three OpenAPI
+ * itself says are ignored (nothing to tell), else the reason, for the log.
+ */
+export function reservedHeaderReason(name: string): string | undefined {
   const lower = name.toLowerCase();
-  return RESERVED.has(lower) || lower.startsWith('mcp-') || lower.startsWith('proxy-') || lower.startsWith('sec-');
+  if (IGNORED_BY_OPENAPI.has(lower)) return '';
+  if (SPOOFING.has(lower) || lower.startsWith('x-forwarded-')) return 'it would tell the API who is calling or what is asked, which only a proxy may say';
+  if (RESERVED.has(lower) || lower.startsWith('proxy-')) return 'it would change where the request goes, how it is framed or its credentials';
+  if (lower.startsWith('mcp-') || lower.startsWith('sec-')) return "it is one of MCP's or the browser's own headers";
+  return undefined;
 }
 
 /**

@@ -30,20 +30,37 @@ export class McpOpenApi {
 
   async onApplicationBootstrap(): Promise<void> {
     const { settings } = this;
+    // documentTimeout bounds the whole load: reading, parsing, resolving, selecting and converting.
+    const deadline = Date.now() + settings.documentTimeout;
     let built;
     const left: string[] = [];
+    const dropped: string[] = [];
     try {
-      const document = await loadDocument(settings);
-      const operations = readOperations(document, settings, (operation, reason) => left.push(`${operation}: ${reason}`));
-      built = openApiComponents(operations, settings, new ApiClient(settings, this.logger));
+      const document = await loadDocument(settings, deadline);
+      const notes = {
+        leftOut: (operation: string, reason: string) => left.push(`${operation}: ${reason}`),
+        dropped: (operation: string, what: string) => dropped.push(`${operation}: ${what}`),
+        overdue: () => {
+          if (Date.now() > deadline) {
+            throw new DocumentProblem(`reading it took longer than documentTimeout (${settings.documentTimeout} ms)`, 'raise documentTimeout, or serve a part of the document (include: { tags: [...] })');
+          }
+        },
+      };
+      const operations = readOperations(document, settings, notes);
+      built = openApiComponents(operations, settings, new ApiClient(settings, this.logger), { deadline, dropped: notes.dropped });
     } catch (error) {
       throw error instanceof DocumentProblem ? invalidDocument(settings.label, settings.namespace, error) : error;
     }
-    if (left.length > 0) {
-      const named = left.slice(0, NAMED).join('; ') + (left.length > NAMED ? `; and ${left.length - NAMED} more` : '');
-      const message = `The OpenAPI document ${settings.label} (namespace '${settings.namespace}'): ${left.length} operation${left.length === 1 ? '' : 's'} left out, which cannot be served: ${named}.`;
-      (this.logger.warn ?? this.logger.error).call(this.logger, message);
-    }
+    this.warn(left, (n) => `${n} operation${n === 1 ? '' : 's'} left out, which cannot be served`);
+    this.warn(dropped, (n) => `${n} part${n === 1 ? '' : 's'} of operations left out, which are never sent or run`);
     this.components.tools.add(built.instance, { namespace: settings.namespace, ...(settings.transforms ? { transforms: settings.transforms } : {}) });
+  }
+
+  /** One warning naming what was left out (the first few of them). */
+  private warn(items: readonly string[], what: (count: number) => string): void {
+    if (items.length === 0) return;
+    const named = items.slice(0, NAMED).join('; ') + (items.length > NAMED ? `; and ${items.length - NAMED} more` : '');
+    const message = `The OpenAPI document ${this.settings.label} (namespace '${this.settings.namespace}'): ${what(items.length)}: ${named}.`;
+    (this.logger.warn ?? this.logger.error).call(this.logger, message);
   }
 }

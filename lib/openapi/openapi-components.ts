@@ -32,16 +32,31 @@ export interface OpenApiComponents {
  * from its parameters and body and whose output schema is its 2xx answer's, or — by the `resources` rule —
  * a GET as a `@Resource()` or `@ResourceTemplate()`. Every request is compiled here, once.
  */
-export function openApiComponents(operations: readonly Operation[], settings: OpenApiSettings, client: ApiClient): OpenApiComponents {
+export function openApiComponents(
+  operations: readonly Operation[],
+  settings: OpenApiSettings,
+  client: ApiClient,
+  load: { readonly deadline: number; readonly dropped?: (operation: string, what: string) => void },
+): OpenApiComponents {
   const built = new ComponentClass(`McpOpenApi(${settings.namespace})`);
-  const converter = new SchemaConverter(settings.maxSchemaDepth);
+  let current = '';
+  const converter = new SchemaConverter({
+    maxDepth: settings.maxSchemaDepth,
+    deadline: load.deadline,
+    documentTimeout: settings.documentTimeout,
+    dropped: (part) => load.dropped?.(current, `${part.what} at ${part.pointer}`),
+  });
   const names = new Set<string>();
   const counts = { tools: 0, resources: 0, templates: 0 };
   for (const operation of operations) {
     const label = operationLabel(operation.method, operation.path);
+    current = label;
     const name = uniqueName(operation, settings.namespace, names);
     let schemas;
     try {
+      // What the operation's tool shows besides its schemas counts against the document's bound on text too.
+      converter.countText(operation.summary, operation.pointer);
+      converter.countText(operation.description, operation.pointer);
       schemas = operationSchemas(operation, converter, settings.outputSchemas);
     } catch (error) {
       throw error instanceof DocumentProblem ? error.in(label) : error;

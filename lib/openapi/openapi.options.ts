@@ -89,7 +89,10 @@ export interface McpOpenApiOptions {
   readonly timeout?: number;
   /** The largest answer read, in bytes (default 8 MiB): a bigger one fails the call naming the bound. */
   readonly maxResponseBytes?: number;
-  /** How long reading a document from a file or a URL (and resolving its `$ref`s) may take, in ms (default 10 000). */
+  /**
+   * How long the whole load may take, in ms (default 10 000): reading a document from a file or a URL, parsing it,
+   * resolving its `$ref`s and converting the schemas of its operations.
+   */
   readonly documentTimeout?: number;
   /** The largest document read from a file or a URL, in bytes (default 64 MiB). */
   readonly maxDocumentBytes?: number;

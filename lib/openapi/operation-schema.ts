@@ -4,7 +4,11 @@ import type { SchemaConverter } from './schema-converter';
 
 /** Which argument each parameter and the body is read from. */
 export interface ArgumentPlan {
-  readonly parameters: readonly { readonly key: string; readonly parameter: OperationParameter }[];
+  /**
+   * `properties`: for a query parameter whose object value spreads into names of the query (`form` exploded,
+   * `deepObject`), the only properties it may send (those its schema declares).
+   */
+  readonly parameters: readonly { readonly key: string; readonly parameter: OperationParameter; readonly properties?: ReadonlySet<string> }[];
   readonly body?: { readonly key: string; readonly body: OperationBody };
 }
 
@@ -32,13 +36,17 @@ export function operationSchemas(operation: Operation, converter: SchemaConverte
   const parameters = ordered.map((parameter, i) => {
     const first = ordered.findIndex((p) => p.name === parameter.name) === i;
     const key = counts.get(parameter.name)! > 1 && !first ? `${parameter.name}__${parameter.in}` : parameter.name;
-    properties[key] = annotated(converter.convert(parameter.schema, 'input', `${parameter.pointer}/schema`), parameter.description, parameter.deprecated);
+    converter.countText(parameter.description, parameter.pointer);
+    const schema = converter.convert(parameter.schema, 'input', `${parameter.pointer}/schema`);
+    properties[key] = annotated(schema, parameter.description, parameter.deprecated);
     if (parameter.required) required.push(key);
-    return { key, parameter };
+    const spreads = parameter.in === 'query' && !parameter.json && ((parameter.style === 'form' && parameter.explode) || parameter.style === 'deepObject');
+    return { key, parameter, ...(spreads ? { properties: declaredProperties(schema) } : {}) };
   });
   let body: ArgumentPlan['body'];
   if (operation.body) {
     const key = ['body', 'requestBody', 'body_'].find((k) => !(k in properties))!;
+    converter.countText(operation.body.description, operation.body.pointer);
     properties[key] = annotated(bodySchema(operation.body, converter), operation.body.description, false);
     if (operation.body.required) required.push(key);
     body = { key, body: operation.body };
@@ -62,6 +70,21 @@ function bodySchema(body: OperationBody, converter: SchemaConverter): JsonSchema
     case 'binary':
       return { type: 'string', contentEncoding: 'base64', contentMediaType: body.contentType, description: `The ${body.contentType} body, base64-encoded` };
   }
+}
+
+/**
+ * The properties an object schema declares, its own and those of the schemas it combines (`allOf`, `anyOf`,
+ * `oneOf`): what an exploded query object may send, each as a name of the query. Anything else would let a
+ * caller add any query name, one a transform hides included.
+ */
+function declaredProperties(schema: JsonSchema, names = new Set<string>(), depth = 0): Set<string> {
+  if (depth > 8) return names;
+  if (typeof schema.properties === 'object' && schema.properties !== null) for (const name of Object.keys(schema.properties)) names.add(name);
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const list = schema[key];
+    if (Array.isArray(list)) for (const member of list) if (typeof member === 'object' && member !== null) declaredProperties(member as JsonSchema, names, depth + 1);
+  }
+  return names;
 }
 
 /** The parameter's description and deprecation on its schema (a copy: converted schemas are shared). */

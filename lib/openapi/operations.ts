@@ -1,8 +1,9 @@
-import { isHeaderName, isReservedHeader } from './headers';
+import { isHeaderName, reservedHeaderReason } from './headers';
 import { DocumentProblem, operationLabel, pointerOf } from './openapi.messages';
 import type { OpenApiMethod, OpenApiRule } from './openapi.options';
 import type { OpenApiDocument } from './document-loader';
 import type { OpenApiSettings } from './openapi-options.check';
+import { refLoop, refLoopProblem } from './ref-loops';
 
 export type ParameterLocation = 'path' | 'query' | 'header';
 
@@ -69,13 +70,32 @@ export function isJsonType(type: string): boolean {
   return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type.trim());
 }
 
+/** Told of what is not served: an operation left out, or a part of one (a header parameter never sent). */
+export interface ReadNotes {
+  leftOut(operation: string, reason: string): void;
+  dropped(operation: string, what: string): void;
+  /** Throws when the load is past its deadline (`documentTimeout`). */
+  overdue?(): void;
+}
+
+/**
+ * What one operation may declare, and all of them: a list shared by many operations (a YAML alias) is read
+ * once per operation, so it counts once per operation. GitHub's description: 1,223 operations, 6,000
+ * parameters in all, at most 30 in one.
+ */
+export const MAX_OPERATION_PARAMETERS = 1_000;
+export const MAX_DOCUMENT_PARAMETERS = 100_000;
+const MAX_TAGS = 64;
+
 /**
  * The operations the settings select, in document order, each checked: its path can only stay under the
  * base URL, its parameters are declared and serializable. What cannot be served (a multipart-only body, a
- * required cookie) is left out and told to `leftOut`; what is wrong in the document fails the bootstrap.
+ * required cookie) is left out and told to `notes`, and so are header parameters that are never sent
+ * (`X-Forwarded-For`, `X-HTTP-Method-Override` …); what is wrong in the document fails the bootstrap.
  */
-export function readOperations(document: OpenApiDocument, settings: Pick<OpenApiSettings, 'include' | 'exclude'>, leftOut: (operation: string, reason: string) => void): Operation[] {
+export function readOperations(document: OpenApiDocument, settings: Pick<OpenApiSettings, 'include' | 'exclude'>, notes: ReadNotes): Operation[] {
   const operations: Operation[] = [];
+  let parameters = 0;
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (typeof item !== 'object' || item === null) continue;
     const pathItem = item as Record<string, unknown>;
@@ -83,21 +103,36 @@ export function readOperations(document: OpenApiDocument, settings: Pick<OpenApi
       const raw = pathItem[method.toLowerCase()];
       if (typeof raw !== 'object' || raw === null) continue;
       const operation = raw as Record<string, unknown>;
-      const tags = Array.isArray(operation.tags) ? operation.tags.filter((t): t is string => typeof t === 'string') : [];
+      notes.overdue?.();
+      const tags = Array.isArray(operation.tags) ? operation.tags.slice(0, MAX_TAGS).filter((t): t is string => typeof t === 'string') : [];
       const operationId = typeof operation.operationId === 'string' ? operation.operationId : undefined;
       const facts = { method, path, tags, operationId };
       if (settings.include && !settings.include.some((rule) => matches(rule, facts))) continue;
       if (settings.exclude.some((rule) => matches(rule, facts))) continue;
       const pointer = pointerOf('paths', path, method.toLowerCase());
       let read: Operation | string;
+      const label = operationLabel(method, path);
       try {
         checkPath(path, pointerOf('paths', path));
-        read = readOperation(pathItem, operation, facts, pointer);
+        noLoop(pathItem, pointerOf('paths', path));
+        noLoop(operation, pointer);
+        read = readOperation(pathItem, operation, facts, pointer, (what) => notes.dropped(label, what));
       } catch (error) {
-        throw error instanceof DocumentProblem ? error.in(operationLabel(method, path)) : error;
+        throw error instanceof DocumentProblem ? error.in(label) : error;
       }
-      if (typeof read === 'string') leftOut(operationLabel(method, path), read);
-      else operations.push(read);
+      if (typeof read === 'string') notes.leftOut(label, read);
+      else {
+        parameters += read.parameters.length;
+        if (parameters > MAX_DOCUMENT_PARAMETERS) {
+          throw new DocumentProblem(
+            `the operations served so far declare more than ${MAX_DOCUMENT_PARAMETERS} parameters in all`,
+            'serve a part of the document (include: { tags: [...] })',
+            pointer,
+            { operation: label },
+          );
+        }
+        operations.push(read);
+      }
     }
   }
   return operations;
@@ -140,19 +175,28 @@ function checkPath(path: string, pointer: string): void {
   }
 }
 
+/** An object of the document that stands in a loop of `$ref`s fails, naming the loop. */
+function noLoop(value: unknown, pointer: string): void {
+  const loop = typeof value === 'object' && value !== null ? refLoop(value) : undefined;
+  if (loop) throw refLoopProblem(loop, pointer);
+}
+
 function readOperation(
   pathItem: Record<string, unknown>,
   operation: Record<string, unknown>,
   facts: { method: OpenApiMethod; path: string; tags: string[]; operationId?: string },
   pointer: string,
+  dropped: (what: string) => void,
 ): Operation | string {
   const { method, path } = facts;
   const declared = new Map<string, { value: Record<string, unknown>; pointer: string }>();
   const collect = (list: unknown, at: string) => {
     if (list === undefined) return;
     if (!Array.isArray(list)) throw new DocumentProblem('parameters is not a list', 'give parameters as a list of parameter objects', at);
+    if (list.length > MAX_OPERATION_PARAMETERS) throw new DocumentProblem(`it declares more than ${MAX_OPERATION_PARAMETERS} parameters`, 'exclude the operation (exclude: { operationIds: [...] })', at);
     list.forEach((value, i) => {
       const p = value as Record<string, unknown> | null;
+      noLoop(p, `${at}/${i}`);
       if (typeof p !== 'object' || p === null || typeof p.name !== 'string' || typeof p.in !== 'string') {
         throw new DocumentProblem('a parameter has no name or no in', "give each parameter a name and an in ('path', 'query', 'header' or 'cookie')", `${at}/${i}`);
       }
@@ -173,7 +217,12 @@ function readOperation(
     }
     if (where === 'header') {
       if (!isHeaderName(value.name as string)) throw new DocumentProblem(`the header parameter '${value.name}' is not a valid header name`, 'give a header name of letters, digits and -', at);
-      if (isReservedHeader(value.name as string)) continue; // OpenAPI: Accept, Content-Type and Authorization are ignored; so are framing and MCP headers
+      const reserved = reservedHeaderReason(value.name as string);
+      if (reserved !== undefined) {
+        // OpenAPI: Accept, Content-Type and Authorization are ignored; the others are never sent, and said so.
+        if (reserved !== '') dropped(`the header parameter '${value.name}' (never sent: ${reserved})`);
+        continue;
+      }
     }
     parameters.push(readParameter(value, where, at));
   }
@@ -185,6 +234,7 @@ function readOperation(
   }
   const unused = parameters.find((p) => p.in === 'path' && !variables.includes(p.name));
   if (unused) throw new DocumentProblem(`the path parameter '${unused.name}' is not a variable of the path '${path}'`, `add {${unused.name}} to the path, or declare the parameter in: 'query'`, unused.pointer);
+  noLoop(operation.requestBody, `${pointer}/requestBody`);
   const body = readBody(operation.requestBody, `${pointer}/requestBody`);
   if (typeof body === 'string') return body;
   const { success, accept, responseType } = readResponses(operation.responses, `${pointer}/responses`);
@@ -272,6 +322,7 @@ function readResponses(responses: unknown, pointer: string): { success?: Operati
   let at: string | undefined;
   let agree = entries.length > 0;
   for (const [code, response] of entries) {
+    noLoop(response, `${pointer}/${code}`);
     const content = typeof response === 'object' && response !== null ? (response.content ?? {}) : {};
     for (const type of Object.keys(content)) if (MEDIA_TYPE.test(type)) types.add(type); // a malformed one is not asked for
     const json = Object.keys(content).find(isJsonType);

@@ -62,8 +62,17 @@ export function compileRequest(operation: Operation, plan: ArgumentPlan, base: R
       path += pathValue(part.parameter, value);
     }
     const pairs: string[] = [];
-    for (const { key, parameter } of query) {
-      if (args[key] !== undefined && args[key] !== null) pairs.push(...queryPairs(parameter, args[key]));
+    for (const { key, parameter, properties } of query) {
+      const value = args[key];
+      if (value === undefined || value === null) continue;
+      if (properties && typeof value === 'object' && !Array.isArray(value)) {
+        const undeclared = Object.keys(value).find((name) => !properties.has(name));
+        if (undeclared !== undefined) {
+          const shown = JSON.stringify(undeclared.length > 64 ? `${undeclared.slice(0, 64)}…` : undeclared);
+          return { key, why: `${shown} is not a property of this parameter (each property is sent as its own query name, so only those its schema declares are sent${properties.size > 0 ? `: ${[...properties].join(', ')}` : ''})` };
+        }
+      }
+      pairs.push(...queryPairs(parameter, value));
     }
     const target = `${base.basePath}${path}`;
     const url = new URL(`${origin}${target}${pairs.length > 0 ? `?${pairs.join('&')}` : ''}`);
