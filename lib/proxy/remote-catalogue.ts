@@ -1,5 +1,7 @@
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import type { McpProxyOptions } from './proxy.options';
+import { withSafePatterns } from '../schema';
+import type { JsonSchema } from '../interfaces';
 
 /** What the remote serves, as it listed it when it last connected or changed (within the catalogue's bounds). */
 export interface RemoteCatalogue {
@@ -83,12 +85,33 @@ export async function listCatalogue(client: Lister, options: McpProxyOptions, la
     if (past) report(`The ${label} lists ${past}: the ${what}s past it are left out; the ${items.length} that fit are served.`);
   }
   return {
-    tools: lists.tools as Tool[],
+    tools: (lists.tools as Tool[]).map((tool) => withSafeSchemas(tool, label, report)),
     resources: lists.resources as Resource[],
     templates: lists.resourceTemplates as ResourceTemplate[],
     prompts: lists.prompts as Prompt[],
     completions: caps.completions !== undefined,
   };
+}
+
+/**
+ * A remote tool's schemas without patterns that can backtrack catastrophically (they run on every call's
+ * arguments and answers): such a pattern is dropped, and said so (../schema/safe-pattern.ts, as for OpenAPI).
+ */
+function withSafeSchemas(tool: Tool, label: string, report: (message: string) => void): Tool {
+  const dropped: string[] = [];
+  const safe = (schema: unknown) => {
+    if (schema === null || typeof schema !== 'object') return schema;
+    try {
+      return withSafePatterns(schema as JsonSchema, (d) => dropped.push(`${d.pointer}: ${printable(d.pattern, 100)} (${d.why})`));
+    } catch {
+      return schema; // nested past the check's depth: the schema compiler refuses it, and the tool alone is left out
+    }
+  };
+  const inputSchema = safe(tool.inputSchema);
+  const outputSchema = safe(tool.outputSchema);
+  if (dropped.length === 0) return tool;
+  report(`The ${label}'s tool '${printable(tool.name, 100)}' has patterns that could take exponential time: ${dropped.slice(0, 5).join('; ')}. They are not checked.`);
+  return { ...tool, inputSchema, ...(tool.outputSchema !== undefined ? { outputSchema } : {}) } as Tool;
 }
 
 function nameOf(item: unknown): string {

@@ -144,5 +144,11 @@ describe('McpModule.proxy(): one bad remote tool drops only that tool (issue 38,
       ]),
     );
     if (!names.includes('bad_loop')) expect(logged).toEqual(expect.arrayContaining([expect.stringMatching(/'loop'.*left out/)]));
+    // A pattern that backtracks catastrophically is dropped (and said so); the tool and its safe patterns stay.
+    expect(tools.find((t) => t.name === 'bad_evil')?.inputSchema).toEqual({ type: 'object', properties: { text: { type: 'string' }, code: { type: 'string', pattern: '^[a-z]{3}$' } } });
+    expect(logged).toEqual(expect.arrayContaining([expect.stringMatching(/tool 'evil' has patterns that could take exponential time: #\/properties\/text\/pattern: \^\(a\+\)\+\$/)]));
+    const started = Date.now();
+    expect((await client.callTool({ name: 'bad_evil', arguments: { text: `${'a'.repeat(40)}!` } })).isError).not.toBe(true);
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
