@@ -81,7 +81,7 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     const { http, middleware, modules: _modules, ...options } = this.options;
     const servers = checkNestServers(this.discovery, (instance) => instance instanceof McpService, (instance) => (instance as McpService).options);
     const served = servedNestModules(this.modules, this.options);
-    const services = { discovery: this.discovery, moduleRef: this.moduleRef, externalContextCreator: this.externalContextCreator };
+    const services = { discovery: this.discovery, moduleRef: this.moduleRef, externalContextCreator: this.externalContextCreator, modules: this.modules };
     const host = new NestHost(options, services, middleware, served);
     this.built = (await composeApplication(host)).app;
     if (servers.length > 1) {
