@@ -14,6 +14,13 @@ export const GUARDS_METADATA = 'mcp-reflect:guards';
 export const INTERCEPTORS_METADATA = 'mcp-reflect:interceptors';
 export const PIPES_METADATA = 'mcp-reflect:pipes';
 export const FILTERS_METADATA = 'mcp-reflect:filters';
+/**
+ * The keys NestJS's own `@UseGuards()`, `@UseInterceptors()`, `@UsePipes()`, `@UseFilters()` and
+ * `@Injectable({ scope })` write (`@nestjs/common/constants`): read, never written, so that the standalone server
+ * refuses them instead of ignoring them.
+ */
+export const NEST_ENHANCER_KEYS = { guards: '__guards__', interceptors: '__interceptors__', pipes: '__pipes__', filters: '__exceptionFilters__' } as const;
+export const NEST_SCOPE_OPTIONS_METADATA = 'scope:options';
 /** The exception classes an exception filter handles (`@Catch()`). */
 export const CATCH_METADATA = 'mcp-reflect:catch';
 

@@ -22,6 +22,7 @@ export { NativeHost } from './native/native-host';
 export { composeApplication } from './compose';
 export type { BuildOptions, BuiltApplication } from './compose';
 export { hasComponents } from './explorer';
+export { refuseMcpDecoratorsUnderNest, refuseMcpModuleUnderNest } from './foreign-decorators';
 export { checkedScopes } from './required-scopes';
 export { McpComponents } from './component-control';
 export type { ComponentControl } from './component-control';

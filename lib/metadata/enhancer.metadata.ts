@@ -1,4 +1,4 @@
-import { CATCH_METADATA, FILTERS_METADATA, GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA } from '../constants';
+import { CATCH_METADATA, FILTERS_METADATA, GUARDS_METADATA, INTERCEPTORS_METADATA, NEST_ENHANCER_KEYS, PIPES_METADATA } from '../constants';
 import { defineMetadata, getMetadata, getOwnMetadata } from './reflect';
 
 /** The four kinds of enhancers a class or method can carry. */
@@ -25,6 +25,16 @@ export function defineEnhancers(kind: EnhancerKind, target: object, method: stri
 export function getEnhancers(kind: EnhancerKind, target: Function, method?: string): readonly unknown[] {
   if (method === undefined) return getMetadata<unknown[]>(KEYS[kind], target) ?? [];
   return getMetadata<unknown[]>(KEYS[kind], target.prototype, method) ?? [];
+}
+
+/**
+ * The kinds of enhancers NestJS's own `@UseGuards()` & co. put on a class (`method` undefined), or on one method
+ * (Nest keeps those on the method's function).
+ */
+export function getNestEnhancerKinds(target: Function, method?: string): EnhancerKind[] {
+  const holder = method === undefined ? target : (target.prototype as Record<string, unknown>)[method];
+  if (typeof holder !== 'function') return [];
+  return (Object.keys(NEST_ENHANCER_KEYS) as EnhancerKind[]).filter((kind) => (getMetadata<unknown[]>(NEST_ENHANCER_KEYS[kind], holder)?.length ?? 0) > 0);
 }
 
 /** `@Catch(...types)` of an exception filter class; an empty list catches everything. */

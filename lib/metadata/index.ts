@@ -3,10 +3,10 @@ export { defineToolMetadata, getToolMethods, getToolOptions } from './tool.metad
 export { defineParamMetadata, getParamMetadata } from './param.metadata';
 export type { ParamMetadata } from './param.metadata';
 export { defineFieldMetadata, getFieldOptions, getFieldProperties } from './field.metadata';
-export { defineInjectableMetadata, isInjectable, getInjectableOptions, defineInjectToken, getInjectTokens, defineOptionalDependency, getOptionalDependencies, defineGlobalModule, isGlobalModule, defineModuleMetadata, getModuleMetadata, isNestModule } from './injectable.metadata';
+export { defineInjectableMetadata, isInjectable, getInjectableOptions, defineInjectToken, getInjectTokens, defineOptionalDependency, getOptionalDependencies, defineGlobalModule, isGlobalModule, defineModuleMetadata, getModuleMetadata, isNestModule, getNestInjectableOptions } from './injectable.metadata';
 export { defineComponentMetadata, getComponentMethods, getComponentOptions } from './component.metadata';
 export type { ComponentOptionsByKind } from './component.metadata';
-export { defineEnhancers, getEnhancers, defineCatch, getCatch, defineCustomMetadata, getCustomMetadata } from './enhancer.metadata';
+export { defineEnhancers, getEnhancers, getNestEnhancerKinds, defineCatch, getCatch, defineCustomMetadata, getCustomMetadata } from './enhancer.metadata';
 export type { EnhancerKind } from './enhancer.metadata';
 export { defineScopes, definePublic, getRequiredScopes } from './auth.metadata';
 export { GeneratedTypes, signatureFingerprint } from './generated.metadata';

@@ -4,6 +4,7 @@ import {
   INJECTABLE_METADATA,
   INJECT_TOKENS_METADATA,
   MODULE_METADATA,
+  NEST_SCOPE_OPTIONS_METADATA,
   OPTIONAL_DEPS_METADATA,
 } from '../constants';
 import type { DependencyToken, InjectableOptions, ModuleOptions } from '../interfaces';
@@ -76,4 +77,10 @@ export function isNestModule(target: Function): boolean {
 /** `@Module()` options of a class, or undefined when the class is not a module. Not inherited. */
 export function getModuleMetadata(target: Function): ModuleOptions | undefined {
   return getOwnMetadata<ModuleOptions>(MODULE_METADATA, target);
+}
+
+/** The options of NestJS's own `@Injectable({ scope, durable })` on a class, when they ask for more than a singleton (Nest's `Scope.DEFAULT` is 0). */
+export function getNestInjectableOptions(target: Function): { readonly scope?: unknown; readonly durable?: unknown } | undefined {
+  const options = getMetadata<{ scope?: unknown; durable?: unknown }>(NEST_SCOPE_OPTIONS_METADATA, target);
+  return options && ((options.scope !== undefined && options.scope !== 0) || options.durable === true) ? options : undefined;
 }

@@ -13,6 +13,7 @@ import { MCP_NEST_OPTIONS, type McpNestHttpOptions, type McpNestOptions } from '
 import { NestHost } from './nest-host';
 import { checkNestServers, servedNestModules } from './nest-servers';
 import { mountAhead } from './server-mount';
+import { deferRouteBodies, routePaths, takeDeferred } from './route-body';
 
 /**
  * The MCP server of a Nest application: built from the application's providers once Nest has initialised
@@ -64,7 +65,10 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
   onModuleInit(): void {
     const { http } = this.options;
     const adapter = this.adapterHost?.httpAdapter;
-    if (!http || !http.auth || !adapter || http.mount === 'server') return;
+    if (http === false || !adapter || http?.mount === 'server') return;
+    // Nest has mapped the routes and registered its body parsers: the endpoint's route is taken from them.
+    deferRouteBodies(adapter, routePaths(this.externalContextCreator, http?.path ?? '/mcp'));
+    if (!http?.auth) return;
     if (!http.auth.resource) throw resourceMissing();
     const serve = (req: Parameters<McpService['serveHttp']>[0], res: Parameters<McpService['serveHttp']>[1]) => void this.serveHttp(req, res);
     for (const path of authGate().metadataPathsOf(http.auth.resource)) {
@@ -77,7 +81,7 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     const { http, middleware, modules: _modules, ...options } = this.options;
     const servers = checkNestServers(this.discovery, (instance) => instance instanceof McpService, (instance) => (instance as McpService).options);
     const served = servedNestModules(this.modules, this.options);
-    const services = { discovery: this.discovery, moduleRef: this.moduleRef, externalContextCreator: this.externalContextCreator };
+    const services = { discovery: this.discovery, moduleRef: this.moduleRef, externalContextCreator: this.externalContextCreator, modules: this.modules };
     const host = new NestHost(options, services, middleware, served);
     this.built = (await composeApplication(host)).app;
     if (servers.length > 1) {
@@ -142,9 +146,12 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     const handler = this.endpoint();
     res.hijack?.(); // Fastify: the reply is written to the raw response
     const raw = (req.raw ?? req) as IncomingMessage & { auth?: unknown };
+    // A body the application's parsers were kept from is read by the endpoint, within its bounds; one they parsed
+    // anyway (an adapter other than Express's and Fastify's) is held to the same bounds.
+    const parsed = takeDeferred(raw) ? undefined : req.body;
     const identity = http ? http.identity?.(req) : undefined;
     if (identity) raw.auth = authInfoOf(completeAuth(identity, 'nest'));
-    return handler(raw, res.raw ?? res, req.body);
+    return handler(raw, res.raw ?? res, parsed);
   }
 
   private endpoint(): NodeHttpHandler {

@@ -1,12 +1,12 @@
 import { HttpException } from '@nestjs/common';
-import { ContextIdFactory, type DiscoveryService, type ExternalContextCreator, type ModuleRef } from '@nestjs/core';
+import { ContextIdFactory, type DiscoveryService, type ExternalContextCreator, type ModuleRef, type ModulesContainer } from '@nestjs/core';
 import type { Context } from '../context';
 import { BootstrapError, BootstrapErrorCode, RpcCode } from '../errors';
 import type { InjectionToken, McpFeatureOptions, McpMiddleware } from '../interfaces';
 import type { ClientFacingError, MethodHost, RequestHandle, RequestScopeOpener } from '../invocation';
 import type { GeneratedTypes } from '../metadata';
 import { MCP_FEATURE, MCP_OPTIONS } from '../constants';
-import { checkedScopes, hasComponents, moduleFeature, unprovidedComponentClasses, type McpHost, type McpModuleOptions } from '../host';
+import { checkedScopes, hasComponents, moduleFeature, refuseMcpDecoratorsUnderNest, refuseMcpModuleUnderNest, unprovidedComponentClasses, type McpHost, type McpModuleOptions } from '../host';
 import type { ComponentEnhancers } from '../pipeline';
 import { machineryOf, NestEnhancers, type NestComponentSite, type NestEnhancerMachinery } from './nest-enhancers';
 import { NestRequestHandle } from './nest-request';
@@ -23,6 +23,8 @@ export interface NestServices {
   readonly discovery: DiscoveryService;
   readonly moduleRef: ModuleRef;
   readonly externalContextCreator: ExternalContextCreator;
+  /** The modules of the application (each checked for mcp-reflect's `@Module()`, which Nest does not read). */
+  readonly modules?: ModulesContainer;
 }
 
 /**
@@ -61,6 +63,7 @@ export class NestHost implements McpHost {
 
   async components(types: GeneratedTypes): Promise<readonly MethodHost[]> {
     if (this.get(MCP_OPTIONS) !== undefined) throw standaloneModule();
+    for (const module of this.services.modules?.values() ?? []) if (typeof module.metatype === 'function') refuseMcpModuleUnderNest(module.metatype);
     const found: NestComponent[] = [];
     const seen = new Map<Function, string>();
     for (const controller of this.services.discovery.getControllers()) {
@@ -76,6 +79,7 @@ export class NestHost implements McpHost {
       if (where !== undefined) throw twoModules(target, where, moduleName);
       seen.set(target, moduleName);
       if (this.served && !this.served.has(wrapper.host as never)) continue; // another server's
+      refuseMcpDecoratorsUnderNest(target, moduleName);
       const moduleKey = this.nest.moduleKey(wrapper.host?.metatype);
       const namespace = featureOptions(wrapper.host as NestModuleLike | undefined, moduleName);
       if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
@@ -136,17 +140,19 @@ export class NestHost implements McpHost {
   async shutdown(): Promise<void> {}
 
   /**
-   * Nest's `HttpException` family is client-facing by design: its message reaches the caller (a tool's
-   * `isError` text; for resources and prompts a JSON-RPC error: 4xx → -32602, as a missing resource is answered
-   * in both eras; 5xx → -32603). A `ValidationPipe`'s list of messages is joined.
+   * Nest's 4xx `HttpException`s are client-facing by design: their message reaches the caller (a tool's
+   * `isError` text; for resources and prompts a JSON-RPC error, -32602, as a missing resource is answered in
+   * both eras). A `ValidationPipe`'s list of messages is joined. A 5xx one (`InternalServerErrorException`, a
+   * `BadGatewayException` wrapping an upstream's answer) is a server failure: masked and logged like any other.
    */
   clientFacing(error: unknown): ClientFacingError | undefined {
     if (!(error instanceof HttpException)) return undefined;
     const status = error.getStatus();
+    if (!(status < 500)) return undefined;
     const response = error.getResponse();
     const detail = typeof response === 'string' ? response : (response as { message?: unknown }).message;
     const message = Array.isArray(detail) ? detail.map(String).join('; ') : typeof detail === 'string' ? detail : error.message;
-    return { message, code: status < 500 ? RpcCode.InvalidParams : RpcCode.InternalError };
+    return { message, code: RpcCode.InvalidParams };
   }
 
   private site(component: NestComponent): NestComponent {

@@ -297,7 +297,7 @@ describe('mcp-reflect/nest on Nest 11 and Nest 12, in CommonJS and ESM projects,
         mcpReflect: realpathSync(store.mcpReflect),
       }) as Runtime;
 
-      describe.each(servings)('$name', ({ platform, mount, args }) => {
+      describe.each(servings)('$name', ({ platform, args }) => {
         it('serves over the Nest application\'s HTTP server (port 0), and closes with Nest', async () => {
           const folder = await built.get(project)!;
           const server = await startHttp(binary, folder, args);
@@ -312,7 +312,7 @@ describe('mcp-reflect/nest on Nest 11 and Nest 12, in CommonJS and ESM projects,
             } finally {
               await client.close();
             }
-            // Who read the body: Nest's parser (a route) answers malformed JSON itself; ahead of it, the endpoint does.
+            // Who read the body: the endpoint, as a route too (the application's body parsers never read its bodies: issue 38, 9).
             const answer = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":' });
             malformed = { status: answer.status, body: await answer.text() };
           } finally {
@@ -322,8 +322,7 @@ describe('mcp-reflect/nest on Nest 11 and Nest 12, in CommonJS and ESM projects,
           expect(runtime).toEqual({ ...expectedRuntime(), platform });
           expect(packageVersion(path.join(store.modules, '@nestjs', 'core'))).toBe(runtime.nest.core);
           expect(malformed.status).toBe(400);
-          if (mount === 'server') expect(JSON.parse(malformed.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
-          else expect(malformed.body).not.toContain('"jsonrpc"');
+          expect(JSON.parse(malformed.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
         }, 60_000);
       });
 

@@ -7,6 +7,7 @@ import type { McpFeatureOptions } from '../../interfaces';
 import type { GeneratedTypes } from '../../metadata';
 import { perRequest } from './enhancer-resolver';
 import { hasComponents } from '../explorer';
+import { refuseNestDecoratorsStandalone } from '../foreign-decorators';
 import { moduleFeature } from '../namespaces';
 
 /** A component host and the module whose providers its enhancers may inject. */
@@ -34,6 +35,7 @@ export async function collectHosts(container: Container, types: GeneratedTypes, 
     const target = targetOf(record);
     if (!target || seen.has(target) || !hasComponents(target)) continue;
     seen.add(target);
+    refuseNestDecoratorsStandalone(target, record.module.name);
     const named = featureOf(record.module);
     if (record.requestScoped) {
       hosts.push({

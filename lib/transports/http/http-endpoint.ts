@@ -23,7 +23,7 @@ import type { HttpOptions } from './http-options';
 import { DEFAULTS, LegacySessions, type RequestOptions } from './legacy-sessions';
 import { clientHeader, peerHeader } from '../../server/peer-headers';
 import { checkParamHeaders, HEADER_MISMATCH } from '../../server/param-headers';
-import { parseBody, receiveBody, webBody, type BodyRefusal, type BodySource } from './request-body';
+import { checkParsedBody, parseBody, receiveBody, webBody, type BodyRefusal, type BodySource } from './request-body';
 
 /** What the framework adapter in front passes along besides the request (all optional). */
 export interface EndpointRequestOptions extends RequestOptions {
@@ -148,7 +148,7 @@ export class HttpEndpoint {
     let release: (() => void) | undefined = this.release;
     let response: Response;
     try {
-      const json = parsedBody !== undefined ? { json: parsedBody } : await this.receive(request, body, client);
+      const json = parsedBody !== undefined ? this.parsed(parsedBody) : await this.receive(request, body, client);
       if (json instanceof Response) {
         response = json;
       } else {
@@ -218,6 +218,15 @@ export class HttpEndpoint {
     const parsed = parseBody(bytes, limits);
     if (parsed === undefined || 'json' in parsed) return parsed;
     return jsonRpcError(parsed.status, parsed.code, parsed.message);
+  }
+
+  /**
+   * A body a framework parsed before the endpoint (Express's `express.json()`): held to the bounds of the
+   * endpoint's own bodies (depth, containers, batch size, bytes) before anything reads it.
+   */
+  private parsed(json: unknown): { json: unknown } | Response {
+    const refused = checkParsedBody(json, this.limits);
+    return refused ? jsonRpcError(refused.status, refused.code, refused.message) : { json };
   }
 
   /** A 2026-07-28 `subscriptions/listen`: admitted under the per-client and total stream bounds (the release), or refused. */

@@ -119,6 +119,41 @@ export function parseBody(bytes: Uint8Array, limits: HttpLimits): { readonly jso
   }
 }
 
+/**
+ * The same bounds for a body a framework parsed before the endpoint (Express's `express.json()`, a Nest body
+ * parser): its objects are walked, without recursion, stopping at the first bound crossed; their size is
+ * estimated from the JSON text they came from (strings and keys, numbers, punctuation) against
+ * `maxRequestBodySize`. Undefined when it holds.
+ */
+export function checkParsedBody(json: unknown, limits: HttpLimits): BodyRefusal | undefined {
+  const invalid = (message: string): BodyRefusal => ({ status: 400, code: -32600, message: `Invalid Request: ${message}` });
+  if (Array.isArray(json) && json.length > limits.maxBatchSize) return invalid(`a batch may hold at most ${limits.maxBatchSize} messages.`);
+  const stack: { value: unknown; depth: number }[] = [{ value: json, depth: 1 }];
+  let containers = 0;
+  let bytes = 0;
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (typeof value === 'string') bytes += value.length + 2;
+    else if (typeof value !== 'object' || value === null) bytes += 8;
+    else {
+      if (depth > limits.maxJsonDepth) return invalid(`the body nests objects and arrays deeper than ${limits.maxJsonDepth} levels.`);
+      if (++containers > limits.maxJsonContainers) return invalid(`the body holds more than ${limits.maxJsonContainers} objects and arrays.`);
+      bytes += 2;
+      if (Array.isArray(value)) {
+        for (const item of value) stack.push({ value: item, depth: depth + 1 });
+        bytes += value.length;
+      } else {
+        for (const key of Object.keys(value)) {
+          bytes += key.length + 4;
+          stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1 });
+        }
+      }
+    }
+    if (bytes > limits.maxRequestBodySize) return { status: 413, code: -32000, message: `Payload Too Large: the body is over ${limits.maxRequestBodySize} bytes.` };
+  }
+  return undefined;
+}
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_BRACE = 0x7b;
