@@ -115,4 +115,42 @@ describe('the authorization server: key rotation and revocation', () => {
     const answer = await rawRequest(server.url, { headers: { ...JSON_AND_SSE, authorization: `Bearer ${await token(now - 60)}` }, body: initializeBody() });
     expect({ status: answer.status, body: JSON.parse(answer.body) }).toEqual({ status: 401, body: { error: 'invalid_token', error_description: 'The access token has expired.' } });
   }, 60_000);
+
+  it('logout ends the login session and forgets every remembered consent: the tokens are refused, the next sign-in asks again (issue 38, item 7)', async () => {
+    const server = await start([a]);
+    const clientId = await register(server.origin, [REDIRECT]);
+    const signInWith = async (jar?: Parameters<typeof browse>[2] extends infer O ? (O extends { jar?: infer J } ? J : never) : never) => {
+      const { verifier, challenge } = pkce();
+      const pages: string[] = [];
+      const result = await browse(authorizationUrl(server.origin, { client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', resource: server.url, scope: 'notes:read' }), REDIRECT, { jar, onPage: (_u, _s, html) => pages.push(html) });
+      const issued = await tokenRequest(server.origin, { grant_type: 'authorization_code', code: result.url.searchParams.get('code')!, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT, resource: server.url });
+      return { jar: result.jar, consent: pages.some((html) => html.includes('name="decision"')), access: String(issued.body.access_token), refresh: String(issued.body.refresh_token) };
+    };
+    const first = await signInWith();
+    expect(first.consent).toBe(true);
+    // Remembered: the same browser signs in again without a consent page.
+    const second = await signInWith(first.jar);
+    expect(second.consent).toBe(false);
+    expect(await mcpStatus(server.url, second.access)).toBe(200);
+
+    // Logout, as the browser does it: the page, then its form.
+    const cookie = [...(first.jar.get(server.origin) ?? [])].map(([k, v]) => `${k}=${v}`).join('; ');
+    const page = await fetch(`${server.origin}/oauth/logout`, { headers: { cookie } });
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(html).toContain('Sign out of this server?');
+    const action = /<form id="op.logoutForm" method="post" action="([^"]*)"/.exec(html)![1];
+    const xsrf = /name="xsrf" value="([^"]*)"/.exec(html)![1];
+    const confirmed = await fetch(action, { method: 'POST', redirect: 'manual', headers: { cookie, origin: 'null', 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ xsrf, logout: 'yes' }) });
+    expect(confirmed.status).toBe(303);
+    const done = await fetch(new URL(confirmed.headers.get('location')!, server.origin));
+    expect(await done.text()).toContain('You are signed out');
+
+    // Every token of the remembered grant is refused at once; the next sign-in asks for consent again.
+    expect(await mcpStatus(server.url, second.access)).toBe(401);
+    expect((await tokenRequest(server.origin, { grant_type: 'refresh_token', refresh_token: second.refresh, client_id: clientId })).status).toBe(400);
+    const third = await signInWith(first.jar);
+    expect(third.consent).toBe(true);
+  }, 60_000);
 });

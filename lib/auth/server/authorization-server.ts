@@ -1,5 +1,5 @@
 import { requireEsm } from '../esm-peer';
-import { createHmac, generateKeyPairSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import { authFromClaims, sameResource } from '../../context';
 import { InvalidTokenError } from '../../errors';
@@ -11,12 +11,14 @@ import { LruMap } from '../../catalogue/lru-map';
 import { AnonymousAdmission, anonymousLimits, isAnonymousWrite, requestCost } from './anonymous-admission';
 import { clientDocuments } from './client-documents';
 import { Interactions } from './interactions';
-import { oidcAdapter } from './oidc-adapter';
+import { Logout } from './logout';
+import { oidcAdapter, type OidcAdapterClass } from './oidc-adapter';
 import type { OidcContext, OidcGrant, OidcProvider, OidcProviderModule } from './oidc-provider.types';
 import { errorPage } from './pages';
 import { canonicalAuthorization, checkedTokenRequest } from './resource-indicator';
 import { checkServerOptions, peer } from './server-options';
 import { TokenSealer } from './sealed-tokens';
+import { generatedKey, publicPart } from './signing-keys';
 import { UpstreamLogin } from './upstream-login';
 
 type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
@@ -69,6 +71,8 @@ export class AuthorizationServer {
   private readonly jose: Jose;
   private readonly keySet: ReturnType<Jose['createLocalJWKSet']>;
   private readonly admission: AnonymousAdmission;
+  private readonly adapter: OidcAdapterClass;
+  private readonly logout: Logout;
   /** Grants seen not revoked lately (id → until when, ms): another instance's revocation takes at most this long. */
   private readonly liveGrants = new LruMap<string, number>(10_000);
   private readonly issuerUrl: URL;
@@ -88,6 +92,8 @@ export class AuthorizationServer {
     this.scopes = [...(options.scopes ?? scopesSupported ?? [])];
     this.store = options.store ?? new MemoryAuthStore();
     this.admission = new AnonymousAdmission(this.store, anonymousLimits(options.anonymous));
+    this.adapter = oidcAdapter(this.store, this.admission.limits.window);
+    this.logout = new Logout(this.store, (grantId) => this.revokeGrant(grantId));
     this.sealer = new TokenSealer(options.keys?.upstreamTokens);
     this.ttl = { accessToken: options.ttl?.accessToken ?? 3600, refreshToken: options.ttl?.refreshToken ?? 14 * 86_400, session: options.ttl?.session ?? 86_400 };
     const signing = options.keys?.signing?.map((k) => ({ ...k })) ?? [generatedKey()];
@@ -100,9 +106,9 @@ export class AuthorizationServer {
     // A revoked grant (a replayed code, a reused refresh token, a revocation) is noted for as long as its access
     // tokens live: the resource server refuses them from then on, on every instance of the store.
     this.provider.on('grant.revoked', (_ctx: unknown, grantId: unknown) => {
-      this.liveGrants.delete(String(grantId));
-      this.store.set(`revoked:${String(grantId)}`, '1', this.ttl.accessToken + 60).catch((error: unknown) => this.logger.warn(`auth server: revocation not recorded: ${error instanceof Error ? error.message : String(error)}`));
+      this.noteRevoked(String(grantId)).catch((error: unknown) => this.logger.warn(`auth server: revocation not recorded: ${error instanceof Error ? error.message : String(error)}`));
     });
+    this.logout.attach(this.provider, (message) => this.logger.warn(message));
     this.callback = this.provider.callback();
     this.interactions = new Interactions(this);
   }
@@ -112,7 +118,7 @@ export class AuthorizationServer {
     const scope = scopes.join(' ');
     const documents = clientDocuments(options.clientIdMetadataDocuments);
     return {
-      adapter: oidcAdapter(this.store, this.admission.limits.window),
+      adapter: this.adapter,
       jwks: { keys: signing },
       cookies: { keys: cookies },
       routes: ROUTES,
@@ -153,7 +159,7 @@ export class AuthorizationServer {
         registration: { enabled: options.registration !== false },
         revocation: { enabled: true },
         userinfo: { enabled: false },
-        rpInitiatedLogout: { enabled: false },
+        rpInitiatedLogout: this.logout.feature(),
         clientIdMetadataDocument: documents.feature,
         pushedAuthorizationRequests: { enabled: options.pushedAuthorizationRequests === true },
         resourceIndicators: {
@@ -178,9 +184,9 @@ export class AuthorizationServer {
     return WELL_KNOWN;
   }
 
-  /** The sign-in and consent pages (and the upstream provider's redirect to them): browser navigations. */
+  /** The sign-in, consent and logout pages (and the upstream provider's redirect to them): browser navigations. */
   isPage(pathname: string): boolean {
-    return this.interactions.handles(pathname);
+    return this.interactions.handles(pathname) || pathname === ROUTES.end_session || pathname.startsWith(`${ROUTES.end_session}/`);
   }
 
   handles(pathname: string): boolean {
@@ -339,7 +345,21 @@ export class AuthorizationServer {
   }
 
   async remember(accountId: string, clientId: string, grantId: string): Promise<void> {
-    await this.store.set(rememberKey(accountId, clientId), grantId, (this.options.consent?.rememberDays ?? 30) * 86_400);
+    const ttl = (this.options.consent?.rememberDays ?? 30) * 86_400;
+    await this.store.set(rememberKey(accountId, clientId), grantId, ttl);
+    await this.logout.remembered(accountId, rememberKey(accountId, clientId), ttl);
+  }
+
+  /** Ends a grant: its codes and refresh tokens go, and its access tokens are refused from now on. */
+  private async revokeGrant(grantId: string): Promise<void> {
+    await new this.adapter('Grant').revokeByGrantId(grantId);
+    await new this.adapter('Grant').destroy(grantId);
+    await this.noteRevoked(grantId);
+  }
+
+  private async noteRevoked(grantId: string): Promise<void> {
+    this.liveGrants.delete(grantId);
+    await this.store.set(`revoked:${grantId}`, '1', this.ttl.accessToken + 60);
   }
 
   /** Consent is skipped for the first-party clients `consent.skip` names. */
@@ -372,14 +392,3 @@ function identityClaims(identity: UpstreamIdentity): Record<string, unknown> {
     ...(identity.groups !== undefined ? { groups: [...identity.groups] } : {}),
   };
 }
-
-function generatedKey(): Record<string, unknown> {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('base64url'), alg: 'ES256', use: 'sig' };
-}
-
-function publicPart(jwk: Record<string, unknown>): Record<string, unknown> {
-  const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...rest } = jwk;
-  return rest;
-}
-

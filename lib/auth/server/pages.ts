@@ -21,8 +21,13 @@ button[value=allow]{background:#1a56db;border-color:#1a56db;color:#fff}button:fo
 /** A whole page: `body` is HTML already escaped. */
 export function page(res: ServerResponse, status: number, title: string, body: string, headers: Readonly<Record<string, string>> = {}): void {
   res.writeHead(status, { ...PAGE_HEADERS, ...headers });
-  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`);
+  res.end(pageHtml(title, body));
+}
+
+/** A whole page's HTML: `body` is HTML already escaped. */
+export function pageHtml(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 }
 
 /** Control and bidirectional formatting characters: shown as U+FFFD, so that a name cannot reorder or hide what follows it. */
