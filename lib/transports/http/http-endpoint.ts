@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
 import {
   createMcpHandler,
   hostHeaderValidationResponse,
   isJsonContentType,
   isLegacyRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
   originValidationResponse,
   PROTOCOL_VERSION_META_KEY,
   type AuthInfo,
@@ -22,6 +23,7 @@ import { jsonRpcError, jsonRpcRefusal, unread, watchBody } from './http-messages
 import type { HttpOptions } from './http-options';
 import { DEFAULTS, LegacySessions, type RequestOptions } from './legacy-sessions';
 import { clientHeader, peerHeader } from '../../server/peer-headers';
+import { clientKeyOf, isLoopbackAddress } from '../../server/client-address';
 import { checkParamHeaders, HEADER_MISMATCH } from '../../server/param-headers';
 import { parseBody, receiveBody, webBody, type BodyRefusal, type BodySource } from './request-body';
 
@@ -97,12 +99,14 @@ export class HttpEndpoint {
     return this.gate?.paths ?? [];
   }
 
-  /** Who a request comes from, for the per-client bounds: `clientKey`'s answer, else the connection's remote address. */
+  /**
+   * Who a request comes from, for the per-client bounds: `clientKey`'s answer, else the connection's remote
+   * address; an IPv6 address by its network (`ipv6Prefix`), a long key by its digest (clientKeyOf).
+   */
   clientOf(request: Request): string | undefined {
     const remote = request.headers.get(peerHeader()) ?? undefined;
     const key = this.options.clientKey ? this.options.clientKey(request, remote) : remote;
-    // A key may come from a header the client sent: a long one is kept as its digest (bounded in bytes).
-    return key !== undefined && key.length > 128 ? createHash('sha256').update(key).digest('base64url') : key;
+    return key === undefined ? undefined : clientKeyOf(key, this.limits.ipv6Prefix);
   }
 
   /** The unread bytes of one answer to `client` (the Node adapter counts them while it writes). */
@@ -279,14 +283,20 @@ export class HttpEndpoint {
     if (this.inFlight === 0) this.drained?.();
   };
 
-  // DNS-rebinding protection (spec 2025-11-25 basic/transports#security-warning): Host, then Origin.
+  /**
+   * DNS-rebinding protection (spec 2025-11-25 basic/transports#security-warning): Host, then Origin. Unless the
+   * options name what to accept, a request that came over loopback (where a rebound page reaches a local server)
+   * must name a loopback host and origin, wherever the server is bound and whichever adapter is in front.
+   */
   private refuseOrigin(request: Request): Response | undefined {
-    const hosts = this.options.allowedHosts;
+    const peer = request.headers.get(peerHeader());
+    const local = peer !== null && isLoopbackAddress(peer);
+    const hosts = this.options.allowedHosts ?? (local ? localhostAllowedHostnames() : undefined);
     if (hosts && hosts.length > 0) {
       const refused = hostHeaderValidationResponse(request, hosts);
       if (refused) return refused;
     }
-    const origins = this.options.allowedOrigins;
+    const origins = this.options.allowedOrigins ?? (local ? localhostAllowedOrigins() : undefined);
     if (origins && origins.length > 0 && request.headers.get('origin')) return originValidationResponse(request, origins);
     return undefined;
   }

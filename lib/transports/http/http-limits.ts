@@ -1,4 +1,6 @@
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+import { BootstrapError, BootstrapErrorCode } from '../../errors';
+import { DEFAULT_IPV6_PREFIX, isIpv6Prefix } from '../../server/client-address';
 import type { HttpOptions } from './http-options';
 
 /** Heap one 2025-era session holds while idle (its SDK server, transport and registries), measured. */
@@ -50,6 +52,8 @@ export interface HttpLimits {
   readonly maxListenStreams: number;
   readonly maxListenStreamsPerClient: number;
   readonly listenIdleTimeoutMs: number;
+  /** The prefix length IPv6 client addresses are grouped by. */
+  readonly ipv6Prefix: number;
 }
 
 /**
@@ -58,6 +62,13 @@ export interface HttpLimits {
  * each take at most a share of it.
  */
 export function resolveLimits(options: HttpOptions, heapLimit = oldSpaceLimit()): HttpLimits {
+  if (options.ipv6Prefix !== undefined && !isIpv6Prefix(options.ipv6Prefix)) {
+    throw new BootstrapError(
+      BootstrapErrorCode.InvalidOption,
+      `Cannot serve over HTTP with ipv6Prefix ${JSON.stringify(options.ipv6Prefix)}: it is the length in bits of the IPv6 network a client's address is counted by, an integer from 0 to 128.\n` +
+        'Fix: leave it out (64: one client per /64, what a host is usually given), or give e.g. ipv6Prefix: 56.',
+    );
+  }
   const maxRequestBodySize = options.maxRequestBodySize ?? 4 * 1024 * 1024;
   // A quarter of the heap (its old generation) for idle sessions; an eighth for bodies in flight and as much for
   // answers being written.
@@ -85,6 +96,7 @@ export function resolveLimits(options: HttpOptions, heapLimit = oldSpaceLimit())
     maxListenStreams: options.maxListenStreams ?? 1_024,
     maxListenStreamsPerClient: options.maxListenStreamsPerClient ?? 16,
     listenIdleTimeoutMs: options.listenIdleTimeoutMs ?? 10 * 60_000,
+    ipv6Prefix: options.ipv6Prefix ?? DEFAULT_IPV6_PREFIX,
   };
 }
 
