@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Injectable, McpFactory, McpModule, Module, Param, Tool, type McpApplication } from 'mcp-reflect';
@@ -142,6 +142,61 @@ describe('a full session table (issue 38, 8)', () => {
       await server.stop();
     }
   }, 180_000);
+});
+
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'listener', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/** Opens a 2026-07-28 subscriptions/listen stream from `from`: its status once its first bytes came, and when it ends. */
+function listen(url: string, from: string, id: number): Promise<{ status: number; response: IncomingMessage; ended: Promise<void>; isOver(): boolean }> {
+  const target = new URL(url);
+  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: MODERN_META } });
+  const headers = { ...JSON_AND_SSE, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' };
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers, localAddress: from, agent: false }, (response) => {
+      let over = false;
+      const ended = new Promise<void>((done) => {
+        const end = () => {
+          over = true;
+          done();
+        };
+        response.once('end', end);
+        response.once('close', end);
+      });
+      response.on('data', () => undefined);
+      response.once('readable', () => resolve({ status: response.statusCode ?? 0, response, ended, isOver: () => over }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('a full table of listen streams (issue 38, 8: the same lockout)', () => {
+  let app: McpApplication;
+  afterEach(() => app.close());
+
+  it('admits a new address by ending the oldest stream of the client holding the most', async () => {
+    app = await McpFactory.create(shareModule());
+    await app.listen({ transport: 'http', port: 0, maxListenStreams: 6, maxListenStreamsPerClient: 4 });
+    const url = await app.getUrl();
+    const heavy = [];
+    for (let i = 0; i < 4; i++) heavy.push(await listen(url, '127.0.0.2', i + 1));
+    const light = [await listen(url, '127.0.0.3', 11), await listen(url, '127.0.0.3', 12)];
+    expect([...heavy, ...light].map((stream) => stream.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    // A third address listens: the heaviest client's oldest stream ends for it (it was refused 503 before).
+    const newcomer = await listen(url, '127.0.0.4', 21);
+    expect(newcomer.status).toBe(200);
+    await heavy[0].ended;
+    // The heaviest may not take the place back (it holds 3, no one holds 5): 503; every other stream stays open.
+    const again = await listen(url, '127.0.0.2', 5);
+    expect(again.status).toBe(503);
+    await sleep(200);
+    expect([...heavy.slice(1), ...light, newcomer].map((stream) => stream.isOver())).toEqual([false, false, false, false, false, false]);
+    for (const stream of [...heavy, ...light, newcomer, again]) stream.response.destroy();
+  });
 });
 
 describe('IPv6 clients and IPv4-mapped addresses (issue 38, 8)', () => {
