@@ -18,7 +18,7 @@ import type { AuthOptions } from '../../interfaces';
 import { AuthGate, type Admitted } from '../../auth/auth-gate';
 import { AuthorizationServer } from '../../auth/server/authorization-server';
 import { InMemoryEventStore } from './event-store';
-import { Admission, resolveLimits, type HttpLimits, type PendingBytes } from './http-limits';
+import { Admission, resolveLimits, type HttpLimits, type ListenTicket, type PendingBytes } from './http-limits';
 import { jsonRpcError, jsonRpcRefusal, unread, watchBody } from './http-messages';
 import type { HttpOptions } from './http-options';
 import { DEFAULTS, LegacySessions, type RequestOptions } from './legacy-sessions';
@@ -168,10 +168,10 @@ export class HttpEndpoint {
           this.release();
           release = undefined;
           const stream = await this.dispatch(request, sent).catch((error: unknown) => {
-            listen(); // its place is free again
+            listen.release(); // its place is free again
             throw error;
           });
-          response = watchBody(stream, listen, this.limits.listenIdleTimeoutMs);
+          response = watchBody(stream, listen.release, this.limits.listenIdleTimeoutMs, listen.bind);
         } else {
           response = await this.dispatch(request, sent);
         }
@@ -225,11 +225,11 @@ export class HttpEndpoint {
   }
 
   /** A 2026-07-28 `subscriptions/listen`: admitted under the per-client and total stream bounds (the release), or refused. */
-  private admitListen(message: unknown, client: string | undefined): (() => void) | Response | undefined {
+  private admitListen(message: unknown, client: string | undefined): ListenTicket | Response | undefined {
     const listen = message as { method?: unknown; id?: unknown } | null;
     if (typeof listen !== 'object' || listen === null || listen.method !== 'subscriptions/listen') return undefined;
     const admitted = this.admission.enterListen(client);
-    if (typeof admitted === 'function') return admitted;
+    if (!('status' in admitted)) return admitted;
     const id = typeof listen.id === 'string' || typeof listen.id === 'number' ? listen.id : null;
     return jsonRpcRefusal(admitted.status, id, -32000, admitted.message);
   }

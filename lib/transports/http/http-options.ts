@@ -76,7 +76,11 @@ export interface HttpOptions {
   maxPendingResponseBytesPerClient?: number;
   /** A response write that makes no progress (the client reads nothing) this long ends the connection. Default 30 s. */
   writeTimeoutMs?: number;
-  /** Most 2026-07-28 `subscriptions/listen` streams open at once. Default 1,024. */
+  /**
+   * Most 2026-07-28 `subscriptions/listen` streams open at once. When all are open, a new one ends the oldest
+   * stream of the client holding the most (if it holds at least two more than the newcomer), else it is answered
+   * 503. Default 1,024.
+   */
   maxListenStreams?: number;
   /** Most `subscriptions/listen` streams one client may hold open; one more is answered 429. Default 16. */
   maxListenStreamsPerClient?: number;

@@ -10,7 +10,7 @@ import type { Admission, HttpLimits } from './http-limits';
 import type { HttpOptions } from './http-options';
 import { peerHeader } from '../../server/peer-headers';
 import { clientKeyOf } from '../../server/client-address';
-import { SessionHolders } from './session-holders';
+import { FairShareTable } from './fair-share';
 import type { SessionStore } from './session-store';
 
 /** What a framework adapter passes along: a body it already parsed, the verified auth of the request. */
@@ -49,7 +49,7 @@ interface LegacySession {
 export class LegacySessions {
   private readonly sessions = new Map<string, LegacySession>();
   /** The sessions by client (and those being opened): the per-client bound and the fair share of a full table. */
-  private readonly holders = new SessionHolders<LegacySession>();
+  private readonly holders = new FairShareTable<LegacySession>();
   private readonly reviving = new Map<string, Promise<LegacySession | Refusal | undefined>>();
   private readonly sweeper: NodeJS.Timeout;
   private closing = false;
