@@ -4,6 +4,7 @@ import { peerHeader } from '../../server/peer-headers';
 import type { ServerFactory } from '../../server/server-factory';
 import { HttpEndpoint, jsonRpcError } from './http-endpoint';
 import type { HttpOptions } from './http-options';
+import { meterBody } from './response-meter';
 
 /** Options of `app.createFetchHandler()`: the HTTP options, and where the endpoint is. */
 export interface FetchHandlerOptions extends HttpOptions {
@@ -18,9 +19,12 @@ export interface FetchHandlerOptions extends HttpOptions {
 /** What the runtime knows of a request that the request itself does not carry. */
 export interface FetchRequestInfo {
   /**
-   * The client's address, for the per-client bounds (`maxSessionsPerClient`, the task bounds): Bun's
-   * `server.requestIP(request)?.address`, Deno's `info.remoteAddr.hostname`, Cloudflare's `CF-Connecting-IP`
-   * header (give it here only if a proxy you trust sets it). Without it, `clientKey` alone tells clients apart.
+   * The client's address: Bun's `server.requestIP(request)?.address`, Deno's `info.remoteAddr.hostname`,
+   * `@hono/node-server`'s `getConnInfo(c).remote.address`, Cloudflare's `CF-Connecting-IP` header (give a header
+   * only if a proxy you trust sets it). Every per-client bound counts by it (sessions, bodies in flight, unread
+   * answers, listen streams, tasks), and a request from loopback must name a loopback Host and Origin unless
+   * `allowedHosts`/`allowedOrigins` say otherwise. Without it (and without a `clientKey` that names the client),
+   * none of this applies to the request: the handler warns once.
    */
   readonly remoteAddress?: string;
   /** The caller, verified by your own middleware in front (as `req.auth` is for `createHttpHandler()`). */
@@ -41,12 +45,15 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 /**
  * The endpoint behind a web-standard `fetch` face, for runtimes without node:http (Cloudflare Workers, Deno,
  * Bun) and for routers that speak `Request`/`Response` (Hono, Next.js route handlers). The same endpoint as the
- * Node handler: the same checks, bounds and answers.
+ * Node handler: the same checks, bounds and answers; its answers are handed to the runtime as the client reads
+ * them (meterBody), so that unread answers count against their client as they do on Node.
  */
 export function createFetchHandler(factory: ServerFactory, options: FetchHandlerOptions, logger: ServerLogger): FetchHandler {
   const { path, ...http } = options;
   const endpoint = new HttpEndpoint(factory, http, logger, http.auth?.resource);
+  const { writeTimeoutMs } = endpoint.limits;
   const ours = (pathname: string) => path === undefined || pathname === path || endpoint.metadataPaths.includes(pathname);
+  let warned = false;
   const handler = async (request: Request, info: FetchRequestInfo = {}): Promise<Response> => {
     try {
       const url = new URL(request.url);
@@ -61,7 +68,17 @@ export function createFetchHandler(factory: ServerFactory, options: FetchHandler
       if (info.remoteAddress) headers.set(peerHeader(), info.remoteAddress);
       const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers, signal: request.signal };
       if (request.body && request.method !== 'GET' && request.method !== 'HEAD') Object.assign(init, { body: request.body, duplex: 'half' });
-      return await endpoint.fetch(new Request(url, init), info.authInfo ? { authInfo: info.authInfo } : {});
+      const own = new Request(url, init);
+      const client = endpoint.clientOf(own);
+      if (client === undefined && !warned) {
+        warned = true;
+        logger.warn(
+          'HTTP: createFetchHandler() got a request without the client\'s address: no per-client bound applies to it (sessions, bodies, unread answers, listen streams, tasks), ' +
+            'and its Host and Origin are checked only against allowedHosts/allowedOrigins. Pass it: handler(request, { remoteAddress }) (docs/runtimes.md), or set clientKey.',
+        );
+      }
+      const response = await endpoint.fetch(own, { ...(client !== undefined ? { client } : {}), ...(info.authInfo ? { authInfo: info.authInfo } : {}) });
+      return meterBody(response, endpoint.pendingFor(client), { call: request.method === 'POST', stallMs: writeTimeoutMs });
     } catch (error) {
       logger.warn(`HTTP: ${error instanceof Error ? error.message : String(error)}`);
       return jsonRpcError(500, -32603, 'Internal server error.');

@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
 import {
   createMcpHandler,
   hostHeaderValidationResponse,
   isJsonContentType,
   isLegacyRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
   originValidationResponse,
   PROTOCOL_VERSION_META_KEY,
   type AuthInfo,
@@ -17,11 +18,12 @@ import type { AuthOptions } from '../../interfaces';
 import { AuthGate, type Admitted } from '../../auth/auth-gate';
 import { AuthorizationServer } from '../../auth/server/authorization-server';
 import { InMemoryEventStore } from './event-store';
-import { Admission, resolveLimits, type HttpLimits, type PendingBytes } from './http-limits';
+import { Admission, resolveLimits, type HttpLimits, type ListenTicket, type PendingBytes } from './http-limits';
 import { jsonRpcError, jsonRpcRefusal, unread, watchBody } from './http-messages';
 import type { HttpOptions } from './http-options';
 import { DEFAULTS, LegacySessions, type RequestOptions } from './legacy-sessions';
 import { clientHeader, peerHeader } from '../../server/peer-headers';
+import { clientKeyOf, isLoopbackAddress } from '../../server/client-address';
 import { checkParamHeaders, HEADER_MISMATCH } from '../../server/param-headers';
 import { checkParsedBody, parseBody, receiveBody, webBody, type BodyRefusal, type BodySource } from './request-body';
 
@@ -97,12 +99,14 @@ export class HttpEndpoint {
     return this.gate?.paths ?? [];
   }
 
-  /** Who a request comes from, for the per-client bounds: `clientKey`'s answer, else the connection's remote address. */
+  /**
+   * Who a request comes from, for the per-client bounds: `clientKey`'s answer, else the connection's remote
+   * address; an IPv6 address by its network (`ipv6Prefix`), a long key by its digest (clientKeyOf).
+   */
   clientOf(request: Request): string | undefined {
     const remote = request.headers.get(peerHeader()) ?? undefined;
     const key = this.options.clientKey ? this.options.clientKey(request, remote) : remote;
-    // A key may come from a header the client sent: a long one is kept as its digest (bounded in bytes).
-    return key !== undefined && key.length > 128 ? createHash('sha256').update(key).digest('base64url') : key;
+    return key === undefined ? undefined : clientKeyOf(key, this.limits.ipv6Prefix);
   }
 
   /** The unread bytes of one answer to `client` (the Node adapter counts them while it writes). */
@@ -164,10 +168,10 @@ export class HttpEndpoint {
           this.release();
           release = undefined;
           const stream = await this.dispatch(request, sent).catch((error: unknown) => {
-            listen(); // its place is free again
+            listen.release(); // its place is free again
             throw error;
           });
-          response = watchBody(stream, listen, this.limits.listenIdleTimeoutMs);
+          response = watchBody(stream, listen.release, this.limits.listenIdleTimeoutMs, listen.bind);
         } else {
           response = await this.dispatch(request, sent);
         }
@@ -230,11 +234,11 @@ export class HttpEndpoint {
   }
 
   /** A 2026-07-28 `subscriptions/listen`: admitted under the per-client and total stream bounds (the release), or refused. */
-  private admitListen(message: unknown, client: string | undefined): (() => void) | Response | undefined {
+  private admitListen(message: unknown, client: string | undefined): ListenTicket | Response | undefined {
     const listen = message as { method?: unknown; id?: unknown } | null;
     if (typeof listen !== 'object' || listen === null || listen.method !== 'subscriptions/listen') return undefined;
     const admitted = this.admission.enterListen(client);
-    if (typeof admitted === 'function') return admitted;
+    if (!('status' in admitted)) return admitted;
     const id = typeof listen.id === 'string' || typeof listen.id === 'number' ? listen.id : null;
     return jsonRpcRefusal(admitted.status, id, -32000, admitted.message);
   }
@@ -288,7 +292,6 @@ export class HttpEndpoint {
     if (this.inFlight === 0) this.drained?.();
   };
 
-  // DNS-rebinding protection (spec 2025-11-25 basic/transports#security-warning): Host, then Origin.
   /**
    * The authorization server's paths get the endpoint's answer to a foreign Host, and to a foreign Origin — but
    * for its public metadata and its own pages (the consent form posts from them with `Origin: null`, as pages
@@ -299,21 +302,25 @@ export class HttpEndpoint {
     if (!server) return undefined;
     const origin = request.headers.get('origin');
     const { pathname } = new URL(request.url);
-    if (!origin || server.paths.includes(pathname) || server.isPage(pathname) || (URL.canParse(origin) && new URL(origin).origin === new URL(server.issuer).origin)) {
-      const hosts = this.options.allowedHosts;
-      return hosts && hosts.length > 0 ? hostHeaderValidationResponse(request, hosts) : undefined;
-    }
-    return this.refuseOrigin(request);
+    const ownPage = !origin || server.paths.includes(pathname) || server.isPage(pathname) || (URL.canParse(origin) && new URL(origin).origin === new URL(server.issuer).origin);
+    return this.refuseOrigin(request, !ownPage);
   }
 
-  private refuseOrigin(request: Request): Response | undefined {
-    const hosts = this.options.allowedHosts;
+  /**
+   * DNS-rebinding protection (spec 2025-11-25 basic/transports#security-warning): Host, then Origin. Unless the
+   * options name what to accept, a request that came over loopback (where a rebound page reaches a local server)
+   * must name a loopback host and origin, wherever the server is bound and whichever adapter is in front.
+   */
+  private refuseOrigin(request: Request, checkOrigin = true): Response | undefined {
+    const peer = request.headers.get(peerHeader());
+    const local = peer !== null && isLoopbackAddress(peer);
+    const hosts = this.options.allowedHosts ?? (local ? localhostAllowedHostnames() : undefined);
     if (hosts && hosts.length > 0) {
       const refused = hostHeaderValidationResponse(request, hosts);
       if (refused) return refused;
     }
-    const origins = this.options.allowedOrigins;
-    if (origins && origins.length > 0 && request.headers.get('origin')) return originValidationResponse(request, origins);
+    const origins = this.options.allowedOrigins ?? (local ? localhostAllowedOrigins() : undefined);
+    if (checkOrigin && origins && origins.length > 0 && request.headers.get('origin')) return originValidationResponse(request, origins);
     return undefined;
   }
 }

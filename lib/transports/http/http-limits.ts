@@ -1,4 +1,7 @@
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+import { BootstrapError, BootstrapErrorCode } from '../../errors';
+import { DEFAULT_IPV6_PREFIX, isIpv6Prefix } from '../../server/client-address';
+import { FairShareTable, type HeldPlace } from './fair-share';
 import type { HttpOptions } from './http-options';
 
 /** Heap one 2025-era session holds while idle (its SDK server, transport and registries), measured. */
@@ -50,6 +53,8 @@ export interface HttpLimits {
   readonly maxListenStreams: number;
   readonly maxListenStreamsPerClient: number;
   readonly listenIdleTimeoutMs: number;
+  /** The prefix length IPv6 client addresses are grouped by. */
+  readonly ipv6Prefix: number;
 }
 
 /**
@@ -58,6 +63,13 @@ export interface HttpLimits {
  * each take at most a share of it.
  */
 export function resolveLimits(options: HttpOptions, heapLimit = oldSpaceLimit()): HttpLimits {
+  if (options.ipv6Prefix !== undefined && !isIpv6Prefix(options.ipv6Prefix)) {
+    throw new BootstrapError(
+      BootstrapErrorCode.InvalidOption,
+      `Cannot serve over HTTP with ipv6Prefix ${JSON.stringify(options.ipv6Prefix)}: it is the length in bits of the IPv6 network a client's address is counted by, an integer from 0 to 128.\n` +
+        'Fix: leave it out (64: one client per /64, what a host is usually given), or give e.g. ipv6Prefix: 56.',
+    );
+  }
   const maxRequestBodySize = options.maxRequestBodySize ?? 4 * 1024 * 1024;
   // A quarter of the heap (its old generation) for idle sessions; an eighth for bodies in flight and as much for
   // answers being written.
@@ -85,6 +97,7 @@ export function resolveLimits(options: HttpOptions, heapLimit = oldSpaceLimit())
     maxListenStreams: options.maxListenStreams ?? 1_024,
     maxListenStreamsPerClient: options.maxListenStreamsPerClient ?? 16,
     listenIdleTimeoutMs: options.listenIdleTimeoutMs ?? 10 * 60_000,
+    ipv6Prefix: options.ipv6Prefix ?? DEFAULT_IPV6_PREFIX,
   };
 }
 
@@ -99,7 +112,6 @@ interface Holding {
   bodies: number;
   bodyBytes: number;
   pendingBytes: number;
-  listens: number;
 }
 
 /** The bytes of one body being received, counted against its client and the endpoint; `release` once read. */
@@ -116,6 +128,20 @@ export interface PendingBytes {
   release(): void;
 }
 
+/** One admitted `subscriptions/listen` stream. */
+export interface ListenTicket {
+  /** The stream ended: its place is free. */
+  release(): void;
+  /** How to end the stream, should a newcomer need its place (the fair share of a full table). */
+  bind(end: () => void): void;
+}
+
+/** A listen stream's place: its client, when it opened, and how to end it. */
+interface ListenPlace extends HeldPlace {
+  end?: () => void;
+  ended: boolean;
+}
+
 /** Why a client's request is refused before its body is read or it is dispatched (the caller answers). */
 export type Refusal = { readonly status: 429 | 503; readonly message: string };
 
@@ -126,7 +152,9 @@ export type Refusal = { readonly status: 429 | 503; readonly message: string };
  */
 export class Admission {
   private readonly clients = new Map<string, Holding>();
-  private readonly total: Holding = { refs: 0, bodies: 0, bodyBytes: 0, pendingBytes: 0, listens: 0 };
+  private readonly total: Holding = { refs: 0, bodies: 0, bodyBytes: 0, pendingBytes: 0 };
+  /** The listen streams by client: the bound per client, in all, and the fair share of a full table. */
+  private readonly listens = new FairShareTable<ListenPlace>();
   private sampledAt = 0;
   private pressure = false;
   private readonly pressureBytes = oldSpaceLimit() * PRESSURE;
@@ -216,33 +244,41 @@ export class Admission {
     };
   }
 
-  /** Admits one `subscriptions/listen` stream; the returned function ends it. */
-  enterListen(client: string | undefined): (() => void) | Refusal {
+  /**
+   * Admits one `subscriptions/listen` stream, or says why not: the client holds its most (429); all streams are
+   * open and the client holds its fair share (503), else the oldest stream of the client holding the most (at
+   * least two more than the newcomer) ends to make room, so that whoever filled the table does not lock others out.
+   */
+  enterListen(client: string | undefined): ListenTicket | Refusal {
     const { maxListenStreams, maxListenStreamsPerClient } = this.limits;
-    const own = this.take(client);
-    if (own && own.listens >= maxListenStreamsPerClient) {
-      this.drop(client, own);
+    if (client !== undefined && this.listens.count(client) >= maxListenStreamsPerClient) {
       return { status: 429, message: `Too many subscriptions/listen streams from this client (at most ${maxListenStreamsPerClient}): close one first.` };
     }
-    if (this.total.listens >= maxListenStreams) {
-      this.drop(client, own);
-      return { status: 503, message: 'Too many subscriptions/listen streams are open: retry later.' };
+    while (this.listens.size >= maxListenStreams) {
+      const victim = this.listens.fairShareVictim(client);
+      if (!victim) return { status: 503, message: 'Too many subscriptions/listen streams are open: retry later.' };
+      // Out of the count at once; ended now, or as soon as its stream exists.
+      this.listens.delete(victim);
+      victim.ended = true;
+      victim.end?.();
     }
-    if (own) own.listens++;
-    this.total.listens++;
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
-      this.total.listens--;
-      if (own) own.listens--;
-      this.drop(client, own);
+    const place: ListenPlace = { client, lastSeen: Date.now(), ended: false };
+    this.listens.add(place);
+    return {
+      release: () => {
+        place.ended = true;
+        this.listens.delete(place);
+      },
+      bind: (end) => {
+        if (place.ended) end();
+        else place.end = end;
+      },
     };
   }
 
   private holding(client: string): Holding {
     let own = this.clients.get(client);
-    if (!own) this.clients.set(client, (own = { refs: 0, bodies: 0, bodyBytes: 0, pendingBytes: 0, listens: 0 }));
+    if (!own) this.clients.set(client, (own = { refs: 0, bodies: 0, bodyBytes: 0, pendingBytes: 0 }));
     return own;
   }
 

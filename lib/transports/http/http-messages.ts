@@ -1,9 +1,10 @@
 /**
  * The response, with `done` called once its body has ended or been cancelled. With `idleMs`, a stream that
  * carries no event (keep-alive comments aside) for that long is ended: a held `subscriptions/listen` stream
- * does not keep its place for ever; its client listens again.
+ * does not keep its place for ever; its client listens again. `onEnd` is handed the function that ends the
+ * stream so (the fair share of a full table of listen streams).
  */
-export function watchBody(response: Response, done: () => void, idleMs?: number): Response {
+export function watchBody(response: Response, done: () => void, idleMs?: number, onEnd?: (end: () => void) => void): Response {
   if (!response.body) {
     done();
     return response;
@@ -55,6 +56,7 @@ export function watchBody(response: Response, done: () => void, idleMs?: number)
       await reader.cancel(reason).catch(() => undefined);
     },
   });
+  onEnd?.(expire);
   return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 

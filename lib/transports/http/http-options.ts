@@ -8,13 +8,22 @@ export interface HttpOptions {
   stateless?: boolean;
   /** Answer with one JSON body instead of an SSE stream (mid-call notifications are then not delivered). */
   jsonResponse?: boolean;
-  /** Accepted `Host` header names (DNS-rebinding protection); loopback names by default on a loopback bind. */
+  /**
+   * Accepted `Host` header names (DNS-rebinding protection). Default: on a loopback bind, and for a request that
+   * comes over loopback (its remote address is 127.0.0.0/8 or ::1), the loopback names `localhost`, `127.0.0.1`,
+   * `[::1]`; otherwise none checked. `[]`: no check at all.
+   */
   allowedHosts?: string[];
-  /** Accepted `Origin` header hosts; a request without Origin (not from a browser) is always accepted. */
+  /**
+   * Accepted `Origin` header hosts; a request without Origin (not from a browser) is always accepted. Default as
+   * for `allowedHosts`: loopback origins for a request over loopback. `[]`: no check at all.
+   */
   allowedOrigins?: string[];
   /**
-   * Most sessions at once; one more `initialize` is answered 503. Default: what a quarter of the heap holds
-   * (16 KiB a session), between 100 and 10,000 (10,000 from a heap of 640 MiB up; Node's default heap is larger).
+   * Most sessions at once. When they are all open, a new `initialize` ends the least recently used session of
+   * the client holding the most (if it holds at least two more than the newcomer: a fair share), else it is
+   * answered 503. Default: what a quarter of the heap holds (16 KiB a session), between 100 and 10,000 (10,000
+   * from a heap of 640 MiB up; Node's default heap is larger).
    */
   maxSessions?: number;
   /** Most sessions one client may hold at once (see `clientKey`); one more is answered 429. Default a tenth of `maxSessions`, at most 1,000. */
@@ -27,6 +36,12 @@ export interface HttpOptions {
    * per-client limit for that request.
    */
   clientKey?: (request: Request, remoteAddress: string | undefined) => string | undefined;
+  /**
+   * Client addresses are grouped for the per-client bounds: an IPv6 address counts as its network of this many
+   * bits (a host is given a /64 and may use any address in it); an IPv4-mapped IPv6 address (`::ffff:1.2.3.4`)
+   * as its IPv4 address. Applies to the remote address and to a `clientKey` that returns an address. Default 64.
+   */
+  ipv6Prefix?: number;
   /** A session unused this long is closed and its in-flight calls aborted. Default 30 minutes. */
   sessionIdleTimeoutMs?: number;
   /** A session whose client has not sent `notifications/initialized` this long after `initialize`, and has sent nothing else, is closed. Default 30 s. */
@@ -61,7 +76,11 @@ export interface HttpOptions {
   maxPendingResponseBytesPerClient?: number;
   /** A response write that makes no progress (the client reads nothing) this long ends the connection. Default 30 s. */
   writeTimeoutMs?: number;
-  /** Most 2026-07-28 `subscriptions/listen` streams open at once. Default 1,024. */
+  /**
+   * Most 2026-07-28 `subscriptions/listen` streams open at once. When all are open, a new one ends the oldest
+   * stream of the client holding the most (if it holds at least two more than the newcomer), else it is answered
+   * 503. Default 1,024.
+   */
   maxListenStreams?: number;
   /** Most `subscriptions/listen` streams one client may hold open; one more is answered 429. Default 16. */
   maxListenStreamsPerClient?: number;

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
 import { ownerOf } from '../../context';
 import type { ServerLogger } from '../../invocation';
@@ -9,6 +9,8 @@ import { jsonRpcError } from './http-messages';
 import type { Admission, HttpLimits } from './http-limits';
 import type { HttpOptions } from './http-options';
 import { peerHeader } from '../../server/peer-headers';
+import { clientKeyOf } from '../../server/client-address';
+import { FairShareTable } from './fair-share';
 import type { SessionStore } from './session-store';
 
 /** What a framework adapter passes along: a body it already parsed, the verified auth of the request. */
@@ -46,11 +48,14 @@ interface LegacySession {
  */
 export class LegacySessions {
   private readonly sessions = new Map<string, LegacySession>();
-  private readonly perClient = new Map<string, number>();
-  private readonly reviving = new Map<string, Promise<LegacySession | undefined>>();
+  /** The sessions by client (and those being opened): the per-client bound and the fair share of a full table. */
+  private readonly holders = new FairShareTable<LegacySession>();
+  private readonly reviving = new Map<string, Promise<LegacySession | Refusal | undefined>>();
   private readonly sweeper: NodeJS.Timeout;
   private closing = false;
   private evicting = false;
+  /** When a full table last made a client give up a session: logged at most once a minute. */
+  private sharedAt = 0;
 
   constructor(
     private readonly factory: ServerFactory,
@@ -80,54 +85,92 @@ export class LegacySessions {
     const id = request.headers.get('mcp-session-id');
     const owner = options.authInfo ? ownerOf(fromAuthInfo(options.authInfo)) : undefined;
     if (id) {
-      const session = this.sessions.get(id) ?? (await this.revive(id, request));
+      const found = this.sessions.get(id) ?? (await this.revive(id, request, owner));
+      if (found && 'status' in found) return refusalResponse(found);
       // Another subject's session is answered as an unknown one: its existence is not revealed.
-      if (!session || session.owner !== owner) return jsonRpcError(404, -32001, 'Session not found: it expired or was terminated. Start a new session with initialize.');
-      this.seen(session);
-      return session.transport.handleRequest(request, options);
+      if (!found || found.owner !== owner) return jsonRpcError(404, -32001, 'Session not found: it expired or was terminated. Start a new session with initialize.');
+      this.seen(found);
+      return found.transport.handleRequest(request, options);
     }
     if (request.method !== 'POST' || !(await isInitialize(request, options.parsedBody))) {
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (start a session with initialize).');
     }
-    if (this.sessions.size >= this.limits.maxSessions) {
-      return jsonRpcError(503, -32000, 'Too many sessions: try again later.', { 'retry-after': '5' });
+    const client = this.clientOf(request, owner);
+    const admitted = await this.admit(client);
+    if ('status' in admitted) return refusalResponse(admitted);
+    return this.open(request, options, client, owner, admitted);
+  }
+
+  /**
+   * Who a request comes from: `clientKey`'s answer, else the token's subject, else the remote address; an IPv6
+   * address by its network (`ipv6Prefix`), a long key by its digest (clientKeyOf).
+   */
+  private clientOf(request: Request, owner: string | undefined): string | undefined {
+    const remote = request.headers.get(peerHeader()) ?? undefined;
+    const key = this.options.clientKey ? this.options.clientKey(request, remote) : (owner ?? remote);
+    return key === undefined ? undefined : clientKeyOf(key, this.limits.ipv6Prefix);
+  }
+
+  /**
+   * A place for one more session of `client` (the function that gives it back if the session never opens), or
+   * why not. A full table: when the client holds its most or its fair share, 503; else the least recently used
+   * session of the client holding the most ends to make room (a newcomer is not locked out for the idle timeout
+   * by whoever filled the table, and holding places costs activity). Then the heap nearly full (503), and the
+   * client at `maxSessionsPerClient` (429).
+   */
+  private async admit(client: string | undefined): Promise<(() => void) | Refusal> {
+    const most = this.limits.maxSessionsPerClient;
+    const atMost = client !== undefined && this.holders.count(client) >= most;
+    while (this.holders.size >= this.limits.maxSessions) {
+      const victim = atMost ? undefined : this.holders.fairShareVictim(client);
+      if (!victim) return { status: 503, message: 'Too many sessions: try again later.' };
+      this.logShare();
+      // Ended here as an idle one is (a shared session store may serve it again): out of the count at once.
+      this.sessions.delete(victim.id);
+      await this.end(victim, false);
     }
     // The heap is nearly full: sessions idle the longest make room, and this one waits for it.
     if (this.admission.underPressure()) {
       void this.evictUnderPressure();
-      return jsonRpcError(503, -32000, 'Server busy: out of memory for new sessions. Retry shortly.', { 'retry-after': '5' });
+      return { status: 503, message: 'Server busy: out of memory for new sessions. Retry shortly.' };
     }
-    const client = this.clientOf(request, owner);
-    const most = this.limits.maxSessionsPerClient;
-    if (client !== undefined && (this.perClient.get(client) ?? 0) >= most) {
-      return jsonRpcError(429, -32000, `Too many sessions from this client (at most ${most}): close one (DELETE with its Mcp-Session-Id) or reuse it.`, {
-        'retry-after': '5',
-      });
+    if (client !== undefined && this.holders.count(client) >= most) {
+      return { status: 429, message: `Too many sessions from this client (at most ${most}): close one (DELETE with its Mcp-Session-Id) or reuse it.` };
     }
-    return this.open(request, options, client, owner);
+    return this.holders.reserve(client);
   }
 
-  /** Who a request comes from: `clientKey`'s answer, else the token's subject, else the remote address. */
-  private clientOf(request: Request, owner: string | undefined): string | undefined {
-    const remote = request.headers.get(peerHeader()) ?? undefined;
-    const key = this.options.clientKey ? this.options.clientKey(request, remote) : (owner ?? remote);
-    // A key may come from a header the client sent: a long one is kept as its digest (bounded in bytes).
-    return key !== undefined && key.length > 128 ? createHash('sha256').update(key).digest('base64url') : key;
+  private logShare(): void {
+    const now = Date.now();
+    if (now - this.sharedAt < 60_000) return;
+    this.sharedAt = now;
+    this.logger.warn(
+      `HTTP: all ${this.limits.maxSessions} sessions are open: a new client's session ends the least recently used session of the client holding the most (maxSessions, maxSessionsPerClient).`,
+    );
   }
 
-  private async open(request: Request, options: RequestOptions, client: string | undefined, owner: string | undefined): Promise<Response> {
+  private async open(request: Request, options: RequestOptions, client: string | undefined, owner: string | undefined, release: () => void): Promise<Response> {
     const id = newSessionId();
     const store = this.options.sessionStore;
-    const initialize = store ? await initializeParams(request, options.parsedBody) : undefined; // before the body is read
-    const session = await this.create(id, client, owner);
-    const response = await session.transport.handleRequest(request, options);
+    let initialize: Record<string, unknown> | undefined;
+    let session: LegacySession;
+    let response: Response;
+    try {
+      initialize = store ? await initializeParams(request, options.parsedBody) : undefined; // before the body is read
+      session = await this.create(id, client, owner);
+      response = await session.transport.handleRequest(request, options);
+    } catch (error) {
+      release();
+      throw error;
+    }
     // Registered before the response (and with it the session id) reaches the client. Not an initialize, or a
     // failed one: the transport answered 400 and no session exists.
     if (session.transport.sessionId !== id) {
+      release();
       await this.end(session, true);
       return response;
     }
-    this.register(session);
+    this.register(session, release);
     // A client that never completes the handshake does not keep its session (nor a place under maxSessions).
     // A session that sent anything since `initialize` is alive: its `initialized` may still be queued behind a
     // busy server, and dropping it then would turn load into 404s.
@@ -160,42 +203,55 @@ export class LegacySessions {
     return { id, transport, server, client, owner, lastSeen: Date.now() };
   }
 
-  private register(session: LegacySession): void {
+  /** A session opened under the place `release` gives back is now held (and counted) as its client's. */
+  private register(session: LegacySession, release: () => void): void {
     this.sessions.set(session.id, session);
-    if (session.client !== undefined) this.perClient.set(session.client, (this.perClient.get(session.client) ?? 0) + 1);
+    this.holders.add(session, release);
   }
 
   /**
    * A session another instance opened (or this one, before a restart): found in the session store, it is
-   * opened here again by replaying the client's `initialize` and `notifications/initialized` to a new server.
+   * opened here again by replaying the client's `initialize` and `notifications/initialized` to a new server,
+   * under the same bounds as a new session (in all, per client, the fair share), counted as the requester's.
    */
-  private revive(id: string, request: Request): Promise<LegacySession | undefined> {
+  private revive(id: string, request: Request, owner: string | undefined): Promise<LegacySession | Refusal | undefined> {
     const store = this.options.sessionStore;
     if (!store || this.closing) return Promise.resolve(undefined);
     let pending = this.reviving.get(id);
     if (!pending) {
-      pending = this.reopen(id, request, store).finally(() => this.reviving.delete(id));
+      pending = this.reopen(id, request, owner, store).finally(() => this.reviving.delete(id));
       this.reviving.set(id, pending);
     }
     return pending;
   }
 
-  private async reopen(id: string, request: Request, store: SessionStore): Promise<LegacySession | undefined> {
+  private async reopen(id: string, request: Request, owner: string | undefined, store: SessionStore): Promise<LegacySession | Refusal | undefined> {
     const record = await store.load(id).catch((error: unknown) => this.warn('look up a session', error));
-    if (!record) return undefined;
-    const session = await this.create(id, undefined, record.owner);
-    const post = (body: object, headers: Record<string, string> = {}) =>
-      session.transport
-        .handleRequest(new Request(request.url, { method: 'POST', headers: { ...REVIVE_HEADERS, ...headers }, body: JSON.stringify(body) }))
-        .then((response) => response.text());
-    await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: record.initialize });
-    if (session.transport.sessionId !== id) {
-      await this.end(session, false);
-      return undefined;
+    // Another subject's session is not opened for this one (it would be answered as unknown anyway).
+    if (!record || record.owner !== owner) return undefined;
+    const client = this.clientOf(request, owner);
+    const admitted = await this.admit(client);
+    if ('status' in admitted) return admitted;
+    let session: LegacySession;
+    try {
+      session = await this.create(id, client, record.owner);
+      const post = (body: object, headers: Record<string, string> = {}) =>
+        session.transport
+          .handleRequest(new Request(request.url, { method: 'POST', headers: { ...REVIVE_HEADERS, ...headers }, body: JSON.stringify(body) }))
+          .then((response) => response.text());
+      await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: record.initialize });
+      if (session.transport.sessionId !== id) {
+        admitted();
+        await this.end(session, false);
+        return undefined;
+      }
+      const version = String(record.initialize.protocolVersion ?? '');
+      await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id, 'mcp-protocol-version': version });
+    } catch (error) {
+      admitted();
+      throw error;
     }
-    const version = String(record.initialize.protocolVersion ?? '');
-    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id, 'mcp-protocol-version': version });
-    this.register(session);
+    this.register(session, admitted);
     return session;
   }
 
@@ -229,11 +285,7 @@ export class LegacySessions {
    */
   private async end(session: LegacySession, forget: boolean): Promise<void> {
     clearTimeout(session.handshake);
-    if (session.client !== undefined) {
-      const left = (this.perClient.get(session.client) ?? 1) - 1;
-      if (left > 0) this.perClient.set(session.client, left);
-      else this.perClient.delete(session.client);
-    }
+    this.holders.delete(session);
     await session.transport.close().catch(() => undefined);
     await session.server.close().catch(() => undefined);
     const store = this.options.sessionStore;
@@ -274,6 +326,16 @@ export class LegacySessions {
 const PRESSURE_IDLE_MS = 60_000;
 
 const REVIVE_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** Why a session is not opened: the status and message of the answer (which asks to retry in 5 s). */
+interface Refusal {
+  readonly status: 429 | 503;
+  readonly message: string;
+}
+
+function refusalResponse(refusal: Refusal): Response {
+  return jsonRpcError(refusal.status, -32000, refusal.message, { 'retry-after': '5' });
+}
 
 /** The params of the `initialize` in a request body. */
 async function initializeParams(request: Request, parsedBody: unknown): Promise<Record<string, unknown> | undefined> {

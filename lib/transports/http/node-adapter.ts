@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PendingBytes } from './http-limits';
+import { meterBody } from './response-meter';
 import type { BodySource } from './request-body';
 import type { RequestTarget } from './request-target';
 
@@ -10,9 +11,6 @@ import type { RequestTarget } from './request-target';
  * bound what a slow reader makes the server hold (answers written in slices, each waiting for the last to drain,
  * and a write that makes no progress for `writeTimeoutMs` ends the connection).
  */
-
-/** Most bytes handed to the socket at once: a large answer is written in slices, as the reader takes them. */
-const SLICE = 64 * 1024;
 
 /** The request as the endpoint reads it: headers and target, no body (that comes from `bodyOf`). */
 export function webRequest(req: IncomingMessage, target: RequestTarget, signal: AbortSignal, extra?: Readonly<Record<string, string>>): Request {
@@ -68,22 +66,22 @@ export function bodyOf(req: IncomingMessage): BodySource {
 }
 
 /**
- * Writes the endpoint's answer to the Node response: headers, then the body in slices, each after the reader
- * took the last (the unread bytes counted on `pending`); a reader that takes nothing for `writeTimeoutMs` loses
- * its connection. Resolves once the answer is written or the connection is gone. `call`: the answer to a POST,
- * read to its end even when the client went away (a call holds its place until it answered; what it still
+ * Writes the endpoint's answer to the Node response: headers, then the body in slices (meterBody), each after the
+ * socket took the last (the unread bytes counted on `pending`); a reader that takes nothing for `writeTimeoutMs`
+ * loses its connection. Resolves once the answer is written or the connection is gone. `call`: the answer to a
+ * POST, read to its end even when the client went away (a call holds its place until it answered; what it still
  * sends is dropped), where other streams are cancelled at once.
  */
 export async function writeResponse(res: ServerResponse, response: Response, pending: PendingBytes, writeTimeoutMs: number, signal: AbortSignal, call: boolean): Promise<void> {
   try {
-    await write(res, response, pending, writeTimeoutMs, signal, call);
+    await write(res, meterBody(response, pending, { call }), writeTimeoutMs, signal);
   } finally {
     // Every answer gives back what it counted for its client, a bodiless one too (202 to a notification).
     pending.release();
   }
 }
 
-async function write(res: ServerResponse, response: Response, pending: PendingBytes, writeTimeoutMs: number, signal: AbortSignal, call: boolean): Promise<void> {
+async function write(res: ServerResponse, response: Response, writeTimeoutMs: number, signal: AbortSignal): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   // A request whose body was not read (refused before it) cannot keep its connection: the rest of the body is in the way.
@@ -93,38 +91,25 @@ async function write(res: ServerResponse, response: Response, pending: PendingBy
   // A standing GET stream may carry no event for long: the client sees it open now.
   if (res.req.method === 'GET') res.flushHeaders();
   const reader = response.body.getReader();
-  const cancel = () => void reader.cancel().catch(() => undefined);
-  if (!call) signal.addEventListener('abort', cancel, { once: true });
-  let gone = false;
+  // The client went away: the meter drops what it held (and reads a call's answer on to its end).
+  const stop = () => void reader.cancel().catch(() => undefined);
+  signal.addEventListener('abort', stop, { once: true });
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (gone || signal.aborted || res.destroyed) {
-        if (call) continue; // the client is gone: read on, keep nothing
+      if (signal.aborted || res.destroyed) break;
+      if (!res.write(value) && !(await drained(res, writeTimeoutMs, signal))) {
+        // No progress (or the client went away): the connection goes, and with it what it held.
+        if (!res.destroyed) res.destroy();
         break;
-      }
-      pending.add(value.byteLength);
-      let offset = 0;
-      while (offset < value.byteLength) {
-        const slice = value.byteLength <= SLICE ? value : value.subarray(offset, offset + SLICE);
-        offset += slice.byteLength;
-        const flowing = res.write(slice);
-        pending.sub(slice.byteLength);
-        if (!flowing && !(await drained(res, writeTimeoutMs, signal))) {
-          // No progress (or the client went away): the connection goes, and with it what it held.
-          gone = true;
-          pending.sub(value.byteLength - offset);
-          if (!res.destroyed) res.destroy();
-          break;
-        }
       }
     }
   } catch {
     // The answer's stream failed mid-way: end what was sent.
   } finally {
-    signal.removeEventListener('abort', cancel);
-    if (!call && (gone || signal.aborted)) cancel();
+    signal.removeEventListener('abort', stop);
+    stop();
   }
   if (!res.destroyed) res.end();
 }
