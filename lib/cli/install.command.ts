@@ -1,5 +1,6 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { replaceFile } from '../generator';
 import { parseArgs, type CommandSpec } from './args';
 import { CliError, CliErrorCode, usageError } from './cli.error';
 import { HOSTS, here, type Host, type Scope, type ServerSpec, type Where } from './install/hosts';
@@ -43,26 +44,27 @@ export async function installCommand(argv: readonly string[]): Promise<CommandOu
   if (!/^[\w.-]{1,64}$/.test(name)) throw usageError(`Invalid --name ${JSON.stringify(name)}: give 1 to 64 letters, digits, '_', '-' or '.'.`);
   const file = typeof options.config === 'string' ? path.resolve(options.config) : host.file(scope, where);
 
-  const existing = readConfig(file);
-  const servers = existing[host.key] ?? {};
+  const real = configTarget(file);
+  const existing = readConfig(real);
+  const servers = existing.json[host.key] ?? {};
   if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
     throw new CliError(CliErrorCode.Usage, `Cannot install in ${file}: its "${host.key}" is not an object of servers, so mcp-reflect will not touch it.\nFix it by hand (it should be { "${host.key}": { "<name>": { … } } }), then run this again.`);
   }
   const replaced = Object.hasOwn(servers, name);
-  const written = { ...existing, [host.key]: { ...(servers as Record<string, unknown>), [name]: entry } };
+  const written = { ...existing.json, [host.key]: { ...(servers as Record<string, unknown>), [name]: entry } };
   const text = `${JSON.stringify(written, null, 2)}\n`;
-  if (options['dry-run']) return { stdout: `Would write ${file}:\n${text}`, exitCode: 0 };
+  if (options['dry-run']) return { stdout: `Would write ${real === file ? file : `${file} (a link to ${real})`}:\n${text}`, exitCode: 0 };
 
-  mkdirSync(path.dirname(file), { recursive: true });
-  const backup = existsSync(file) ? `${file}.bak` : undefined;
-  if (backup) copyFileSync(file, backup);
-  // Written beside it, then moved over it: a crash mid-write never leaves half a file.
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
+  mkdirSync(path.dirname(real), { recursive: true });
+  // Neither file is written through a link: each is written beside its place, then renamed over it (a link at
+  // <file>.bak is replaced, its target untouched). A link at <file> is followed on purpose, to the file it names.
+  const backup = existing.text !== undefined ? `${file}.bak` : undefined;
+  if (backup) replaceFile(backup, existing.text!, existing.mode);
+  replaceFile(real, text, existing.mode);
   return {
     stdout: [
       `${replaced ? 'Replaced' : 'Added'} ${name} in ${file} (${host.title}${host.scopes.length > 1 ? `, ${scope} scope` : ''}).`,
+      ...(real !== file ? [`${file} is a link: the file it names, ${real}, was written.`] : []),
       ...(backup ? [`The previous file is kept as ${backup}.`] : []),
       `Restart ${host.title} (or reload its MCP servers) to start it.`,
     ].join('\n'),
@@ -109,15 +111,47 @@ function defaultName(server: ServerSpec, target: string): string {
   }
 }
 
-/** The host's file as JSON, `{}` when there is none; malformed, it is refused with its line and column, untouched. */
-function readConfig(file: string): Record<string, unknown> {
-  if (!existsSync(file)) return {};
+/** The most a host's configuration file may hold: anything larger is not one (or is a device behind a link). */
+const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The file to write for `file`: itself, or the file a symbolic link there names (written through on purpose: a
+ * configuration kept in a dotfiles folder stays a link). A link to nothing, or to anything but a regular file
+ * (a folder, a device, a pipe), is refused with the reason, and so is a file too large to be a configuration.
+ */
+function configTarget(file: string): string {
+  let stats;
+  try {
+    stats = lstatSync(file);
+  } catch {
+    return file;
+  }
+  const refuse = (why: string, fix: string) => new CliError(CliErrorCode.Usage, `Cannot install in ${file}: ${why}, so mcp-reflect will not touch it.\n${fix}`);
+  let real = file;
+  if (stats.isSymbolicLink()) {
+    try {
+      real = realpathSync(file);
+      stats = statSync(real);
+    } catch {
+      throw refuse('it is a symbolic link to a file that does not exist', 'Remove the link (or create the file it names), then run this again.');
+    }
+  }
+  const what = real === file ? 'it' : `it is a link to ${real}, which`;
+  if (!stats.isFile()) throw refuse(`${what} is not a regular file`, 'Give a JSON file with --config, or move this one away, then run this again.');
+  if (stats.size > MAX_CONFIG_BYTES) throw refuse(`${what} holds ${stats.size} bytes, more than a host configuration (${MAX_CONFIG_BYTES})`, 'Check that this is the file you mean, or give another with --config.');
+  return real;
+}
+
+/** The host's file as JSON (`{}` when there is none), its text and its permissions; malformed, it is refused with its line and column, untouched. */
+function readConfig(file: string): { json: Record<string, unknown>; text?: string; mode?: number } {
+  if (!existsSync(file)) return { json: {} };
   const text = readFileSync(file, 'utf8');
-  if (text.trim() === '') return {};
+  const mode = statSync(file).mode & 0o777;
+  if (text.trim() === '') return { json: {}, text, mode };
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new SyntaxError('the file is not a JSON object');
-    return parsed as Record<string, unknown>;
+    return { json: parsed as Record<string, unknown>, text, mode };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const position = Number(/position (\d+)/.exec(message)?.[1] ?? /line (\d+) column (\d+)/.exec(message)?.index);

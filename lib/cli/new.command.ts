@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { replaceFile } from '../generator';
 import { parseArgs, type CommandSpec } from './args';
 import { CliError, CliErrorCode, usageError } from './cli.error';
 import { projectFiles } from './new/templates';
@@ -37,13 +39,16 @@ export async function newCommand(argv: readonly string[], io: CliIo = { stderr: 
 
   const progress = createProgress(io.stderr, { quiet: options.quiet === true });
   progress.update(`Creating ${name} in ${target}`);
+  if (from) checkNoLinkedFolder(dir, target, 'vendor');
   const vendored = from && `vendor/${vendor(from, path.join(target, 'vendor'), progress)}`;
   const files = projectFiles(name, vendored && `file:${vendored}`);
+  for (const file of files) checkNoLinkedFolder(dir, target, path.posix.dirname(file.path));
   for (const file of files) {
     progress.update(`Writing ${file.path}`);
     const destination = path.join(target, ...file.path.split('/'));
     mkdirSync(path.dirname(destination), { recursive: true });
-    writeFileSync(destination, file.content);
+    // A file of the same name is replaced, a link there included (never its target).
+    replaceFile(destination, file.content);
   }
   progress.done();
 
@@ -96,13 +101,21 @@ function vendor(source: Source, into: string, progress: { update(line: string): 
   mkdirSync(into, { recursive: true });
   if (source.tarball) {
     progress.update(`Copying ${path.basename(source.tarball)}`);
-    copyFileSync(source.tarball, path.join(into, path.basename(source.tarball)));
+    replaceFile(path.join(into, path.basename(source.tarball)), readFileSync(source.tarball));
     return path.basename(source.tarball);
   }
   progress.update(`Packing ${source.folder}`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const packed = execFileSync(npm, ['pack', '--ignore-scripts', '--silent', '--pack-destination', into], { cwd: source.folder, encoding: 'utf8', shell: process.platform === 'win32' });
-  return packed.trim().split('\n').pop()!;
+  // Packed in a folder of its own, then moved in: npm would write through a link already at the tarball's name.
+  const packing = mkdtempSync(path.join(tmpdir(), 'mcp-reflect-pack-'));
+  try {
+    const packed = execFileSync(npm, ['pack', '--ignore-scripts', '--silent', '--pack-destination', packing], { cwd: source.folder, encoding: 'utf8', shell: process.platform === 'win32' });
+    const name = path.basename(packed.trim().split('\n').pop()!);
+    replaceFile(path.join(into, name), readFileSync(path.join(packing, name)));
+    return name;
+  } finally {
+    rmSync(packing, { recursive: true, force: true });
+  }
 }
 
 function projectName(given: string | true | undefined, target: string): string {
@@ -112,6 +125,29 @@ function projectName(given: string | true | undefined, target: string): string {
   }
   const derived = path.basename(target).toLowerCase().replace(/[^a-z0-9._~-]+/g, '-').replace(/^[._~-]+|-+$/g, '').slice(0, 214);
   return derived || 'mcp-server';
+}
+
+/**
+ * No folder of `folder` (relative to `target`) is a symbolic link: `--force` in a cloned folder whose `src` names
+ * `~/.config` would write the template there. Refused, naming the link.
+ */
+function checkNoLinkedFolder(dir: string, target: string, folder: string): void {
+  let at = target;
+  for (const part of folder.split('/').filter((name) => name !== '.' && name !== '')) {
+    at = path.join(at, part);
+    let linked: boolean;
+    try {
+      linked = lstatSync(at).isSymbolicLink();
+    } catch {
+      return; // what does not exist yet is made by this command, a folder
+    }
+    if (linked) {
+      throw new CliError(
+        CliErrorCode.Usage,
+        `Cannot write into ${path.join(dir, path.relative(target, at))}: it is a symbolic link, and mcp-reflect new never writes through a link (the files would land outside the project).\nRemove the link, or give a new or empty folder.`,
+      );
+    }
+  }
 }
 
 /** The folder is new, or empty, or `--force` says to write into it anyway. */

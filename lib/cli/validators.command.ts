@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { readOwnFile, replaceFile } from '../generator';
 import type { ValidatorUse } from '../validation';
 import { parseArgs, type CommandSpec } from './args';
 import type { CommandOutput } from './output';
@@ -50,14 +51,15 @@ export async function validatorsCommand(argv: readonly string[], io: CliIo = { s
   const where = path.relative(process.cwd(), out) || out;
   const typingsFile = out.replace(/\.c?js$/, '.d.ts');
   progress.done();
-  const current = existsSync(out) && readFileSync(out, 'utf8') === code && existsSync(typingsFile) && readFileSync(typingsFile, 'utf8') === typings;
+  const current = readOwnFile(out) === code && readOwnFile(typingsFile) === typings;
   if (options.check) {
     if (current) return { stdout: options.quiet ? '' : `${where} is up to date (${uses.size} validators).`, exitCode: 0 };
     return { stdout: '', stderr: `${where} is ${existsSync(out) ? 'stale' : 'missing'}: run \`mcp-reflect validators ${entry} --out ${where}\` and commit it.`, exitCode: 1 };
   }
   mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, code);
-  writeFileSync(typingsFile, typings);
+  // Never through a link at either place: each is replaced by its file.
+  replaceFile(out, code);
+  replaceFile(typingsFile, typings);
   return { stdout: options.quiet ? '' : `${current ? 'Unchanged:' : 'Wrote'} ${where} (${uses.size} validators).`, exitCode: 0 };
 }
 

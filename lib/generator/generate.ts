@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, watch } from 'node:fs';
 import path from 'node:path';
 import { collect } from './collect';
 import { emitModule, importExtensionFor } from './emit';
 import { openProject } from './engine';
 import { GeneratorError } from './generator.error';
+import { readOwnFile, replaceFile } from './replace-file';
 
 export interface GenerateOptions {
   /** The tsconfig.json to read (default: ./tsconfig.json). */
@@ -91,15 +92,16 @@ export async function generateMetadata(options: GenerateOptions): Promise<Genera
 
 /** Writes the file when its text changed; true when it did. */
 export function writeIfChanged(result: GenerateResult): boolean {
-  if (existsSync(result.out) && readFileSync(result.out, 'utf8') === result.text) return false;
+  if (readOwnFile(result.out) === result.text) return false;
   mkdirSync(path.dirname(result.out), { recursive: true });
-  writeFileSync(result.out, result.text);
+  // Never through a link a cloned repository may ship at its place: the link is replaced by the file.
+  replaceFile(result.out, result.text);
   return true;
 }
 
 /** True when the file on disk is exactly what generating now would write. */
 export function isCurrent(result: GenerateResult): boolean {
-  return existsSync(result.out) && readFileSync(result.out, 'utf8') === result.text;
+  return readOwnFile(result.out) === result.text;
 }
 
 /**

@@ -4,47 +4,80 @@ import type { RedisClient, RedisOptions } from './redis-client';
 
 /** Options of {@link RedisStateStore}. */
 export interface RedisStateStoreOptions extends RedisOptions {
-  /** Bytes (keys and JSON values) one owner may keep. Default 1 MiB. */
+  /** Bytes one owner may keep: each value's key and JSON, plus {@link REDIS_ENTRY_OVERHEAD} per value. Default 1 MiB. */
   maxBytesPerOwner?: number;
 }
 
-// One hash per owner: `v:<key>` its JSON, `e:<key>` its expiry (epoch ms). A set sweeps the owner's expired keys,
-// counts the bytes of the others (key and JSON, as the memory store counts them), refuses what would pass the
-// budget, and keeps the hash until its last key expires. KEYS: the owner's hash. ARGV: now, key, json, expiresAt, max.
+/**
+ * What Redis holds for one value beside its key and JSON, as `MEMORY USAGE` reports it for an owner of many
+ * values (a hash field and a sorted-set member, each with their dictionary entries and allocator slack): counted
+ * against `maxBytesPerOwner`, so that 10,000 one-byte values count what they cost (1.5 MiB), not 20 KB.
+ */
+export const REDIS_ENTRY_OVERHEAD = 150;
+
+// One hash per owner (`v:<key>` its JSON, `#` the bytes the owner holds) and one sorted set of its keys by expiry
+// (epoch ms), in one Cluster slot. Every script is O(log n) in the owner's keys: the byte count is kept up to date
+// as values come and go (a replaced value's size is read with HSTRLEN), never summed over the hash; expired values
+// are swept a few at a time, from the sorted set (each once), and all of them only before a set would be refused.
+// SET — KEYS: hash, expiries. ARGV: now, key, json, expiresAt, max, overhead.
 const SET = `
-local now = tonumber(ARGV[1])
-local all = redis.call('HGETALL', KEYS[1])
-local used = 0
-local latest = tonumber(ARGV[4])
-for i = 1, #all, 2 do
-  local field = all[i]
-  if string.sub(field, 1, 2) == 'e:' then
-    local name = string.sub(field, 3)
-    local expires = tonumber(all[i + 1])
-    if expires <= now then
-      redis.call('HDEL', KEYS[1], field, 'v:' .. name)
-    elseif name ~= ARGV[2] then
-      used = used + #name + redis.call('HSTRLEN', KEYS[1], 'v:' .. name)
-      if expires > latest then latest = expires end
-    end
+local now, overhead, max = tonumber(ARGV[1]), tonumber(ARGV[6]), tonumber(ARGV[5])
+local used = tonumber(redis.call('HGET', KEYS[1], '#') or '0')
+local function sizeOf(name)
+  return #name + redis.call('HSTRLEN', KEYS[1], 'v:' .. name) + overhead
+end
+local function sweep(limit)
+  local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, limit)
+  for _, name in ipairs(expired) do
+    used = used - sizeOf(name)
+    redis.call('HDEL', KEYS[1], 'v:' .. name)
+    redis.call('ZREM', KEYS[2], name)
+  end
+  return #expired
+end
+local function replaced()
+  if redis.call('ZSCORE', KEYS[2], ARGV[2]) then return sizeOf(ARGV[2]) end
+  return 0
+end
+sweep(8)
+local adding = #ARGV[2] + #ARGV[3] + overhead
+if used - replaced() + adding > max then
+  while sweep(256) == 256 do end
+  if used - replaced() + adding > max then
+    if redis.call('ZCARD', KEYS[2]) == 0 then redis.call('DEL', KEYS[1]) else redis.call('HSET', KEYS[1], '#', used) end
+    return 0
   end
 end
-if used + #ARGV[2] + #ARGV[3] > tonumber(ARGV[5]) then return 0 end
-redis.call('HSET', KEYS[1], 'v:' .. ARGV[2], ARGV[3], 'e:' .. ARGV[2], ARGV[4])
+used = used - replaced() + adding
+redis.call('HSET', KEYS[1], 'v:' .. ARGV[2], ARGV[3], '#', used)
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[2])
+local latest = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')[2]
 redis.call('PEXPIREAT', KEYS[1], latest)
+redis.call('PEXPIREAT', KEYS[2], latest)
 return 1`;
 
-// Removes one key; 1 when it was there and live. KEYS: the owner's hash. ARGV: key, now.
+// GET — KEYS: hash, expiries. ARGV: key, now. The JSON of a live key, else nil.
+const GET = `
+local expires = redis.call('ZSCORE', KEYS[2], ARGV[1])
+if not expires or tonumber(expires) <= tonumber(ARGV[2]) then return false end
+return redis.call('HGET', KEYS[1], 'v:' .. ARGV[1])`;
+
+// DELETE — KEYS: hash, expiries. ARGV: key, now, overhead. 1 when it was there and live.
 const DELETE = `
-local expires = redis.call('HGET', KEYS[1], 'e:' .. ARGV[1])
-redis.call('HDEL', KEYS[1], 'v:' .. ARGV[1], 'e:' .. ARGV[1])
-if expires and tonumber(expires) > tonumber(ARGV[2]) then return 1 end
+local expires = redis.call('ZSCORE', KEYS[2], ARGV[1])
+if not expires then return 0 end
+local size = #ARGV[1] + redis.call('HSTRLEN', KEYS[1], 'v:' .. ARGV[1]) + tonumber(ARGV[3])
+redis.call('HDEL', KEYS[1], 'v:' .. ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+if redis.call('ZCARD', KEYS[2]) == 0 then redis.call('DEL', KEYS[1], KEYS[2]) else redis.call('HINCRBY', KEYS[1], '#', -size) end
+if tonumber(expires) > tonumber(ARGV[2]) then return 1 end
 return 0`;
 
 /**
  * `ctx.state` in Redis (docs/state.md): what one instance set, every instance sharing the Redis reads.
- * Bounded per owner in bytes (checked atomically in Redis); the total is bounded by the Redis server's own
- * `maxmemory`. One hash per owner, so one Redis server or a Cluster (each owner's keys live in one slot).
+ * Bounded per owner in bytes, counted as Redis holds them (checked atomically in Redis, in time that does not grow
+ * with the owner's keys); the total is bounded by the Redis server's own `maxmemory`. One hash and one sorted set
+ * per owner, so one Redis server or a Cluster (each owner's keys live in one slot).
  *
  * @example
  * import Redis from 'ioredis';
@@ -63,24 +96,25 @@ export class RedisStateStore implements StateStore {
   }
 
   async get(owner: string, key: string): Promise<string | undefined> {
-    const [json, expires] = (await this.redis.call('HMGET', this.key(owner), `v:${key}`, `e:${key}`)) as [string | null, string | null];
-    return json !== null && expires !== null && Number(expires) > Date.now() ? json : undefined;
+    const json = await this.redis.call('EVAL', GET, 2, ...this.keys(owner), key, Date.now());
+    return typeof json === 'string' ? json : undefined;
   }
 
   async set(owner: string, key: string, json: string, ttlMs: number): Promise<void> {
-    // Lua's # counts bytes; the budget is checked on the same measure the memory store uses.
-    if (entryBytes(key, json) > this.maxBytesPerOwner) throw StateError.full(this.maxBytesPerOwner);
+    // Lua's # counts bytes; the budget is checked on the same measure, with what Redis adds per value.
+    if (entryBytes(key, json) + REDIS_ENTRY_OVERHEAD > this.maxBytesPerOwner) throw StateError.full(this.maxBytesPerOwner);
     const now = Date.now();
-    const kept = await this.redis.call('EVAL', SET, 1, this.key(owner), now, key, json, now + ttlMs, this.maxBytesPerOwner);
+    const kept = await this.redis.call('EVAL', SET, 2, ...this.keys(owner), now, key, json, now + ttlMs, this.maxBytesPerOwner, REDIS_ENTRY_OVERHEAD);
     if (Number(kept) !== 1) throw StateError.full(this.maxBytesPerOwner);
   }
 
   async delete(owner: string, key: string): Promise<boolean> {
-    return Number(await this.redis.call('EVAL', DELETE, 1, this.key(owner), key, Date.now())) === 1;
+    return Number(await this.redis.call('EVAL', DELETE, 2, ...this.keys(owner), key, Date.now(), REDIS_ENTRY_OVERHEAD)) === 1;
   }
 
-  private key(owner: string): string {
+  private keys(owner: string): [string, string] {
     // The braces put every key of one owner in one Cluster slot.
-    return `${this.prefix}state:{${owner}}`;
+    const hash = `${this.prefix}state:{${owner}}`;
+    return [hash, `${hash}:expiries`];
   }
 }

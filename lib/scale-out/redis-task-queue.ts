@@ -1,5 +1,6 @@
 import { wholeOption } from '../errors';
 import { TaskLimitError, type QueuedTask, type TaskQueue, type TaskRunner } from '../tasks';
+import { FairLane, type LaneRedis } from './fair-lanes';
 
 /** Options of {@link RedisTaskQueue}. */
 export interface RedisTaskQueueOptions {
@@ -16,7 +17,10 @@ export interface RedisTaskQueueOptions {
   concurrency?: number;
   /** Runs of one tool one worker process takes at once: such a tool has a queue (a lane) of its own. */
   toolConcurrency?: Readonly<Record<string, number>>;
-  /** Runs waiting in a queue (each lane counts its own); one more task call is refused with -32600. Default 10,000. */
+  /**
+   * Runs waiting in a queue (each lane counts its own), exactly, over every instance; one more task call is refused
+   * with -32600. Default 10,000.
+   */
   maxQueued?: number;
   /**
    * How often a run is started in all: a run whose worker died (no heartbeat for `lockDurationMs`) is started
@@ -31,11 +35,13 @@ export interface RedisTaskQueueOptions {
 
 // The part of BullMQ used here, typed locally: the declarations of mcp-reflect/redis must not need bullmq's.
 interface Job {
-  readonly data: unknown;
+  readonly id?: string;
   readonly attemptsStarted: number;
 }
 interface Queue {
-  getWaitingCount(): Promise<number>;
+  /** BullMQ 5's connection; BullMQ 6 keeps it on its backend (an ioredis instance, behind a proxy that forwards `call`). */
+  readonly client?: Promise<LaneRedis>;
+  getBackend?(): { readonly client: Promise<LaneRedis> };
   add(name: string, data: unknown, options: { jobId: string; removeOnComplete: boolean; removeOnFail: boolean }): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -51,9 +57,10 @@ interface BullMq {
 }
 
 /**
- * Task runs on a BullMQ queue in Redis (docs/tasks.md#durable-queue): any instance's worker takes them, a run
- * cut short by a dying process is run again by another (at least once; `@Tool({ task: { retry: false } })`
- * fails it instead), and a full queue refuses new tasks. BullMQ is loaded when the queue is first used: install
+ * Task runs on a BullMQ queue in Redis (docs/tasks.md#durable-queue): any instance's worker takes them, clients
+ * take turns (a client's hundred queued runs do not delay another's one by a hundred runs), a run cut short by a
+ * dying process is run again by another (at least once; `@Tool({ task: { retry: false } })` fails it instead),
+ * and a full queue refuses new tasks, exactly at `maxQueued` over every instance. BullMQ is loaded when the queue is first used: install
  * `bullmq` beside mcp-reflect. Use it with a `RedisTaskStore`, so that every instance reads the tasks.
  *
  * @example
@@ -71,6 +78,7 @@ export class RedisTaskQueue implements TaskQueue {
   private readonly lanes: Readonly<Record<string, number>>;
   private bullmq?: Promise<BullMq>;
   private readonly queues = new Map<string, Queue>();
+  private readonly fair = new Map<string, FairLane>();
   private readonly workers: Worker[] = [];
 
   constructor(private readonly options: RedisTaskQueueOptions) {
@@ -89,30 +97,50 @@ export class RedisTaskQueue implements TaskQueue {
     this.lanes = { ...options.toolConcurrency };
   }
 
-  async admit(tool: string): Promise<void> {
-    const waiting = await (await this.queue(this.laneOf(tool))).getWaitingCount();
-    if (waiting >= this.maxQueued) throw TaskLimitError.queued(this.maxQueued);
+  async admit(tool: string, taskId: string): Promise<void> {
+    if (!(await this.laneOf(tool).admit(taskId))) throw TaskLimitError.queued(this.maxQueued);
   }
 
-  // The bound is asked in admit(), before the task is created (the task service always asks it first).
+  async release(tool: string, taskId: string): Promise<void> {
+    await this.laneOf(tool).release(taskId);
+  }
+
+  // The run waits in its client's list; BullMQ gets a turn, which runs whichever client's run is next.
   async enqueue(task: QueuedTask): Promise<void> {
-    await (await this.queue(this.laneOf(task.tool))).add(task.tool, task, { jobId: task.taskId, removeOnComplete: true, removeOnFail: true });
+    const lane = this.laneOf(task.tool);
+    if (!(await lane.push(task))) throw TaskLimitError.queued(this.maxQueued);
+    try {
+      await (await this.queue(this.nameOf(task.tool))).add('turn', {}, { jobId: task.taskId, removeOnComplete: true, removeOnFail: true });
+    } catch (error) {
+      await lane.withdraw(task).catch(() => undefined);
+      throw error;
+    }
   }
 
   async work(runner: TaskRunner): Promise<void> {
     const { Worker } = await this.load();
-    const lanes: [string, number][] = [[this.name, this.concurrency], ...Object.entries(this.lanes).map(([tool, limit]): [string, number] => [this.laneOf(tool), limit])];
-    for (const [lane, concurrency] of lanes) {
-      const worker = new Worker(lane, async (job) => runner.run(job.data as QueuedTask, job.attemptsStarted || 1), {
-        connection: this.options.connection,
-        prefix: this.prefix,
-        concurrency,
-        lockDuration: this.lockDuration,
-        stalledInterval: this.stalledInterval,
-        maxStalledCount: this.maxAttempts - 1,
-      });
-      // Runs never throw (the runner settles their task); a failed job stalled too often: its task fails.
-      worker.on('failed', (job, error) => void (job && runner.abandon(job.data as QueuedTask, error.message).catch(() => undefined)));
+    const lanes: [string, number][] = [[this.name, this.concurrency], ...Object.entries(this.lanes).map(([tool, limit]): [string, number] => [this.nameOf(tool), limit])];
+    for (const [name, concurrency] of lanes) {
+      const lane = this.lane(name);
+      const worker = new Worker(
+        name,
+        async (job) => {
+          const task = await lane.claim(job.id!);
+          if (!task) return;
+          await runner.run(task, job.attemptsStarted || 1);
+          await lane.done(job.id!);
+        },
+        {
+          connection: this.options.connection,
+          prefix: this.prefix,
+          concurrency,
+          lockDuration: this.lockDuration,
+          stalledInterval: this.stalledInterval,
+          maxStalledCount: this.maxAttempts - 1,
+        },
+      );
+      // Runs never throw (the runner settles their task); a failed turn stalled too often: its run's task fails.
+      worker.on('failed', (job, error) => void (job?.id && this.abandon(lane, job.id, runner, error.message).catch(() => undefined)));
       worker.on('error', () => undefined);
       this.workers.push(worker);
       await worker.waitUntilReady();
@@ -126,8 +154,25 @@ export class RedisTaskQueue implements TaskQueue {
     await Promise.allSettled(queues.map((queue) => queue.close()));
   }
 
-  private laneOf(tool: string): string {
+  private async abandon(lane: FairLane, turn: string, runner: TaskRunner, reason: string): Promise<void> {
+    const task = await lane.claimed(turn);
+    if (task) await runner.abandon(task, reason);
+    await lane.done(turn);
+  }
+
+  /** The BullMQ queue of `tool`'s runs: a lane of its own with `toolConcurrency`, else the main one. */
+  private nameOf(tool: string): string {
     return Object.hasOwn(this.lanes, tool) ? `${this.name}.${tool}` : this.name;
+  }
+
+  private laneOf(tool: string): FairLane {
+    return this.lane(this.nameOf(tool));
+  }
+
+  private lane(name: string): FairLane {
+    let lane = this.fair.get(name);
+    if (!lane) this.fair.set(name, (lane = new FairLane(this.prefix, name, this.maxQueued, async () => redisOf(await this.queue(name)))));
+    return lane;
   }
 
   private load(): Promise<BullMq> {
@@ -142,4 +187,11 @@ export class RedisTaskQueue implements TaskQueue {
     this.queues.set(lane, queue);
     return queue;
   }
+}
+
+/** The connection a BullMQ queue runs its commands on. */
+function redisOf(queue: Queue): Promise<LaneRedis> {
+  const client = queue.client ?? queue.getBackend?.().client;
+  if (!client) throw new Error('Cannot reach the Redis connection of the BullMQ queue: RedisTaskQueue needs bullmq 5 or 6.');
+  return client;
 }

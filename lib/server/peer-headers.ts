@@ -15,3 +15,15 @@ export const peerHeader = (): string => made().peer;
  * (`clientKey`'s answer, else the remote address): the task bounds count by the same key.
  */
 export const clientHeader = (): string => made().client;
+
+/** The prefixes of the internal names: a client may send such a header too, and it is never shown either. */
+const INTERNAL = ['x-mcp-reflect-peer-', 'x-mcp-reflect-client-'];
+
+/**
+ * The request headers as `ctx.headers` shows them: lower-case names, without the internal ones above (their
+ * names are per-process secrets: a tool that echoes its headers would hand a client a way to forge its address).
+ */
+export function visibleHeaders(headers: Headers | Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
+  return Object.fromEntries(entries.filter(([name]) => !INTERNAL.some((prefix) => name.toLowerCase().startsWith(prefix))));
+}

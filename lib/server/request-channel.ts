@@ -4,7 +4,7 @@ import type { McpAuth } from '../interfaces';
 import type { ElicitationForms, ServerLogger } from '../invocation';
 import type { ResolvedStateOptions, StateBinding } from '../state';
 import { fromAuthInfo } from './auth-info';
-import { clientHeader } from './peer-headers';
+import { clientHeader, visibleHeaders } from './peer-headers';
 import type { Answers, InputRounds } from './input-required';
 import type { ServerHub } from './server-hub';
 
@@ -91,7 +91,7 @@ export class SdkRequestChannel implements RequestChannel {
 
   get headers(): Readonly<Record<string, string>> | undefined {
     const request = this.ctx.http?.req;
-    return request ? Object.fromEntries(request.headers.entries()) : undefined;
+    return request ? visibleHeaders(request.headers) : undefined;
   }
 
   /** The key the HTTP endpoint counts the client by, which it hands on in a header of its own (never a client's). */

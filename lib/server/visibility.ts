@@ -1,6 +1,7 @@
 import type { ClientInfo, RequestChannel } from '../context';
 import type { McpAuth } from '../interfaces';
 import { visibleTo } from '../pipeline';
+import { visibleHeaders } from './peer-headers';
 import type { ProtocolApplication } from './protocol-application';
 import { CALL_TOOL } from './tool-search';
 
@@ -134,7 +135,7 @@ export class CallerChannel implements RequestChannel {
   }
   get headers(): Readonly<Record<string, string>> | undefined {
     const { headers } = this.caller;
-    return headers instanceof Headers ? Object.fromEntries(headers.entries()) : headers;
+    return headers && visibleHeaders(headers);
   }
   get client(): ClientInfo {
     const info = this.caller.meta?.[CLIENT_INFO] as { name?: string; version?: string } | undefined;

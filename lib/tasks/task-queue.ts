@@ -5,6 +5,8 @@
 export interface QueuedTask {
   readonly taskId: string;
   readonly owner: string;
+  /** Whose bounds it counts against (its address when anonymous): queued runs of different clients take turns. */
+  readonly client?: string;
   readonly tool: string;
   readonly args?: Record<string, unknown>;
   /** A 2025-era session created it. */
@@ -46,11 +48,14 @@ export interface TaskRunner {
  */
 export interface TaskQueue {
   /**
-   * Throws a `TaskLimitError` when the queue of `tool`'s runs holds as many as it may: asked before the task is
-   * created, so that a refused call leaves no task behind (that would count against the caller's bounds).
+   * Throws a `TaskLimitError` when the queue of `tool`'s runs holds as many as it may, else holds a place for
+   * `taskId` (atomically: concurrent calls on every instance cannot pass the bound together). Asked before the task
+   * is created, so that a refused call leaves no task behind (that would count against the caller's bounds).
    */
-  admit?(tool: string): Promise<void>;
-  /** Queues the run; a queue without `admit` throws a `TaskLimitError` here (backpressure) when it is full. */
+  admit?(tool: string, taskId: string): Promise<void>;
+  /** Gives back the place `admit` held for `taskId`: its task could not be created. */
+  release?(tool: string, taskId: string): Promise<void>;
+  /** Queues the run (in the place `admit` held); a queue without `admit` throws a `TaskLimitError` here (backpressure) when it is full. */
   enqueue(task: QueuedTask): Promise<void>;
   /** Starts taking runs in this process, each handed to `runner`; resolves once the worker listens. */
   work(runner: TaskRunner): Promise<void>;

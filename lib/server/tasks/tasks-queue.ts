@@ -9,7 +9,7 @@ const NEVER = new AbortController().signal;
 /** What a queued run carries of the request that created its task (JSON; never the bearer token). */
 export function queuedOf(
   origin: RequestChannel,
-  call: { readonly taskId: string; readonly owner: string; readonly tool: string; readonly args?: Record<string, unknown>; readonly legacy: boolean },
+  call: { readonly taskId: string; readonly owner: string; readonly client?: string; readonly tool: string; readonly args?: Record<string, unknown>; readonly legacy: boolean },
 ): QueuedTask {
   const { requestId, sessionId, protocolVersion, client, auth, meta } = origin;
   const stateOwner = origin.state?.owner;

@@ -118,19 +118,14 @@ export class TaskService implements TaskRunner {
   /** Creates the task (durably: `tasks/get` finds it once this resolves) and starts its run. */
   async start(start: TaskStart): Promise<TaskRecord> {
     const taskId = randomUUID();
-    if (this.options.queue && !start.running) await this.options.queue.admit?.(start.tool.name);
-    const record = await this.store.create({
-      taskId,
-      owner: start.owner,
-      client: start.client,
-      tool: start.tool.name,
-      ...(start.tool.pipeline.requiredScopes ? { scopes: start.tool.pipeline.requiredScopes } : {}),
-      ttlMs: start.ttlMs,
-      pollIntervalMs: start.pollIntervalMs,
-      ...(start.answers ? { answers: start.answers } : {}),
+    const queue = !start.running ? this.options.queue : undefined;
+    if (queue) await queue.admit?.(start.tool.name, taskId);
+    const record = await this.create(start, taskId).catch(async (error: unknown) => {
+      await queue?.release?.(start.tool.name, taskId).catch(() => undefined);
+      throw error;
     });
     const { ttlMs: _ttl, pollIntervalMs: _poll, answers: _answers, running, ...rest } = start;
-    if (this.options.queue && !running) return this.enqueue(start, record);
+    if (queue) return this.enqueue(start, record);
     const live: LiveTask = { ...rest, taskId };
     this.live.set(taskId, live);
     // The process forgets a task whose TTL passed, whatever state it was left in, and stops its run. Relative to
@@ -142,9 +137,22 @@ export class TaskService implements TaskRunner {
     return record;
   }
 
+  private create(start: TaskStart, taskId: string): Promise<TaskRecord> {
+    return this.store.create({
+      taskId,
+      owner: start.owner,
+      client: start.client,
+      tool: start.tool.name,
+      ...(start.tool.pipeline.requiredScopes ? { scopes: start.tool.pipeline.requiredScopes } : {}),
+      ttlMs: start.ttlMs,
+      pollIntervalMs: start.pollIntervalMs,
+      ...(start.answers ? { answers: start.answers } : {}),
+    });
+  }
+
   /** Puts the run on the durable queue; a full queue (or a failing one) fails the task and refuses the call. */
   private async enqueue(start: TaskStart, record: TaskRecord): Promise<TaskRecord> {
-    const call = { taskId: record.taskId, owner: start.owner, tool: start.tool.name, ...(start.args ? { args: start.args } : {}), legacy: start.legacy };
+    const call = { taskId: record.taskId, owner: start.owner, client: start.client, tool: start.tool.name, ...(start.args ? { args: start.args } : {}), legacy: start.legacy };
     try {
       await this.options.queue!.enqueue(queuedOf(start.origin, call));
     } catch (error) {
@@ -165,7 +173,7 @@ export class TaskService implements TaskRunner {
     const live: LiveTask = {
       taskId: task.taskId,
       owner: task.owner,
-      client: task.owner,
+      client: task.client ?? task.owner,
       // The guards were asked when the call was made, by the instance that enqueued it.
       tool: tool.pipeline.guarded ? { ...tool, pipeline: tool.pipeline.admitted() } : tool,
       args: task.args,
