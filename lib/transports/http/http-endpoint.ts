@@ -47,6 +47,8 @@ export class HttpEndpoint {
   private readonly sessions?: LegacySessions;
   /** Calls (POST requests) whose answer is still being produced. */
   private inFlight = 0;
+  /** Calls in progress by client (only those with some). */
+  private readonly inFlightBy = new Map<string, number>();
   private draining = false;
   private drained?: () => void;
   private readonly unpublish: () => void;
@@ -148,8 +150,11 @@ export class HttpEndpoint {
     if (limit !== undefined && this.inFlight >= limit) {
       return unread(jsonRpcError(503, -32000, `Server busy: more than ${limit} requests in progress. Retry shortly.`, { 'retry-after': '1' }));
     }
-    this.inFlight++;
-    let release: (() => void) | undefined = this.release;
+    const perClient = this.options.maxConcurrentRequestsPerClient ?? (limit !== undefined ? Math.max(1, Math.ceil(limit / 4)) : undefined);
+    if (perClient !== undefined && client !== undefined && (this.inFlightBy.get(client) ?? 0) >= perClient) {
+      return unread(jsonRpcError(429, -32000, `Too many requests in progress from this client (at most ${perClient}). Retry shortly.`, { 'retry-after': '1' }));
+    }
+    let release: (() => void) | undefined = this.enter(client);
     let response: Response;
     try {
       const json = parsedBody !== undefined ? this.parsed(parsedBody) : await this.receive(request, body, client);
@@ -165,7 +170,7 @@ export class HttpEndpoint {
           response = (stepUp ?? headerRefusal ?? listen) as Response;
         } else if (listen) {
           // A listen stream is not a call in progress: it holds no call slot, and listen bounds count it instead.
-          this.release();
+          release!();
           release = undefined;
           const stream = await this.dispatch(request, sent).catch((error: unknown) => {
             listen.release(); // its place is free again
@@ -287,10 +292,23 @@ export class HttpEndpoint {
     return jsonRpcRefusal(400, id, HEADER_MISMATCH, refused.message, refused.data);
   }
 
-  private readonly release = (): void => {
-    this.inFlight--;
-    if (this.inFlight === 0) this.drained?.();
-  };
+  /** A call in progress, counted in all and for its client: the release (once). */
+  private enter(client: string | undefined): () => void {
+    this.inFlight++;
+    if (client !== undefined) this.inFlightBy.set(client, (this.inFlightBy.get(client) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.inFlight--;
+      if (client !== undefined) {
+        const left = (this.inFlightBy.get(client) ?? 1) - 1;
+        if (left > 0) this.inFlightBy.set(client, left);
+        else this.inFlightBy.delete(client);
+      }
+      if (this.inFlight === 0) this.drained?.();
+    };
+  }
 
   /**
    * The authorization server's paths get the endpoint's answer to a foreign Host, and to a foreign Origin — but

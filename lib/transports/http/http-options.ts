@@ -91,6 +91,11 @@ export interface HttpOptions {
    * answer has been produced, even when its client disconnected (see docs/http.md). Default unlimited.
    */
   maxConcurrentRequests?: number;
+  /**
+   * Most calls in progress from one client (see `clientKey`): one more is answered 429, so that one client's
+   * hanging calls cannot take every place of `maxConcurrentRequests`. Default a quarter of it (unlimited without it).
+   */
+  maxConcurrentRequestsPerClient?: number;
   /** On close: how long calls in progress may go on finishing before they are aborted. Default 10 s. */
   drainTimeoutMs?: number;
   /**

@@ -97,6 +97,31 @@ describe('HTTP limits', () => {
   });
 });
 
+describe('maxConcurrentRequestsPerClient (issue 38: one client must not take every call slot)', () => {
+  it('one address holds at most a quarter of maxConcurrentRequests; past it 429, and another address is served', async () => {
+    const app = await McpFactory.create(LimitsModule);
+    await app.listen({ transport: 'http', port: 0, maxConcurrentRequests: 8, stateless: true, drainTimeoutMs: 100 });
+    const url = await app.getUrl();
+    try {
+      const hanging = [1, 2].map((id) => rawRequest(url, { headers: JSON_AND_SSE, body: callBody(id, 'hang'), localAddress: '127.0.0.2' }).catch(() => undefined));
+      await within(hang.started.promise, 'a hanging call to start');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const third = await rawRequest(url, { headers: JSON_AND_SSE, body: callBody(3, 'echo', { text: 'x' }), localAddress: '127.0.0.2' });
+      expect({ status: third.status, retryAfter: third.headers['retry-after'], body: JSON.parse(third.body) }).toEqual({
+        status: 429,
+        retryAfter: '1',
+        body: { jsonrpc: '2.0', error: { code: -32000, message: 'Too many requests in progress from this client (at most 2). Retry shortly.' }, id: null },
+      });
+      const other = await rawRequest(url, { headers: JSON_AND_SSE, body: callBody(4, 'echo', { text: 'y' }), localAddress: '127.0.0.3' });
+      expect(other.status).toBe(200);
+      await app.close();
+      await Promise.all(hanging);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('stateless HTTP', () => {
   it.each([undefined, '2026-07-28'] as const)('serves an SDK client without sessions (era %s)', async (era) => {
     const app = await McpFactory.create(LimitsModule);
