@@ -156,7 +156,11 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
 
   private endpoint(): NodeHttpHandler {
     const { http } = this.options;
-    return (this.http ??= this.application.createHttpHandler(http === false || http === undefined ? {} : withoutPath(http)));
+    const options = http === false || http === undefined ? {} : withoutPath(http);
+    // As a route, which origins may call is Nest's CORS (`enableCors()`) to decide: the endpoint still checks the
+    // Host (DNS rebinding), and Origin only when `allowedOrigins` says so. Mounted on the server, no CORS runs.
+    const route = !(http && http.mount === 'server');
+    return (this.http ??= this.application.createHttpHandler(route && options.allowedOrigins === undefined ? { ...options, allowedOrigins: [] } : options));
   }
 }
 
