@@ -86,7 +86,8 @@ export class SdkRequestChannel implements RequestChannel {
   }
 
   get state(): StateBinding {
-    return { ...this.services.state, owner: stateOwnerOf(this, this.connection.id) };
+    const client = this.clientKey;
+    return { ...this.services.state, owner: stateOwnerOf(this, this.connection.id), ...(client !== undefined ? { client } : {}) };
   }
 
   get headers(): Readonly<Record<string, string>> | undefined {

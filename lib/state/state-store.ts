@@ -8,8 +8,12 @@
 export interface StateStore {
   /** The JSON of `key`, or undefined: never set, deleted, or expired. */
   get(owner: string, key: string): Promise<string | undefined>;
-  /** Keeps `json` under `key` for `ttlMs`; throws a `StateLimitError` when the owner's (or the store's) budget would be passed. */
-  set(owner: string, key: string, json: string, ttlMs: number): Promise<void>;
+  /**
+   * Keeps `json` under `key` for `ttlMs`; throws a `StateLimitError` when the owner's (or the store's) budget
+   * would be passed. `client`: who the caller is to the transport (the HTTP client key), when known — a store may
+   * bound the owners of one client together, so that one address opening many sessions cannot fill it.
+   */
+  set(owner: string, key: string, json: string, ttlMs: number, client?: string): Promise<void>;
   /** Removes `key`; resolves to whether it was there. */
   delete(owner: string, key: string): Promise<boolean>;
   /** Releases connections and timers. */

@@ -26,6 +26,13 @@ export class StateError extends ToolError {
     );
   }
 
+  static clientFull(max: number): StateError {
+    return new StateError(
+      ErrorCode.StateLimit,
+      `Cannot keep this value: the callers from this address keep ${max} bytes of state together, the most they may. Delete keys they no longer need (ctx.state.delete), or end sessions no longer used.`,
+    );
+  }
+
   static storeFull(max: number): StateError {
     return new StateError(ErrorCode.StateLimit, `Cannot keep this value: the state store is full (${max} bytes). Try again later.`);
   }

@@ -5,6 +5,8 @@ import type { StateStore } from './state-store';
 export interface StateBinding {
   readonly store: StateStore;
   readonly owner: string | undefined;
+  /** Who the caller is to the transport's per-client bounds (the HTTP client key): owners of one client share a bound. */
+  readonly client?: string;
   readonly ttlMs: number;
   readonly maxTtlMs: number;
 }
@@ -39,7 +41,7 @@ export class UserState {
 
   /** Keeps `value` (anything JSON can hold) under `key`; a `StateError` when the caller's state would be over its budget. */
   async set(key: string, value: unknown, options: StateSetOptions = {}): Promise<void> {
-    const { store, owner, ttlMs, maxTtlMs } = this.bound(key);
+    const { store, owner, client, ttlMs, maxTtlMs } = this.bound(key);
     const ttl = options.ttlMs ?? ttlMs;
     if (!Number.isSafeInteger(ttl) || ttl < 1) throw new TypeError(`Cannot set ctx.state '${key}' with ttlMs ${JSON.stringify(ttl)}: give a whole number of milliseconds above 0.`);
     let json: string | undefined;
@@ -49,7 +51,7 @@ export class UserState {
       throw new TypeError(`Cannot set ctx.state '${key}': the value is not JSON (${error instanceof Error ? error.message : String(error)}).`);
     }
     if (json === undefined) throw new TypeError(`Cannot set ctx.state '${key}' to ${typeof value}: give a JSON value (use ctx.state.delete to remove it).`);
-    await store.set(owner, key, json, Math.min(ttl, maxTtlMs));
+    await store.set(owner, key, json, Math.min(ttl, maxTtlMs), client);
   }
 
   /** Removes `key`; resolves to whether it was there. */
