@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { replaceFile } from '../generator';
 import { parseArgs, type CommandSpec } from './args';
@@ -44,6 +44,8 @@ export async function installCommand(argv: readonly string[]): Promise<CommandOu
   if (!/^[\w.-]{1,64}$/.test(name)) throw usageError(`Invalid --name ${JSON.stringify(name)}: give 1 to 64 letters, digits, '_', '-' or '.'.`);
   const file = typeof options.config === 'string' ? path.resolve(options.config) : host.file(scope, where);
 
+  // A project's folders come with the project (a cloned repository): a linked `.vscode/` would take the write elsewhere.
+  if (scope === 'project' && typeof options.config !== 'string') refuseLinkedFolder(file, where.cwd);
   const real = configTarget(file);
   const existing = readConfig(real);
   const servers = existing.json[host.key] ?? {};
@@ -70,6 +72,28 @@ export async function installCommand(argv: readonly string[]): Promise<CommandOu
     ].join('\n'),
     exitCode: 0,
   };
+}
+
+/** Refuses a project file whose folder, below the project, is a symbolic link (or lies behind one). */
+function refuseLinkedFolder(file: string, project: string): void {
+  const parts = path.relative(project, path.dirname(file)).split(path.sep).filter((part) => part !== '' && part !== '.');
+  if (parts[0] === '..') return;
+  let folder = project;
+  for (const part of parts) {
+    folder = path.join(folder, part);
+    let linked = false;
+    try {
+      linked = lstatSync(folder).isSymbolicLink();
+    } catch {
+      return; // not there yet: made as a folder
+    }
+    if (linked) {
+      throw new CliError(
+        CliErrorCode.Usage,
+        `Cannot install in ${file}: the folder ${folder} is a symbolic link (to ${readlinkSync(folder)}), so the file would be written outside the project, and mcp-reflect will not follow it.\nReplace the link with a folder, or give the file to write with --config, then run this again.`,
+      );
+    }
+  }
 }
 
 function scopeOf(host: Host, given: string | true | undefined): Scope {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -95,6 +95,16 @@ describe('files the CLI writes never go through a link', () => {
         expect(run.stderr).toContain(message);
         expect(readlinkSync(config)).toBe(target);
       }
+    });
+
+    it("refuses a project folder that is a link (a cloned repository's .vscode -> elsewhere), writing nothing there", async () => {
+      const elsewhere = path.join(home, 'elsewhere');
+      mkdirSync(elsewhere);
+      symlinkSync(elsewhere, path.join(project, '.vscode'));
+      const run = await cli(home, project, 'install', 'vscode', 'dist/main.js');
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`Cannot install in ${path.join(project, '.vscode', 'mcp.json')}: the folder ${path.join(project, '.vscode')} is a symbolic link (to ${elsewhere}), so the file would be written outside the project, and mcp-reflect will not follow it.`);
+      expect(readdirSync(elsewhere)).toEqual([]);
     });
 
     it('keeps the permissions of a private configuration, for the file and its backup', async () => {
