@@ -1,6 +1,7 @@
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { GeneratedMethod, GeneratedType, ParamOptions } from '../interfaces';
 import { getParamMetadata, getParamTypes, signatureFingerprint, type GeneratedTypes, type ParamMetadata } from '../metadata';
+import { statesType } from '../schema';
 import { literalValue, readParameters, type SourceParameter } from './parameter-names';
 import {
   argsMixedWithParamMessage,
@@ -93,7 +94,8 @@ export function parseMethod(
       // The generated entry read the initialiser with the compiler (escapes, constants, enum members): it says
       // optional and default itself; the compiled text is read only without it.
       const options = typed ? meta.options : withInitialiser(meta.options, written);
-      parsed.push({ kind: 'param', index, name, options, reflected: type, ...(typed ? { generated: typed } : {}), pipes: meta.pipes ?? [] });
+      const reflectedType = typed ? type : defaultType(type, meta.options, written);
+      parsed.push({ kind: 'param', index, name, options, reflected: reflectedType, ...(typed ? { generated: typed } : {}), pipes: meta.pipes ?? [] });
     }
   }
   checkBindings(parsed, owner);
@@ -136,15 +138,33 @@ function generatedParamTypes(types: GeneratedTypes, generated: GeneratedMethod |
 }
 
 /**
- * A parameter written with a default (`times = 2`) is optional, with that default when it is a literal:
- * explicit `optional` / `default` options win. (A `?` leaves no trace in the compiled method: declare it with
- * `@Param({ optional: true })`, or use the generator.)
+ * A parameter written with a default (`times = 2`) is optional, with that default when it is a literal. Options
+ * win key by key: an explicit `default` is the default, `optional: false` keeps the argument required (and
+ * advertises no default), `optional: true` with a literal initialiser still advertises it. (A `?` leaves no
+ * trace in the compiled method: declare it with `@Param({ optional: true })`, or use the generator.)
  */
 function withInitialiser<O extends { optional?: boolean; default?: unknown } | undefined>(options: O, written: SourceParameter | undefined): O {
   if (written?.kind !== 'name' || written.initialiser === undefined) return options;
-  if (options?.optional !== undefined || options?.default !== undefined) return options;
+  if (options?.default !== undefined || options?.optional === false) return options;
   const literal = literalValue(written.initialiser);
   return { ...options, optional: true, ...(literal ? { default: literal.value } : {}) } as O;
+}
+
+const LITERAL_TYPES: Readonly<Record<string, Function>> = { number: Number, string: String, boolean: Boolean };
+
+/**
+ * The type of an un-annotated parameter with a literal default (`days = 3`, `name = 'World'`, `verbose = false`):
+ * tsc reflects it as `Object` and swc as nothing, though the compiler inferred the default's type (and
+ * `mcp-reflect generate` reads that type): Number, String or Boolean. A type stated in the options (`type`,
+ * `enum`, a `schema` with a type) wins, any other reflected type is kept, and a parameter reflected as `Object`
+ * whose default is no such literal (`days = later()`) is still refused by the schema builder.
+ */
+function defaultType(reflected: unknown, options: ParamOptions, written: SourceParameter | undefined): unknown {
+  if (reflected !== Object && reflected !== undefined) return reflected;
+  if (written?.kind !== 'name' || written.initialiser === undefined) return reflected;
+  if (options.type !== undefined || options.enum !== undefined || statesType(options.schema)) return reflected;
+  const literal = literalValue(written.initialiser);
+  return (literal && LITERAL_TYPES[typeof literal.value]) ?? reflected;
 }
 
 function checkBindings(parsed: ParsedParameter[], owner: string): void {

@@ -1,5 +1,5 @@
 export { paramsInputSchema, argsInputSchema, outputSchema, jsonValue } from './input-schema';
-export { generatedDates } from './type-schema';
+export { generatedDates, statesType } from './type-schema';
 export type { ParamSchemaInput, RootSchema } from './input-schema';
 export type { SchemaSite } from './schema.messages';
 export type { Converter, ShapedSchema } from './shaped-schema';

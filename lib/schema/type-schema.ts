@@ -159,7 +159,8 @@ function constraintRef(type: ConstraintType | undefined): TypeRef | undefined {
   }
 }
 
-function statesType(schema: JsonSchema | undefined): boolean {
+/** True when a user schema fixes the type itself (so nothing needs reflecting). */
+export function statesType(schema: JsonSchema | undefined): boolean {
   if (!schema) return false;
   return ['type', 'enum', 'const', '$ref', 'anyOf', 'oneOf', 'allOf'].some((k) => k in schema);
 }
