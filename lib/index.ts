@@ -59,7 +59,7 @@ export type {
 } from './di';
 export { Ask, Context, InvalidAnswerError, rethrowIfInputRequired } from './context';
 export type { Answers, Question } from './context';
-export type { ClientInfo, ContextLogger, ElicitResult, InputOptions, LogLevel, SampleOptions, SamplingMessage, SamplingResult } from './context';
+export type { ClientInfo, ContextLogger, ElicitResult, InputOptions, LogLevel, ProgressUpdate, SampleOptions, SamplingMessage, SamplingResult } from './context';
 export { McpModule, McpFactory, McpApplication } from './host';
 export { InMemoryEventStore } from './transports';
 export type { FetchHandler, FetchHandlerOptions, FetchRequestInfo, HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions, SessionRecord, SessionStore } from './transports';

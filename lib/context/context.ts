@@ -4,6 +4,7 @@ import { isModernRevision } from './protocol-era';
 import type { Answers, Question } from './ask';
 import type { ElicitResult, InputOptions, SampleOptions, SamplingMessage, SamplingResult } from './inputs';
 import { InputRequiredSignal, type InputSpec, type InteractionChannel } from './interaction';
+import { progressParams, progressUpdate, type ProgressUpdate } from './progress';
 import { UserState, type StateBinding } from '../state';
 
 /** MCP log levels (RFC 5424 severities), lowest first. */
@@ -340,11 +341,7 @@ export class Context {
     return interaction.readResource(uri);
   }
 
-  private interaction(
-    capability: string,
-    what: string,
-    check: (declared: Record<string, unknown>) => boolean = () => true,
-  ): InteractionChannel {
+  private interaction(capability: string, what: string, check: (declared: Record<string, unknown>) => boolean = () => true): InteractionChannel {
     const declared = this.client.capabilities[capability] as Record<string, unknown> | undefined;
     const interaction = this.channel.interaction;
     if (interaction && this.protocolVersion === undefined) {
@@ -379,17 +376,19 @@ export class Context {
   }
 
   /**
-   * Reports progress to the client. Sent only when the request carries a progress token; values must
-   * increase (the spec requires it), so a value not above the last one sent is dropped.
+   * Reports progress to the client, as `(progress, total?, message?)` or as one object (@rekog/mcp-nest's shape).
+   * Sent only when the request carries a progress token; values must increase (the spec requires it), so a value
+   * not above the last one sent is dropped.
+   * @example await ctx.reportProgress({ progress: 50, total: 100, message: 'half way' });
    */
-  async reportProgress(progress: number, total?: number, message?: string): Promise<void> {
+  reportProgress(progress: number, total?: number, message?: string): Promise<void>;
+  reportProgress(update: ProgressUpdate): Promise<void>;
+  async reportProgress(first: number | ProgressUpdate, total?: number, message?: string): Promise<void> {
+    const update = progressUpdate(first, total, message);
     const token = this.channel.progressToken;
-    if (token === undefined || !(progress > this.lastProgress)) return;
-    this.lastProgress = progress;
-    const params: Record<string, unknown> = { progressToken: token, progress };
-    if (total !== undefined) params.total = total;
-    if (message !== undefined) params.message = message;
-    await this.channel.notify('notifications/progress', params);
+    if (token === undefined || !(update.progress > this.lastProgress)) return;
+    this.lastProgress = update.progress;
+    await this.channel.notify('notifications/progress', progressParams(token, update));
   }
 }
 

@@ -6,6 +6,7 @@ export { InputRequiredSignal, rethrowIfInputRequired } from './interaction';
 export type { ElicitationForm, InputSpec, InteractionChannel } from './interaction';
 export type { ClientInfo, ContextLogger, LogLevel, RequestChannel } from './context';
 export type { McpAuth, UpstreamTokens } from './auth';
+export type { ProgressUpdate } from './progress';
 export { audiencesOf, authFromClaims, completeAuth, missingScopes, ownerOf, sameResource, SCOPE_TOKEN, scopesOf } from './claims';
 export { isModernRevision, MODERN_REVISION } from './protocol-era';
 export { ForwardingChannel } from './forwarding-channel';

@@ -1,5 +1,6 @@
 import { formatIssues, type ValidateFunction } from '../validation';
 import { isContentBlock, ToolResult, type ContentBlock } from '../content';
+import { callToolResultIssues, looksLikeCallToolResult, type PlainCallToolResult } from './call-tool-result';
 
 /** A `tools/call` result as the library builds it; the protocol layer sends it as is. */
 export interface CallOutcome {
@@ -9,7 +10,8 @@ export interface CallOutcome {
   _meta?: Record<string, unknown>;
 }
 
-export type Conversion = { ok: true; outcome: CallOutcome } | { ok: false; issues: string[] };
+/** A failed conversion: output the output schema refuses, or (`malformed`) a returned `CallToolResult` that is not valid. */
+export type Conversion = { ok: true; outcome: CallOutcome } | { ok: false; issues: string[]; malformed?: true };
 
 /** The compiled output check of a tool with an output schema. */
 export interface OutputCheck {
@@ -21,9 +23,10 @@ export interface OutputCheck {
 
 /**
  * Compiles, once per tool, the function that turns what the method returned into a result:
- * string → text; number/boolean → text; content helpers → those blocks; `ToolResult` → as given;
- * objects → `structuredContent` plus the same JSON as text; `undefined` → empty content. With an output
- * schema, primitives and arrays are wrapped as `{ result }` and the structured output is validated.
+ * string → text; number/boolean → text; content helpers → those blocks; `ToolResult`, or a plain object shaped
+ * exactly like a `CallToolResult` (`looksLikeCallToolResult`) → as given; objects → `structuredContent` plus
+ * the same JSON as text; `undefined` → empty content. With an output schema, primitives and arrays are wrapped
+ * as `{ result }` and the structured output is validated.
  */
 export function compileResultConverter(output: OutputCheck | undefined): (value: unknown) => Conversion {
   const check = (structured: Record<string, unknown>): string[] | undefined => {
@@ -35,18 +38,26 @@ export function compileResultConverter(output: OutputCheck | undefined): (value:
     return formatIssues(reporting.errors ?? validate.errors ?? [], 'property');
   };
 
+  const asGiven = (value: ToolResult | PlainCallToolResult): Conversion => {
+    const outcome: CallOutcome = { content: value.content };
+    if (output && value.structuredContent === undefined && !value.isError) return { ok: false, issues: [CONTENT_ONLY] };
+    if (value.structuredContent !== undefined) {
+      const issues = value.isError ? undefined : check(value.structuredContent);
+      if (issues) return { ok: false, issues };
+      outcome.structuredContent = value.structuredContent;
+    }
+    if (value.isError) outcome.isError = true;
+    if (value._meta) outcome._meta = value._meta;
+    return { ok: true, outcome };
+  };
+
   return (value) => {
-    if (value instanceof ToolResult) {
-      const outcome: CallOutcome = { content: value.content };
-      if (output && value.structuredContent === undefined && !value.isError) return { ok: false, issues: [CONTENT_ONLY] };
-      if (value.structuredContent !== undefined) {
-        const issues = value.isError ? undefined : check(value.structuredContent);
-        if (issues) return { ok: false, issues };
-        outcome.structuredContent = value.structuredContent;
-      }
-      if (value.isError) outcome.isError = true;
-      if (value._meta) outcome._meta = value._meta;
-      return { ok: true, outcome };
+    if (value instanceof ToolResult) return asGiven(value);
+    // Passed through as the SDK's McpServer does (a migration from @rekog/mcp-nest returns these). With an output
+    // schema, only one that carries structuredContent (or isError) can be a valid result: another is the data.
+    if (looksLikeCallToolResult(value) && (!output || value.structuredContent !== undefined || value.isError === true)) {
+      const issues = callToolResultIssues(value);
+      return issues.length > 0 ? { ok: false, issues, malformed: true } : asGiven(value);
     }
     const blocks = isContentBlock(value) ? [value] : isContentList(value) ? value : undefined;
     if (blocks) return output ? { ok: false, issues: [CONTENT_ONLY] } : { ok: true, outcome: { content: blocks } };

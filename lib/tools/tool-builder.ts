@@ -94,8 +94,9 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
       const converted = convertResult(value);
       if (converted.ok) return converted.outcome;
       const detail = converted.issues.join('; ');
-      policy.logger.error(`Tool '${name}' (${where}) returned output that does not match its output schema: ${detail}`);
-      return errorResult(`Tool '${name}' returned output that does not match its output schema: ${detail}`);
+      const what = converted.malformed ? 'a CallToolResult that is not valid' : 'output that does not match its output schema';
+      policy.logger.error(`Tool '${name}' (${where}) returned ${what}: ${detail}`);
+      return errorResult(`Tool '${name}' returned ${what}: ${detail}`);
     },
     invalid: (issues) => errorResult(`Invalid arguments for tool ${name}: ${(args ? issues.map(args.mapper.advertised) : issues).join('; ')}`),
     fail: failure,
