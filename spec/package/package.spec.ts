@@ -309,6 +309,15 @@ describe('the packed tarball', () => {
       expect(run(bin, ['--help'], app)).toMatch(/^Usage: mcp-reflect <command> \[options\]\n/);
       const listed = JSON.parse(run(bin, ['inspect', 'dist/app.module.js', '--json'], app));
       expect(listed.tools.map((tool: { name: string }) => tool.name)).toEqual(['convert']);
+      expect(run(bin, ['call', 'dist/app.module.js', 'convert', '--args', '{"amount":10,"from":"EUR","to":"USD"}', '--quiet'], app).trim()).toBe('11.7');
+      // From another folder, as a host or a script runs it: the entry is a path, the project is the entry's.
+      const elsewhere = mkdtempSync(path.join(tmpdir(), 'mcp-reflect-elsewhere-'));
+      try {
+        const entry = path.join(app, 'dist', 'app.module.js');
+        expect(run(bin, ['call', entry, 'convert', '--args', '{"amount":10,"from":"USD","to":"EUR"}', '--quiet'], elsewhere).trim()).toBe('8.5');
+      } finally {
+        rmSync(elsewhere, { recursive: true, force: true });
+      }
     }, 240_000);
 
     it('type-checks the published declarations too (skipLibCheck off): they need only what setup.md asks for', async () => {
@@ -318,7 +327,8 @@ describe('the packed tarball', () => {
     it('serves the compiled entry point over stdio to the SDK client', async () => {
       const { app, built } = steps();
       await built;
-      const transport = new StdioClientTransport({ command: process.execPath, args: ['dist/main.js'], cwd: app, stderr: 'pipe', env: childEnv });
+      // As a host launches it (docs/cli.md's install): node and the entry's absolute path, from another folder.
+      const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(app, 'dist', 'main.js')], cwd: tmpdir(), stderr: 'pipe', env: childEnv });
       const stderr: string[] = [];
       transport.stderr?.on('data', (chunk: Buffer) => void stderr.push(chunk.toString()));
       const client = new Client({ name: 'package-spec', version: '1.0.0' });
