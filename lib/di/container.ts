@@ -1,7 +1,7 @@
 import { Scope } from '../constants';
 import type { Constructor, InjectionToken, ModuleImport, Provider } from '../interfaces';
 import { Injector } from './injector';
-import { callLifecycleHook, type LifecycleHook } from './lifecycle';
+import { callLifecycleHook, releaseBuilt, type LifecycleHook } from './lifecycle';
 import { checkExports, linkProviders, linkRecord, lookup } from './linker';
 import { ProviderRecord, type ModuleRecord } from './module-record';
 import { ModuleRef, moduleRefError, type ModuleRefGetOptions } from './module-ref';
@@ -104,6 +104,11 @@ export class Container {
 
   callHook(hook: LifecycleHook, ...args: unknown[]): Promise<void> {
     return callLifecycleHook(this.modules, hook, args);
+  }
+
+  /** After a failed bootstrap: every stopping hook of every built singleton, each bounded, none stopping the rest. */
+  release(signal: string, bound: number): Promise<Error[]> {
+    return releaseBuilt(this.modules, signal, bound);
   }
 
   /** @internal For ModuleRef. */

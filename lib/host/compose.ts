@@ -53,6 +53,30 @@ export interface BuiltApplication {
  * an application is built.
  */
 export async function composeApplication(host: McpHost, options: BuildOptions = {}): Promise<BuiltApplication> {
+  try {
+    return await compose(host, options);
+  } catch (error) {
+    throw await released(host, error);
+  }
+}
+
+/** How long each stopping hook may take after a failed bootstrap (docs/reliability.md). */
+export const RELEASE_BOUND = 5_000;
+
+/**
+ * The bootstrap failed: what the host's providers started is released (in reverse module order, each hook
+ * bounded) before the error reaches the caller; the error stays the one thrown, the release's own failures
+ * attached to it as `cleanupErrors`.
+ */
+async function released(host: McpHost, error: unknown): Promise<unknown> {
+  const failures = host.abandon ? await host.abandon(RELEASE_BOUND).catch((failure: unknown) => [failure]) : [];
+  if (failures.length > 0 && error !== null && typeof error === 'object' && Object.isExtensible(error)) {
+    Object.defineProperty(error, 'cleanupErrors', { value: failures, configurable: true, writable: true });
+  }
+  return error;
+}
+
+async function compose(host: McpHost, options: BuildOptions): Promise<BuiltApplication> {
   const settings = host.options;
   checkNumericOptions(settings);
   const metadata = options.metadata ?? settings.metadata ?? options.fallbackMetadata?.();
@@ -165,7 +189,13 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
     warnUnprovidedComponents: () => warnUnprovidedComponents(served, host.name, logger, settings.warnings),
   };
   const app = new McpApplication(host, factory, registries, logger);
-  await host.ready();
+  try {
+    await host.ready();
+  } catch (error) {
+    // What the server factory runs (the task service's watch of its store) stops with the bootstrap.
+    await factory.close().catch(() => undefined);
+    throw error;
+  }
   return { app, registries };
 }
 

@@ -39,6 +39,12 @@ export interface McpHost {
   ready(): Promise<void>;
   /** Runs as the application closes, after its connections closed (the shutdown hooks). */
   shutdown(signal?: string): Promise<void>;
+  /**
+   * The bootstrap failed: releases whatever the host's providers started (the standalone container: every stopping
+   * hook of every built singleton, each bounded by `bound` ms); the failures. A host whose framework owns the
+   * lifecycle (Nest) leaves it to the framework.
+   */
+  abandon?(bound: number): Promise<Error[]>;
   /** Errors this host's framework makes for clients to read (e.g. Nest's `HttpException`): their message reaches the caller. */
   clientFacing?(error: unknown): ClientFacingError | undefined;
 }

@@ -102,16 +102,22 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
         })
         .map((wrapper) => wrapper.instance as T);
     const logger = options.logger ?? stderrLogger;
-    // The proxy and OpenAPI modules load only for an application that has some.
-    this.proxies = wanted(McpProxyProvider).map((proxy) => new (proxies().McpProxy)(proxy.options, this.built!, logger));
-    const apis = wanted(McpOpenApiProvider).map((api) => new (openApis().McpOpenApi)(api.options, this.built!, logger));
-    await Promise.all([...this.proxies, ...apis].map((source) => source.onApplicationBootstrap()));
-    // The endpoint is made now, so that a mistake in its options stops the bootstrap, not the first request.
-    const adapter = this.adapterHost?.httpAdapter;
-    if (http === false || !adapter) return;
-    const handler = this.endpoint();
-    // Mounted until the server closes: while Nest shuts down, the endpoint answers what arrives (it drains).
-    if (http?.mount === 'server') mountAhead(adapter.getHttpServer(), http.path ?? '/mcp', handler);
+    try {
+      // The proxy and OpenAPI modules load only for an application that has some.
+      this.proxies = wanted(McpProxyProvider).map((proxy) => new (proxies().McpProxy)(proxy.options, this.built!, logger));
+      const apis = wanted(McpOpenApiProvider).map((api) => new (openApis().McpOpenApi)(api.options, this.built!, logger));
+      await Promise.all([...this.proxies, ...apis].map((source) => source.onApplicationBootstrap()));
+      // The endpoint is made now, so that a mistake in its options stops the bootstrap, not the first request.
+      const adapter = this.adapterHost?.httpAdapter;
+      if (http === false || !adapter) return;
+      const handler = this.endpoint();
+      // Mounted until the server closes: while Nest shuts down, the endpoint answers what arrives (it drains).
+      if (http?.mount === 'server') mountAhead(adapter.getHttpServer(), http.path ?? '/mcp', handler);
+    } catch (error) {
+      // Nest calls no shutdown hook after a failed init: what this service started (remotes) ends here.
+      await this.beforeApplicationShutdown().catch(() => undefined);
+      throw error;
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -139,6 +139,10 @@ export class NativeHost implements McpHost {
     await this.lifecycle.shutdown(signal);
   }
 
+  abandon(bound: number): Promise<Error[]> {
+    return this.lifecycle.abandon(bound);
+  }
+
   private get enhancers(): EnhancerResolver {
     if (!this.resolver) throw new Error('NativeHost: init() must run before enhancers are asked for');
     return this.resolver;

@@ -1,5 +1,5 @@
 import { MCP_OPTIONS } from '../../constants';
-import type { Container, LifecycleHook, ModuleRecord } from '../../di';
+import { STOPPING_HOOKS, type Container, type ModuleRecord } from '../../di';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import type { ModuleImport } from '../../interfaces';
 import type { McpModuleOptions } from '../mcp-options';
@@ -103,7 +103,17 @@ export class SharedLifecycle {
   }
 
   async shutdown(signal?: string): Promise<void> {
-    if (--this.open > 0) return;
-    for (const hook of ['onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown'] as LifecycleHook[]) await this.container.callHook(hook, signal);
+    if (--this.open > 0 || this.released) return;
+    for (const hook of STOPPING_HOOKS) await this.container.callHook(hook, signal);
   }
+
+  /**
+   * A bootstrap failed: whatever the providers started (a proxy's child process, a Redis connection, a listener) is
+   * released once, for every server of the container, through the stopping hooks (each bounded); their failures.
+   */
+  abandon(bound: number): Promise<Error[]> {
+    return (this.released ??= this.container.release('bootstrap-failed', bound));
+  }
+
+  private released?: Promise<Error[]>;
 }
