@@ -8,16 +8,21 @@ export interface CommandSpec {
   readonly name: string;
   readonly positionals: readonly string[];
   readonly options: Readonly<Record<string, 'flag' | 'value' | 'list'>>;
+  /** What the arguments after `--` are (`install`: the entry's own), when the command takes them as they are. */
+  readonly rest?: string;
 }
 
 export interface ParsedArgs {
   readonly positionals: readonly string[];
   readonly options: Readonly<Record<string, string | true>>;
+  /** The arguments after `--`, untouched, for a command with `rest` (empty otherwise). */
+  readonly rest: readonly string[];
 }
 
 /**
  * Parses `argv` (after the command name) against `spec`: `--name value`, `--name=value`, flags, and `--`
- * ending the options. Unknown options, missing values and missing or extra positionals are usage errors.
+ * ending the options: what follows it is positional, or, for a command with `rest`, kept as it is (options
+ * included) in `rest`. Unknown options, missing values and missing or extra positionals are usage errors.
  */
 export function parseArgs(argv: readonly string[], spec: CommandSpec): ParsedArgs {
   const positionals: string[] = [];
@@ -30,6 +35,7 @@ export function parseArgs(argv: readonly string[], spec: CommandSpec): ParsedArg
       continue;
     }
     if (arg === '--') {
+      if (spec.rest !== undefined) return finish(positionals, options, argv.slice(i + 1), spec);
       onlyPositionals = true;
       continue;
     }
@@ -48,13 +54,19 @@ export function parseArgs(argv: readonly string[], spec: CommandSpec): ParsedArg
       throw usageError(`Option --${name} of \`mcp-reflect ${spec.name}\` needs a value.`);
     }
   }
-  if (options.help) return { positionals, options };
+  return finish(positionals, options, [], spec);
+}
+
+function finish(positionals: readonly string[], options: Readonly<Record<string, string | true>>, rest: readonly string[], spec: CommandSpec): ParsedArgs {
+  if (options.help) return { positionals, options, rest };
   if (positionals.length < spec.positionals.length) {
     const missing = spec.positionals.slice(positionals.length).map((p) => `<${p}>`).join(' ');
     throw usageError(`\`mcp-reflect ${spec.name}\` is missing ${missing}.`);
   }
   if (positionals.length > spec.positionals.length) {
-    throw usageError(`\`mcp-reflect ${spec.name}\` got an unexpected argument: ${positionals[spec.positionals.length]}.`);
+    const extra = positionals[spec.positionals.length];
+    const pass = spec.rest !== undefined ? ` To pass ${spec.rest}, put them after --, e.g. \`mcp-reflect ${spec.name} ${spec.positionals.map((p) => `<${p}>`).join(' ')} -- ${extra}\`.` : '';
+    throw usageError(`\`mcp-reflect ${spec.name}\` got an unexpected argument: ${extra}.${pass}`);
   }
-  return { positionals, options };
+  return { positionals, options, rest };
 }

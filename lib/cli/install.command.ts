@@ -9,14 +9,17 @@ import type { CommandOutput } from './output';
 export const installSpec: CommandSpec = {
   name: 'install',
   positionals: ['host', 'entry'],
+  rest: "the entry's own arguments",
   options: { name: 'value', env: 'list', header: 'list', scope: 'value', config: 'value', 'dry-run': 'flag', help: 'flag' },
 };
 
-export const installUsage = `Usage: mcp-reflect install <host> <entry | url> [--name <name>] [--env KEY=VALUE]… [--header 'Name: value']… [--scope user|project] [--config <file>] [--dry-run]
+export const installUsage = `Usage: mcp-reflect install <host> <entry | url> [--name <name>] [--env KEY=VALUE]… [--header 'Name: value']… [--scope user|project] [--config <file>] [--dry-run] [-- <entry's arguments>…]
 
 Registers a server in an MCP host's configuration file, at the place the host documents for this system: a
-built entry (a .js file that starts the server on stdio) as a command with absolute paths, or a Streamable HTTP
-URL. The file's other entries are kept; a file that exists is first copied to <file>.bak.
+built entry (a .js file that starts the server on stdio) as a command with absolute paths (this Node's own
+executable, the entry's full path, then the arguments given after --), or a Streamable HTTP URL. A host starts
+the server from a folder of its own: where its format has a working directory (Gemini CLI's cwd), it is the
+entry's project folder. The file's other entries are kept; a file that exists is first copied to <file>.bak.
 
 Hosts: ${HOSTS.map((h) => h.id).join(', ')}
 
@@ -27,17 +30,18 @@ Options:
   --scope user|project where the host keeps it, for hosts with both (default: the host's usual one)
   --config <file>      write this file instead of the host's usual one
   --dry-run            print the file it would write, and write nothing
-  --help               show this help`;
+  --help               show this help
+  -- <args>…           the entry's own arguments, written as they are: install claude-desktop dist/main.js -- --stdio`;
 
 export async function installCommand(argv: readonly string[]): Promise<CommandOutput> {
-  const { positionals, options } = parseArgs(argv, installSpec);
+  const { positionals, options, rest } = parseArgs(argv, installSpec);
   if (options.help) return { stdout: installUsage, exitCode: 0 };
   const [hostId, target] = positionals as [string, string];
   const host = HOSTS.find((h) => h.id === hostId);
   if (!host) throw usageError(`Unknown host ${hostId}: mcp-reflect install knows ${HOSTS.map((h) => h.id).join(', ')}.`);
   const where = here();
   const scope = scopeOf(host, options.scope);
-  const server = serverOf(target, options, where);
+  const server = serverOf(target, options, rest, where);
   const entry = host.entry(server);
   if (typeof entry === 'string') throw usageError(`Cannot install ${target} in ${host.title}: ${entry}`);
   const name = typeof options.name === 'string' ? options.name : defaultName(server, target);
@@ -103,7 +107,7 @@ function scopeOf(host: Host, given: string | true | undefined): Scope {
   return given;
 }
 
-function serverOf(target: string, options: Readonly<Record<string, string | true>>, where: Where): ServerSpec {
+function serverOf(target: string, options: Readonly<Record<string, string | true>>, rest: readonly string[], where: Where): ServerSpec {
   const pairs = (value: string | true | undefined, separator: RegExp, what: string) =>
     Object.fromEntries(
       (typeof value === 'string' ? value.split('\n') : []).map((pair) => {
@@ -114,25 +118,34 @@ function serverOf(target: string, options: Readonly<Record<string, string | true
     );
   if (/^https?:\/\//i.test(target)) {
     if (!URL.canParse(target)) throw usageError(`Invalid URL ${target}: give the server's Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp.`);
+    if (rest.length > 0) throw usageError(`Cannot pass arguments (${rest.join(' ')}) to ${target}: a URL is reached, not started. Give them to the server where it runs.`);
     return { kind: 'http', url: target, headers: pairs(options.header, /^([!#$%&'*+.^_`|~\w-]+):\s*(.*)$/, '--header') };
   }
   const entry = path.resolve(where.cwd, target);
   if (!existsSync(entry)) throw new CliError(CliErrorCode.EntryNotFound, `Cannot find the entry file ${target} (looked at ${entry}).\nGive the built file that starts the server on stdio, e.g. \`mcp-reflect install claude-desktop dist/main.js\`.`);
   if (/\.[cm]?tsx?$/.test(entry)) throw usageError(`Cannot install ${target}: a host runs a built file. Build first (npm run build) and give the .js file, e.g. dist/main.js.`);
-  // The absolute path of this Node: a host starts servers without the user's shell, nvm or PATH.
-  return { kind: 'stdio', command: process.execPath, args: [entry], env: pairs(options.env, /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s, '--env') };
+  // The absolute path of this Node (not `node`): a host starts servers without the user's shell, nvm or PATH, so
+  // `node` may be missing there or another version. The entry's absolute path: a host starts it from its own folder.
+  const env = pairs(options.env, /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s, '--env');
+  return { kind: 'stdio', command: process.execPath, args: [entry, ...rest], env, cwd: projectOf(entry)?.dir ?? path.dirname(entry) };
+}
+
+/** The entry's project: the nearest folder above it whose package.json has a name (a `{ "type": … }` marker in dist/ is not one). */
+function projectOf(entry: string): { dir: string; name: string } | undefined {
+  for (let dir = path.dirname(entry); ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      const name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name;
+      if (typeof name === 'string' && name !== '') return { dir, name };
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }
 
 function defaultName(server: ServerSpec, target: string): string {
   if (server.kind === 'http') return new URL(server.url).hostname.replace(/[^\w.-]/g, '-');
-  for (let dir = path.dirname(server.args[0]!); ; dir = path.dirname(dir)) {
-    const manifest = path.join(dir, 'package.json');
-    if (existsSync(manifest)) {
-      const name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name;
-      if (name) return name.replace(/^@[^/]+\//, '').replace(/[^\w.-]/g, '-');
-    }
-    if (path.dirname(dir) === dir) return path.basename(target).replace(/\.[cm]?js$/, '');
-  }
+  const name = projectOf(server.args[0]!)?.name;
+  return name ? name.replace(/^@[^/]+\//, '').replace(/[^\w.-]/g, '-') : path.basename(target).replace(/\.[cm]?js$/, '');
 }
 
 /** The most a host's configuration file may hold: anything larger is not one (or is a device behind a link). */

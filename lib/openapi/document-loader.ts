@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { ErrorCode, McpReflectError } from '../errors';
 import { readBounded } from './bounded-read';
+import { unopenedDocument } from './document-path';
 import { DocumentProblem } from './openapi.messages';
 import type { OpenApiSettings } from './openapi-options.check';
 import { markRefLoops } from './ref-loops';
@@ -103,7 +104,7 @@ async function readText(settings: OpenApiSettings, deadline: number): Promise<st
   try {
     file = await open(source.path, 'r');
   } catch (error) {
-    throw new DocumentProblem(`the file cannot be opened (${causeCode(error)})`, 'give the path of an OpenAPI document (relative paths are read from the working directory)', undefined, { cause: error });
+    throw unopenedDocument(source.path, causeCode(error), error);
   }
   try {
     const { size } = await file.stat();

@@ -5,7 +5,7 @@ import { OrdersModule } from './orders.module';
 
 /** Where the gateway finds what it does not define itself. */
 export interface GatewayConfig {
-  /** The official reference server, started on stdio (main.ts: `npx -y @modelcontextprotocol/server-everything stdio`). */
+  /** The official reference server, started on stdio (main.ts: its installed file, run by `process.execPath`). */
   readonly everything: McpProxyStdio;
   /** The inventory REST API (main.ts starts inventory.api.ts when INVENTORY_URL is not set), e.g. http://127.0.0.1:4000/v1. */
   readonly inventoryUrl: string;

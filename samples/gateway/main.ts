@@ -1,11 +1,15 @@
 import 'reflect-metadata';
+import path from 'node:path';
 import { McpFactory } from 'mcp-reflect';
 import { gatewayModule } from './gateway.module';
 import { startInventoryApi } from './inventory.api';
 
 // stdio by default; `--http` serves Streamable HTTP on 127.0.0.1:$PORT (default 3000) at /mcp.
 async function main(): Promise<void> {
-  const everything = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything', 'stdio'] };
+  // The reference server's installed file, run by this Node: `npx -y` would download it at some start and miss the
+  // proxy's connectTimeout (10 s) (docs/composition.md). In this repository tools/everything installs it.
+  const entry = require.resolve('@modelcontextprotocol/server-everything/dist/index.js', { paths: [__dirname, path.join(__dirname, '..', '..', 'tools', 'everything')] });
+  const everything = { command: process.execPath, args: [entry, 'stdio'] };
   // The REST API behind the inventory_* tools: INVENTORY_URL, or the stand-in on a free port.
   const inventoryUrl = process.env.INVENTORY_URL ?? (await startInventoryApi()).url;
   const app = await McpFactory.create(gatewayModule({ everything, inventoryUrl }));

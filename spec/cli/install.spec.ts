@@ -50,7 +50,7 @@ describe('mcp-reflect install', () => {
     ['cursor', (h) => path.join(h, '.cursor', 'mcp.json'), (e) => e, 'mcpServers'],
     ['vscode', (_h, p) => path.join(p, '.vscode', 'mcp.json'), (e) => ({ type: 'stdio', ...e }), 'servers'],
     ['windsurf', (h) => path.join(h, '.codeium', 'windsurf', 'mcp_config.json'), (e) => e, 'mcpServers'],
-    ['gemini-cli', (h) => path.join(h, '.gemini', 'settings.json'), (e) => e, 'mcpServers'],
+    ['gemini-cli', (h) => path.join(h, '.gemini', 'settings.json'), (e) => ({ ...e, cwd: project }), 'mcpServers'], // its format has a working directory
     ['mcp-json', (_h, p) => path.join(p, 'mcp.json'), (e) => e, 'mcpServers'],
   ];
 

@@ -97,7 +97,14 @@ describe('McpModule.fromOpenApi(): a document that cannot be served fails the bo
   it('names a file or a URL that cannot be read, parsed or bounded', async () => {
     const missing = path.join(dir, 'missing.yaml');
     expect((await at(missing)).message).toBe(
-      `${header(missing)}the file cannot be opened (ENOENT).\nFix: give the path of an OpenAPI document (relative paths are read from the working directory).`,
+      `${header(missing)}the file cannot be opened (ENOENT).\nFix: give the path of an OpenAPI document.`,
+    );
+    // A relative path is read from the working directory: the message names it, the file tried, and join(__dirname, …).
+    expect((await at('./specs/nowhere.yaml')).message).toBe(
+      `${header('./specs/nowhere.yaml')}the file cannot be opened (ENOENT): the relative path ./specs/nowhere.yaml is read from the working directory, ${process.cwd()}, as ${path.resolve('specs', 'nowhere.yaml')} ` +
+        '(a host such as Claude Desktop, Cursor or VS Code starts a server from a folder of its own).\n' +
+        "Fix: give a path that does not depend on the working directory: the document's place from the module that declares it, join(__dirname, 'specs/nowhere.yaml') " +
+        "(import { join } from 'node:path'; in an ES module, join(import.meta.dirname, 'specs/nowhere.yaml')), with the file copied beside the built module.",
     );
     const broken = path.join(dir, 'broken.yaml');
     writeFileSync(broken, 'openapi: 3.1.0\npaths: [unclosed\n');

@@ -3,7 +3,14 @@ import path from 'node:path';
 
 /** How a host is told to start a server on stdio, or where to reach it over HTTP. */
 export type ServerSpec =
-  | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> }
+  | {
+      readonly kind: 'stdio';
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly env: Readonly<Record<string, string>>;
+      /** The folder to start it in: written only for hosts whose format has one (a host's own folder is used otherwise). */
+      readonly cwd: string;
+    }
   | { readonly kind: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> };
 
 export type Scope = 'user' | 'project';
@@ -37,12 +44,13 @@ const withHeaders = (headers: Readonly<Record<string, string>>) => (Object.keys(
 
 /**
  * How most hosts write a server: the stdio command (with `type: 'stdio'` where `typed`), and the URL under the
- * host's own key (`url`, `serverUrl`, `httpUrl`; with `type: 'http'` where `typed`), or why it takes none.
+ * host's own key (`url`, `serverUrl`, `httpUrl`; with `type: 'http'` where `typed`), or why it takes none; the
+ * folder to start in (`cwd`) only where the host's format documents one.
  */
-function entries(options: { readonly typed: boolean; readonly urlKey?: string; readonly noUrl?: string }): Host['entry'] {
+function entries(options: { readonly typed: boolean; readonly urlKey?: string; readonly noUrl?: string; readonly cwd?: boolean }): Host['entry'] {
   const type = (kind: string) => (options.typed ? { type: kind } : {});
   return (server) => {
-    if (server.kind === 'stdio') return { ...type('stdio'), command: server.command, args: [...server.args], ...withEnv(server.env) };
+    if (server.kind === 'stdio') return { ...type('stdio'), command: server.command, args: [...server.args], ...withEnv(server.env), ...(options.cwd ? { cwd: server.cwd } : {}) };
     if (options.noUrl) return options.noUrl;
     return { ...type('http'), [options.urlKey ?? 'url']: server.url, ...withHeaders(server.headers) };
   };
@@ -103,7 +111,7 @@ export const HOSTS: readonly Host[] = [
     scopes: ['user', 'project'],
     file: (scope, where) => path.join(scope === 'project' ? where.cwd : where.home, '.gemini', 'settings.json'),
     key: 'mcpServers',
-    entry: entries({ typed: false, urlKey: 'httpUrl' }),
+    entry: entries({ typed: false, urlKey: 'httpUrl', cwd: true }), // settings.json documents `cwd` for a command
   },
   {
     id: 'mcp-json',
