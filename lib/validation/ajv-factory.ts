@@ -129,11 +129,11 @@ export class SchemaCompiler {
 
   private cached(schema: JsonSchema, json: string, use: SchemaUse, allErrors: boolean): ValidateFunction {
     const key = `${use}:${allErrors}:${json}`;
-    let validate = this.compiled.get(key);
-    if (!validate) {
-      validate = this.precompiledOrCompiled(schema, json, use, allErrors);
-      this.compiled.set(key, validate);
-    }
+    // An interpreted validator is kept apart: only a compiler for runtime schemas may take it from the cache.
+    const found = this.compiled.get(key) ?? (this.interprets ? this.compiled.get(`interpreted:${key}`) : undefined);
+    if (found) return found;
+    const validate = this.precompiledOrCompiled(schema, json, use, allErrors);
+    this.compiled.set(interpreted.has(validate) ? `interpreted:${key}` : key, validate);
     return validate;
   }
 
@@ -147,12 +147,12 @@ export class SchemaCompiler {
     const ready = key !== undefined ? precompiled?.validators[key] : undefined;
     if (ready) return ready as ValidateFunction;
     // A runtime schema where code cannot be generated is interpreted: ajv is not even loaded.
-    if (this.interprets && !codeGenerationAllowed()) return interpretedValidator(schema, version, allErrors, removeAdditional);
+    if (this.interprets && !codeGenerationAllowed()) return interpret(schema, version, allErrors, removeAdditional);
     try {
       return this.engine(version, use, allErrors).compile(schema) as ValidateFunction;
     } catch (error) {
       if (!isCodeGenerationRefused(error)) throw error;
-      if (this.interprets) return interpretedValidator(schema, version, allErrors, removeAdditional);
+      if (this.interprets) return interpret(schema, version, allErrors, removeAdditional);
       throw new Error(
         `this runtime allows no code generation (Cloudflare Workers), so validators must be compiled ahead of time, and ${precompiled ? 'the validators given have none for this schema (they were made for other schemas)' : 'none were given'}.\n` +
           'Fix: run `npx mcp-reflect validators <entry> --out src/mcp-validators.js` (again, after each change of a schema) and pass its export: McpFactory.create(AppModule, { metadata, validators }).',
@@ -183,6 +183,15 @@ export class SchemaCompiler {
 }
 
 const META_2020 = 'https://json-schema.org/draft/2020-12/schema';
+
+/** The validators made by interpretation rather than compiled code. */
+const interpreted = new WeakSet<ValidateFunction>();
+
+function interpret(schema: JsonSchema, version: '2020' | '07', allErrors: boolean, removeAdditional: boolean): ValidateFunction {
+  const validate = interpretedValidator(schema, version, allErrors, removeAdditional);
+  interpreted.add(validate);
+  return validate;
+}
 
 let draft07: ValidateFunction | undefined;
 
