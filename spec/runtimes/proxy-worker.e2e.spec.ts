@@ -89,6 +89,12 @@ describe('a proxied MCP server on Cloudflare workerd (wrangler dev), through the
         const invalid = await client.callTool({ name: 'ev_get-sum', arguments: { a: 'two', b: 3 } });
         expect(invalid).toMatchObject({ isError: true });
         expect(text(invalid)).toMatch(/^Invalid arguments for tool ev_get-sum: .*a: must be a number/);
+        // An output schema, interpreted too: the remote's structured result passes the gateway's output check.
+        const weather = await client.callTool({ name: 'ev_get-structured-content', arguments: { location: 'Chicago' } });
+        expect(weather).toMatchObject({ structuredContent: { temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 } });
+        expect(weather.isError).toBeFalsy();
+        const elsewhere = await client.callTool({ name: 'ev_get-structured-content', arguments: { location: 'Paris' } });
+        expect(text(elsewhere)).toMatch(/location: must be one of: "New York", "Chicago", "Los Angeles"/);
         const missing = await client.callTool({ name: 'ev_echo', arguments: {} });
         expect(missing).toMatchObject({ isError: true });
         expect(text(missing)).toMatch(/Invalid arguments for tool ev_echo: .*message: is required/);
