@@ -10,7 +10,12 @@ interface Reported {
   readonly error: string;
 }
 
-/** @cfworker/json-schema loads when the first schema is interpreted: where code generation is allowed, never. */
+/**
+ * @cfworker/json-schema loads when the first schema is interpreted: where code generation is allowed, never. It is
+ * a dependency of its own rather than the SDK's `validators/cf-worker` (built on the same engine): that one answers
+ * with one joined message, without the keyword locations that issue-format needs to word issues as ajv's, and only
+ * the SDK adapter, transports and proxy client may import the SDK (spec/architecture.spec.ts).
+ */
 let engine: Engine | undefined;
 const interpreter = () => (engine ??= require('@cfworker/json-schema') as Engine);
 
