@@ -142,6 +142,12 @@ describe('architecture', () => {
     expect(dynamically).toEqual(['openapi/document-loader.ts']);
   });
 
+  it('loads the JSON Schema interpreter (@cfworker/json-schema) only from lib/validation/interpreted.ts, when a schema is interpreted', () => {
+    const engine = '@cfworker/json-schema';
+    expect(sources.filter((s) => s.imports.includes(engine)).map((s) => s.rel)).toEqual([]);
+    expect(sources.filter((s) => s.text.includes(`require('${engine}')`)).map((s) => s.rel)).toEqual(['validation/interpreted.ts']);
+  });
+
   it('calls Reflect metadata only from lib/metadata', () => {
     const wrong = sources
       .filter((s) => /Reflect\.(get|define|has|getOwn|delete)[A-Za-z]*Metadata/.test(s.text) && s.area !== 'metadata')

@@ -1,4 +1,4 @@
-import { defineParamTypes, forgetComponentClass } from '../metadata';
+import { defineComponentOrigin, defineParamTypes, forgetComponentClass } from '../metadata';
 
 /** What a method of a {@link ComponentClass} is decorated with: the prototype, its key and its descriptor. */
 export type ComponentDecoration = (prototype: object, key: string, descriptor: PropertyDescriptor) => void;
@@ -22,8 +22,14 @@ export class ComponentClass {
   readonly target: new () => object;
   private readonly keys = new Set<string>();
 
-  constructor(className: string) {
+  /**
+   * `origin` names where the components come from when their schemas are known only at run time (`the remote MCP
+   * server 'ev' (…)`): they are then validated without code generation where the runtime forbids it, and an
+   * invalid schema is reported as that source's, not a decorator's.
+   */
+  constructor(className: string, origin?: string) {
     this.target = { [className]: class {} }[className];
+    if (origin !== undefined) defineComponentOrigin(this.target, origin);
   }
 
   /**

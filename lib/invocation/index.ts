@@ -1,4 +1,4 @@
-export { compileMethod, compileOrExplain } from './method-compiler';
+export { compileMethod, compileOrExplain, schemaCompilerOf } from './method-compiler';
 export type { ArgumentMapper, CompiledMethod } from './method-compiler';
 export { methodInvoker } from './invoker';
 export type { Invoker } from './invoker';

@@ -3,11 +3,11 @@ import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { JsonSchema } from '../interfaces';
 import { argsInputSchema, generatedDates, jsonValue, paramsInputSchema, type Converter, type RootSchema, type SchemaSite } from '../schema';
 import { ArgumentValidator, formatIssues, type SchemaCompiler } from '../validation';
-import type { GeneratedTypes, ParamMetadata } from '../metadata';
+import { getComponentOrigin, type GeneratedTypes, type ParamMetadata } from '../metadata';
 import { methodInvoker, type Invoker } from './invoker';
 import type { MethodHost } from './method-host';
 import { parseMethod, type ParsedParameter } from './method-parser';
-import { argsNotClassMessage, invalidDefaultMessage, invalidSchemaMessage } from './method.messages';
+import { argsNotClassMessage, invalidDefaultMessage, invalidSchemaMessage, runtimeSchemaMessage } from './method.messages';
 
 /**
  * A decorated method (tool, resource template, prompt) compiled once: its input schema, the validator built
@@ -59,10 +59,12 @@ export function compileMethod(
   implicit?: readonly ParamMetadata[],
 ): CompiledMethod {
   const { target } = host;
+  const origin = getComponentOrigin(target);
+  const schemas = schemaCompilerOf(target, compiler);
   const parsed = parseMethod(target, method, owner, host.types, implicit);
   const input = rawInputSchema ? rawRoot(rawInputSchema) : inputRoot(parsed, owner, host.types);
-  const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(compiler, input.schema, input.generated));
-  if (!rawInputSchema) checkDefaults(parsed, input, compiler, owner);
+  const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(schemas, input.schema, input.generated), origin);
+  if (!rawInputSchema) checkDefaults(parsed, input, schemas, owner);
   const runtime = input.runtimeValidated.size > 0 && !rawInputSchema;
   const invoker = methodInvoker(target, method, host.instance, host.resolve);
   return {
@@ -189,12 +191,25 @@ function site(owner: string, position: string, explicitFix: string, arrayFix?: s
   return { owner, position, explicitFix, arrayFix };
 }
 
-export function compileOrExplain<T>(owner: string, which: string, compile: () => T): T {
+/**
+ * Runs `compile`; its error becomes the bootstrap error naming `owner`'s schema — a decorator's, or, for a
+ * component built at run time, the schema `origin` gave (see getComponentOrigin).
+ */
+export function compileOrExplain<T>(owner: string, which: string, compile: () => T, origin?: string): T {
   try {
     return compile();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new BootstrapError(BootstrapErrorCode.InvalidSchema, invalidSchemaMessage(owner, which, reason), { cause: error });
+    const message = origin !== undefined ? runtimeSchemaMessage(owner, which, reason, origin) : invalidSchemaMessage(owner, which, reason);
+    throw new BootstrapError(BootstrapErrorCode.InvalidSchema, message, { cause: error });
   }
+}
+
+/**
+ * The compiler for the schemas of `target`'s methods: the application's, or for a class built at run time from
+ * a source's catalogue (a proxied server), the one that interprets where code cannot be generated.
+ */
+export function schemaCompilerOf(target: Function, compiler: SchemaCompiler): SchemaCompiler {
+  return getComponentOrigin(target) !== undefined ? compiler.forRuntimeSchemas() : compiler;
 }
 

@@ -80,6 +80,13 @@ export function invalidSchemaMessage(owner: string, which: string, reason: strin
   );
 }
 
+export function runtimeSchemaMessage(owner: string, which: string, reason: string, origin: string): string {
+  return (
+    `Cannot build ${owner} of ${origin}: the ${which} it lists cannot be compiled: ${reason}.\n` +
+    `Fix: the schema comes from that server, not from a decorator: correct it there. The component is left out until it lists a schema that compiles.`
+  );
+}
+
 export function invalidDefaultMessage(owner: string, index: number, name: string, value: string, issues: string[]): string {
   return (
     `Cannot build ${owner}: the default of parameter #${index} '${name}', ${value}, does not match the parameter's own schema: ` +

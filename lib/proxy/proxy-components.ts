@@ -19,7 +19,8 @@ export interface ProxiedNames {
  * the remote's own schemas, timing, OTel): each method forwards to the remote. A new class per catalogue.
  */
 export function proxyComponents(remote: RemoteServer, catalogue: RemoteCatalogue, className: string): { instance: object; names: ProxiedNames } {
-  const proxied = new ComponentClass(className);
+  // The remote's schemas are known only now: validated without code generation where the runtime forbids it.
+  const proxied = new ComponentClass(className, `the ${remote.label}`);
 
   for (const tool of catalogue.tools) {
     const call = async (args: unknown, ctx: unknown) => {

@@ -2,7 +2,8 @@ import { withToolUi } from '../apps';
 import { InputRequiredSignal } from '../context';
 import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
 import type { JsonSchema, ToolOptions } from '../interfaces';
-import { compileMethod, compileOrExplain, pruneUndefined, toolErrorText, type CallPolicy } from '../invocation';
+import { compileMethod, compileOrExplain, pruneUndefined, schemaCompilerOf, toolErrorText, type CallPolicy } from '../invocation';
+import { getComponentOrigin } from '../metadata';
 import { Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
 import { inlineRefs, outputSchema } from '../schema';
 import { taskSettings } from '../tasks';
@@ -25,7 +26,10 @@ export interface ToolBuildContext {
 /** Builds one tool from a `@Tool()` method: schema, validator, binder, converter, and its pipeline. */
 export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuildContext): ToolDefinition {
   const { host, method, options } = record;
-  const { compiler, policy } = build;
+  const { policy } = build;
+  // A proxied server's schemas are known only at run time: interpreted where code cannot be generated.
+  const compiler = schemaCompilerOf(host.target, build.compiler);
+  const origin = getComponentOrigin(host.target);
   const name = options.name ?? method;
   const owner = toolOwner(name, host.target.name, method);
   // A raw schema's references are checked before its validator is compiled: the compiler's own error would not say what to do.
@@ -71,7 +75,7 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
 
   const outputCheck: OutputCheck | undefined = output && {
     wrapped: output.wrapped,
-    validate: outputValidator(owner, output, options.outputSchema !== undefined, compiler),
+    validate: outputValidator(owner, output, options.outputSchema !== undefined, compiler, origin),
     reporting: lazy(() => compiler.compileReporting(output.schema, 'output')),
   };
   const convertResult = compileResultConverter(outputCheck);
@@ -140,12 +144,12 @@ function errorResult(text: string): CallOutcome {
  * server's, an OpenAPI operation's: catalogues of a thousand large schemas) is checked against the meta-schema
  * now, so that an invalid one still fails the bootstrap, and compiled on the tool's first result.
  */
-function outputValidator(owner: string, output: { schema: JsonSchema; generated: boolean }, verbatim: boolean, compiler: SchemaCompiler): () => ValidateFunction {
+function outputValidator(owner: string, output: { schema: JsonSchema; generated: boolean }, verbatim: boolean, compiler: SchemaCompiler, origin?: string): () => ValidateFunction {
   if (!verbatim) {
-    const validate = compileOrExplain(owner, 'output schema', () => compiler.compile(output.schema, 'output', output.generated));
+    const validate = compileOrExplain(owner, 'output schema', () => compiler.compile(output.schema, 'output', output.generated), origin);
     return () => validate;
   }
-  compileOrExplain(owner, 'output schema', () => compiler.check(output.schema, 'output'));
+  compileOrExplain(owner, 'output schema', () => compiler.check(output.schema, 'output'), origin);
   return lazy(() => compiler.compile(output.schema, 'output', true));
 }
 

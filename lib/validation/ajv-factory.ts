@@ -1,7 +1,9 @@
 import type Ajv from 'ajv';
 import type { JsonSchema } from '../interfaces';
 import type { IntegerCoercion } from './coercion';
-import { isCodeGenerationRefused, validatorKey, type ValidatorSource } from './precompiled';
+import { interpretedValidator } from './interpreted';
+import { formatIssues } from './issue-format';
+import { codeGenerationAllowed, isCodeGenerationRefused, validatorKey, type ValidatorSource } from './precompiled';
 
 /**
  * ajv loads when the first validator is compiled (or a schema checked against a dialect's meta-schema): a
@@ -38,15 +40,20 @@ export class SchemaCompiler {
   /** Schemas already checked against their meta-schema. */
   private readonly checked: Set<string>;
   private canonical?: SchemaCompiler;
+  private runtime?: SchemaCompiler;
   /** Validators compiled ahead of time, and who records what is compiled (the `validators` command). */
   private readonly source: ValidatorSource;
 
-  /** `integers`: how lenient coercion reads strings at `integer` positions (see IntegerCoercion). */
+  /**
+   * `integers`: how lenient coercion reads strings at `integer` positions (see IntegerCoercion). `interprets`:
+   * the schemas are known only at run time (see `forRuntimeSchemas`).
+   */
   constructor(
     readonly lenient: boolean,
     readonly integers: IntegerCoercion = 'numeric',
     shared?: SchemaCompiler,
     source: ValidatorSource = {},
+    readonly interprets = false,
   ) {
     this.engines = shared?.engines ?? new Map();
     this.compiled = shared?.compiled ?? new Map();
@@ -57,7 +64,18 @@ export class SchemaCompiler {
   /** This compiler, sharing its engines and caches, coercing only canonical integers: for URI template variables. */
   withCanonicalIntegers(): SchemaCompiler {
     if (this.integers === 'canonical') return this;
-    return (this.canonical ??= new SchemaCompiler(this.lenient, 'canonical', this, this.source));
+    return (this.canonical ??= new SchemaCompiler(this.lenient, 'canonical', this, this.source, this.interprets));
+  }
+
+  /**
+   * This compiler, sharing its engines and caches, for schemas known only at run time (a proxied server's): where
+   * the runtime refuses code generation (Cloudflare Workers) and no validator was compiled ahead of time for a
+   * schema, it is interpreted (@cfworker/json-schema) instead of refused — no validator made before the remote
+   * was connected can cover what it lists later.
+   */
+  forRuntimeSchemas(): SchemaCompiler {
+    if (this.interprets) return this;
+    return (this.runtime ??= new SchemaCompiler(this.lenient, this.integers, this, this.source, true));
   }
 
   /**
@@ -93,12 +111,15 @@ export class SchemaCompiler {
   private checkSchema(schema: JsonSchema, use: SchemaUse): void {
     const engine = () => this.engine(dialect(schema), use, false);
     if (schema.$schema !== undefined && schema.$schema !== META_2020) {
-      engine().validateSchema(schema, true); // another dialect: ajv compiles that meta-schema
+      if (codeGenerationAllowed()) engine().validateSchema(schema, true); // another dialect: ajv compiles that meta-schema
+      else checkDraft07(schema); // which needs code generation: the meta-schema is interpreted instead
       return;
     }
     // The 2020-12 meta-schema validator ships precompiled (tools/generate-meta-validator.js).
     const meta = require('./meta-schema.generated') as ValidateFunction;
-    if (!meta(schema)) throw new Error(`schema is invalid: ${engine().errorsText(meta.errors as never)}`);
+    if (meta(schema)) return;
+    // ajv's words where it can run; formatted issues where an engine cannot be made (no code generation).
+    throw new Error(`schema is invalid: ${codeGenerationAllowed() ? engine().errorsText(meta.errors as never) : formatIssues(meta.errors ?? [], 'property').join('; ')}`);
   }
 
   /** The validator that names every failed field; only failing calls use it. For schemas `compile` accepted. */
@@ -108,11 +129,11 @@ export class SchemaCompiler {
 
   private cached(schema: JsonSchema, json: string, use: SchemaUse, allErrors: boolean): ValidateFunction {
     const key = `${use}:${allErrors}:${json}`;
-    let validate = this.compiled.get(key);
-    if (!validate) {
-      validate = this.precompiledOrCompiled(schema, json, use, allErrors);
-      this.compiled.set(key, validate);
-    }
+    // An interpreted validator is kept apart: only a compiler for runtime schemas may take it from the cache.
+    const found = this.compiled.get(key) ?? (this.interprets ? this.compiled.get(`interpreted:${key}`) : undefined);
+    if (found) return found;
+    const validate = this.precompiledOrCompiled(schema, json, use, allErrors);
+    this.compiled.set(interpreted.has(validate) ? `interpreted:${key}` : key, validate);
     return validate;
   }
 
@@ -125,10 +146,13 @@ export class SchemaCompiler {
     record?.({ key: key!, schema, dialect: version, use, allErrors, removeAdditional });
     const ready = key !== undefined ? precompiled?.validators[key] : undefined;
     if (ready) return ready as ValidateFunction;
+    // A runtime schema where code cannot be generated is interpreted: ajv is not even loaded.
+    if (this.interprets && !codeGenerationAllowed()) return interpret(schema, version, allErrors, removeAdditional);
     try {
       return this.engine(version, use, allErrors).compile(schema) as ValidateFunction;
     } catch (error) {
       if (!isCodeGenerationRefused(error)) throw error;
+      if (this.interprets) return interpret(schema, version, allErrors, removeAdditional);
       throw new Error(
         `this runtime allows no code generation (Cloudflare Workers), so validators must be compiled ahead of time, and ${precompiled ? 'the validators given have none for this schema (they were made for other schemas)' : 'none were given'}.\n` +
           'Fix: run `npx mcp-reflect validators <entry> --out src/mcp-validators.js` (again, after each change of a schema) and pass its export: McpFactory.create(AppModule, { metadata, validators }).',
@@ -159,6 +183,23 @@ export class SchemaCompiler {
 }
 
 const META_2020 = 'https://json-schema.org/draft/2020-12/schema';
+
+/** The validators made by interpretation rather than compiled code. */
+const interpreted = new WeakSet<ValidateFunction>();
+
+function interpret(schema: JsonSchema, version: '2020' | '07', allErrors: boolean, removeAdditional: boolean): ValidateFunction {
+  const validate = interpretedValidator(schema, version, allErrors, removeAdditional);
+  interpreted.add(validate);
+  return validate;
+}
+
+let draft07: ValidateFunction | undefined;
+
+/** The draft-07 meta-schema check where code cannot be generated: interpreted. */
+function checkDraft07(schema: JsonSchema): void {
+  draft07 ??= interpretedValidator(require('ajv/dist/refs/json-schema-draft-07.json') as JsonSchema, '07', true, false);
+  if (!draft07(schema)) throw new Error(`schema is invalid: ${formatIssues(draft07.errors ?? [], 'property').join('; ')}`);
+}
 
 function dialect(schema: JsonSchema): '2020' | '07' {
   const declared = typeof schema.$schema === 'string' ? schema.$schema : '';

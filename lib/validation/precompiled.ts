@@ -27,3 +27,16 @@ export function validatorKey(dialect: string, use: string, allErrors: boolean, r
 export function isCodeGenerationRefused(error: unknown): boolean {
   return error instanceof Error && /code generation from strings disallowed|unsafe-eval|EvalError/i.test(`${error.name} ${error.message}`);
 }
+
+/** Whether this runtime compiles code from strings (`new Function`): tried once, on first need, never at import. */
+let codeGeneration: boolean | undefined;
+export function codeGenerationAllowed(): boolean {
+  if (codeGeneration === undefined) {
+    try {
+      codeGeneration = new Function('return true')() === true;
+    } catch {
+      codeGeneration = false;
+    }
+  }
+  return codeGeneration;
+}

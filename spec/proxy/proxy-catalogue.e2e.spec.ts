@@ -144,6 +144,11 @@ describe('McpModule.proxy(): one bad remote tool drops only that tool (issue 38,
       ]),
     );
     if (!names.includes('bad_loop')) expect(logged).toEqual(expect.arrayContaining([expect.stringMatching(/'loop'.*left out/)]));
+    // A schema that is no JSON Schema is the remote's, not a decorator's: the message names the remote, the tool and the cause.
+    expect(names).not.toContain('bad_invalid');
+    const invalid = logged.find((m) => m.includes("'invalid'"));
+    expect(invalid).toMatch(/Cannot build tool 'bad_invalid' \(McpProxy\(bad\)\.tool:invalid\) of the remote MCP server 'bad' \(.*catalogue-remote\.cjs bad\): the input schema it lists cannot be compiled: schema is invalid: .*properties\/a\/type/);
+    expect(invalid).not.toMatch(/decorator/);
     // A pattern that backtracks catastrophically is dropped (and said so); the tool and its safe patterns stay.
     expect(tools.find((t) => t.name === 'bad_evil')?.inputSchema).toEqual({ type: 'object', properties: { text: { type: 'string' }, code: { type: 'string', pattern: '^[a-z]{3}$' } } });
     expect(logged).toEqual(expect.arrayContaining([expect.stringMatching(/tool 'evil' has patterns that could take exponential time: #\/properties\/text\/pattern: \^\(a\+\)\+\$/)]));
