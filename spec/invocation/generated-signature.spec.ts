@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { BootstrapErrorCode, Injectable, McpFactory, McpModule, Module, Param, Tool, type GeneratedMetadata, type McpModuleOptions } from 'mcp-reflect';
+import { BootstrapErrorCode, Injectable, McpFactory, McpModule, Module, Param, Tool, type GeneratedMetadata, type JsonSchema, type McpModuleOptions } from 'mcp-reflect';
 import { createTestClient } from 'mcp-reflect/testing';
 
 /**
@@ -24,7 +24,7 @@ function appWith(lines: string[], warnings?: McpModuleOptions['warnings']) {
   return AppModule;
 }
 
-const entry = (fingerprint: string, dateSchema: object = { type: 'string' }): GeneratedMetadata => ({
+const entry = (fingerprint: string, dateSchema: JsonSchema = { type: 'string' }): GeneratedMetadata => ({
   version: 1,
   generator: 'mcp-reflect@test',
   classes: [
