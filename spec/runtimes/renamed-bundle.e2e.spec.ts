@@ -36,9 +36,10 @@ function project(scratch: string, name: string): string {
 }
 
 /** `npx esbuild <entry> --bundle --platform=node --format=cjs --outfile=…` (docs/runtimes.md), mcp-reflect taken from dist/. */
-async function bundle(dir: string, entry: string): Promise<string> {
-  const out = path.join(dir, `${path.basename(entry).replace(/\.[jt]s$/, '')}.bundle.cjs`);
-  await exec(bin('esbuild'), [entry, '--bundle', '--platform=node', '--format=cjs', `--outfile=${out}`, `--alias:mcp-reflect=${path.join(root, 'dist', 'index.js')}`, '--log-level=warning'], dir);
+async function bundle(dir: string, entry: string, ...extra: string[]): Promise<string> {
+  const out = path.join(dir, `${path.basename(entry).replace(/\.[jt]s$/, '')}${extra.join('')}.bundle.cjs`);
+  const args = [entry, '--bundle', '--platform=node', '--format=cjs', ...extra, `--outfile=${out}`, `--alias:mcp-reflect=${path.join(root, 'dist', 'index.js')}`, '--log-level=warning'];
+  await exec(bin('esbuild'), args, dir);
   return out;
 }
 
@@ -94,6 +95,18 @@ describe('a bundle in which esbuild renamed parameters (url → url2, date → d
   it('the TypeScript sources bundled directly (no design:paramtypes), with the generated metadata, as for Bun and Deno', async () => {
     const file = await bundle(dir, 'src/main.ts');
     expect(bundledSignature(file)).toMatch(/^url\d+, date\d+, country\d+, times = 1$/);
+    const { client } = await connect(file, dir);
+    try {
+      await expectServesLookup(client);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('minified too: every name is the file\'s', async () => {
+    const file = await bundle(dir, 'dist/main.js', '--minify');
+    // The minifier's names (`lookup(e,t,r,n=1){`), none of them the written one.
+    expect(/lookup\(([\w$]+),([\w$]+),([\w$]+),[\w$]+=1\)\{/.exec(readFileSync(file, 'utf8'))?.slice(1).some((name) => ['url', 'date', 'country'].includes(name))).toBe(false);
     const { client } = await connect(file, dir);
     try {
       await expectServesLookup(client);
