@@ -6,6 +6,7 @@ export const BootstrapErrorCode = {
   GeneratedMetadataStale: 'GENERATED_METADATA_STALE',
   GeneratedMetadataInvalid: 'GENERATED_METADATA_INVALID',
   UndecoratedProperty: 'UNDECORATED_PROPERTY',
+  RenamedParameter: 'RENAMED_PARAMETER',
   ParamNameUnreadable: 'PARAM_NAME_UNREADABLE',
   RestParameter: 'REST_PARAMETER',
   UndecoratedParameter: 'UNDECORATED_PARAMETER',

@@ -20,6 +20,7 @@ import { stderrLogger } from './stderr-logger';
 import { exploreHosts } from './explorer';
 import { checkSchemaRefs, disabledNames, resolveToolSearch } from './served-options';
 import { checkFeatureOptions } from './namespaces';
+import { reportRenamedParameters } from './renamed-parameters';
 import { reportUndecoratedProperties } from './undecorated-properties';
 import { warnUnprovidedComponents } from './unprovided-components';
 
@@ -104,6 +105,7 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
   const completions = new CompletionRegistry(lenient, policy, services);
   // Every kind is built before anything is added: a failure (at bootstrap or in app.tools.add()) changes nothing.
   const undecorated = new Set<string>(); // DTO properties already named (once per application)
+  const renamed = new Set<string>(); // parameters already named as bundler-renamed (once per application)
   const served = options.served ?? new Set<Function>(); // the classes whose components are served (for the unprovided-components warning)
   const register = (hosts: readonly MethodHost[], added?: AddOptions): AddedComponents => {
     const naming = added
@@ -123,6 +125,7 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
     });
     const compiled = [...stagedTools, ...stagedPrompts.map((p) => p.compiled), ...stagedResources.templates.map((t) => t.compiled)];
     reportUndecoratedProperties(compiled, logger, settings.warnings, undecorated);
+    reportRenamedParameters(compiled, logger, settings.warnings, renamed);
     hub.batch(() => {
       tools.addAll(stagedTools, disabled);
       resources.commit(stagedResources, disabled);

@@ -149,4 +149,10 @@ export interface McpWarningOptions {
    * the only kind of undecorated property visible at run time). Default true (warn); `'error'` stops the bootstrap.
    */
   undecoratedProperties?: boolean | 'error';
+  /**
+   * An unnamed `@Param()` whose name, read from the compiled code with no generated metadata loaded, looks given
+   * by a bundler (`url2` for `url`: docs/runtimes.md#bundles-and-parameter-names). Default true (warn); `'error'`
+   * stops the bootstrap (for bundles built in CI).
+   */
+  renamedParameters?: boolean | 'error';
 }

@@ -29,8 +29,9 @@ export interface GeneratedClass {
 
 export interface GeneratedMethod {
   /**
-   * Fingerprint of the signature as the compiled method still shows it (parameter names and which have a
-   * default): a mismatch at bootstrap means the file is stale.
+   * Fingerprint of the signature as written (`lookup(url, times=)`): its shape (the number of parameters, which
+   * have a default, which are rest or destructured) is what the bootstrap compares with the running method, so a
+   * bundler's renaming (`url` → `url2`) is no mismatch; the names it advertises are the params' names.
    */
   readonly fingerprint: string;
   /** The method's JSDoc text. */

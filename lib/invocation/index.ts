@@ -1,4 +1,5 @@
 export { compileMethod, compileOrExplain, schemaCompilerOf } from './method-compiler';
+export { renamedParameterMessage } from './method.messages';
 export type { ArgumentMapper, CompiledMethod } from './method-compiler';
 export { methodInvoker } from './invoker';
 export type { Invoker } from './invoker';

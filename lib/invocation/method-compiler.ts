@@ -7,6 +7,7 @@ import { getComponentOrigin, type GeneratedTypes, type ParamMetadata } from '../
 import { methodInvoker, type Invoker } from './invoker';
 import type { MethodHost } from './method-host';
 import { parseMethod, type ParsedParameter } from './method-parser';
+import { looksBundlerRenamed } from './parameter-names';
 import { argsNotClassMessage, invalidDefaultMessage, invalidSchemaMessage, runtimeSchemaMessage } from './method.messages';
 
 /**
@@ -32,6 +33,11 @@ export interface CompiledMethod {
   readonly runtimeChecked: readonly number[];
   /** `Class.property` of initialised DTO properties without decorators: not in the schema (a bootstrap warning). */
   readonly undecoratedProperties: readonly string[];
+  /**
+   * `@Param()` parameters named from the compiled code with a name a bundler gives (`url2`), and no generated entry
+   * to name them: a bootstrap warning (`warnings.renamedParameters`).
+   */
+  readonly renamedParameters: readonly { readonly index: number; readonly name: string }[];
   /** Transformed arguments (renamed, hidden, defaulted): what the client sent, as the method declares it, before validation. */
   readonly mapArguments?: ArgumentMapper;
 }
@@ -79,6 +85,7 @@ export function compileMethod(
     needsContext: parsed.some((p) => p.kind === 'ctx') || invoker.perRequest,
     hasCustomParameters: parsed.some((p) => p.kind === 'custom'),
     undecoratedProperties: [...input.undecorated],
+    renamedParameters: parsed.flatMap((p) => (p.kind === 'param' && p.nameFrom === 'compiled' && looksBundlerRenamed(p.name) ? [{ index: p.index, name: p.name }] : [])),
     runtimeChecked: runtime ? parsed.filter((p) => p.kind === 'param' || p.kind === 'args').map((p) => p.index) : [],
   };
 }

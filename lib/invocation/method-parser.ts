@@ -1,12 +1,12 @@
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import type { GeneratedMethod, GeneratedType, ParamOptions } from '../interfaces';
-import { getParamMetadata, getParamTypes, signatureFingerprint, type GeneratedTypes, type ParamMetadata } from '../metadata';
+import type { GeneratedParam, GeneratedType, ParamOptions } from '../interfaces';
+import { getParamMetadata, getParamTypes, type GeneratedTypes, type ParamMetadata } from '../metadata';
 import { statesType } from '../schema';
+import { generatedParamTypes, generatedSignature } from './generated-signature';
 import { literalValue, readParameters, type SourceParameter } from './parameter-names';
 import {
   argsMixedWithParamMessage,
   decoratorMetadataMissingMessage,
-  generatedMetadataStaleMessage,
   duplicateArgsMessage,
   duplicateParamNameMessage,
   paramNameUnreadableMessage,
@@ -20,6 +20,11 @@ export type ParsedParameter =
       readonly kind: 'param';
       readonly index: number;
       readonly name: string;
+      /**
+       * Where the name comes from: the decorator (`@Param('city')`), the generated file (the name as written in the
+       * sources), or the compiled code, where a bundler or minifier may have renamed it.
+       */
+      readonly nameFrom: 'decorator' | 'generated' | 'compiled';
       readonly options: ParamOptions;
       readonly reflected: unknown;
       /** The type `mcp-reflect generate` read from the source, when its metadata is loaded. */
@@ -54,8 +59,9 @@ export function parseMethod(
   const own = getParamMetadata(target, method);
   const readable = readParameters(fn);
   const source = readable ?? [];
-  const generated = generatedSignature(types, target, method, owner, readable);
-  const reflected = getParamTypes(target.prototype, method) ?? generatedParamTypes(types, generated);
+  const declaredTypes = getParamTypes(target.prototype, method);
+  const generated = generatedSignature(types, target, method, owner, readable, declaredTypes);
+  const reflected = declaredTypes ?? generatedParamTypes(types, generated);
   const declared = Math.max(fn.length, source.length, reflected?.length ?? 0);
   // Positions without a decorator take the kind's implicit binding (completers: the typed value, then the context).
   const decorated: readonly (ParamMetadata | undefined)[] =
@@ -75,19 +81,22 @@ export function parseMethod(
     if (written?.kind === 'rest') {
       throw new BootstrapError(BootstrapErrorCode.RestParameter, restParameterMessage(owner, index, written.name));
     }
+    const typed = generated?.params.find((p) => p.index === index);
     if (!meta) {
-      const name = written?.kind === 'name' ? written.name : undefined;
+      const name = generatedName(typed) ?? (written?.kind === 'name' ? written.name : undefined);
       throw new BootstrapError(BootstrapErrorCode.UndecoratedParameter, undecoratedParameterMessage(owner, index, name));
     }
     const type = reflected?.[index];
-    const typed = generated?.params.find((p) => p.index === index);
     if (meta.kind === 'ctx') parsed.push({ kind: 'ctx', index });
     else if (meta.kind === 'args') parsed.push({ kind: 'args', index, reflected: type, ...(typed ? { generated: typed } : {}), pipes: meta.pipes ?? [] });
     else if (meta.kind === 'custom') {
       parsed.push({ kind: 'custom', index, factory: meta.factory, data: meta.data, reflected: type, pipes: meta.pipes ?? [] });
     }
     else {
-      const name = meta.name ?? (written?.kind === 'name' ? written.name : undefined);
+      // The decorator's name, else the file's (as written in the sources), else the compiled code's (a bundler may rename it).
+      const fromFile = generatedName(typed);
+      const name = meta.name ?? fromFile ?? (written?.kind === 'name' ? written.name : undefined);
+      const nameFrom = meta.name !== undefined ? 'decorator' : fromFile !== undefined ? 'generated' : 'compiled';
       if (!name) {
         throw new BootstrapError(BootstrapErrorCode.ParamNameUnreadable, paramNameUnreadableMessage(owner, index));
       }
@@ -95,46 +104,16 @@ export function parseMethod(
       // optional and default itself; the compiled text is read only without it.
       const options = typed ? meta.options : withInitialiser(meta.options, written);
       const reflectedType = typed ? type : defaultType(type, meta.options, written);
-      parsed.push({ kind: 'param', index, name, options, reflected: reflectedType, ...(typed ? { generated: typed } : {}), pipes: meta.pipes ?? [] });
+      parsed.push({ kind: 'param', index, name, nameFrom, options, reflected: reflectedType, ...(typed ? { generated: typed } : {}), pipes: meta.pipes ?? [] });
     }
   }
   checkBindings(parsed, owner);
   return parsed;
 }
 
-/**
- * The generated signature of the method, checked against the running one: a file generated before the
- * signature changed would describe other parameters, so it stops the bootstrap instead.
- */
-function generatedSignature(
-  types: GeneratedTypes,
-  target: Function,
-  method: string,
-  owner: string,
-  source: readonly SourceParameter[] | undefined,
-): GeneratedMethod | undefined {
-  const found = types.method(target, method);
-  if (!found) return undefined;
-  if (!source) return found.method; // minified or native: nothing to compare
-  const running = signatureFingerprint(
-    method,
-    source.map((p) => (p.kind === 'pattern' ? {} : { name: p.name, rest: p.kind === 'rest', initialised: p.kind === 'name' && p.initialiser !== undefined })),
-  );
-  if (found.method?.fingerprint !== running) {
-    throw new BootstrapError(
-      BootstrapErrorCode.GeneratedMetadataStale,
-      generatedMetadataStaleMessage(owner, found.entry.file, found.method?.fingerprint, running),
-    );
-  }
-  return found.method;
-}
-
-/** The parameter classes the generated entry names, by position (as `design:paramtypes` would list them). */
-function generatedParamTypes(types: GeneratedTypes, generated: GeneratedMethod | undefined): unknown[] | undefined {
-  if (!generated) return undefined;
-  const classes: unknown[] = [];
-  for (const p of generated.params) classes[p.index] = p.class ? types.resolveClass(p.class) : undefined;
-  return Array.from(classes);
+/** The name a parameter has in the generated file: the one written in the sources (a destructured one has none). */
+function generatedName(typed: GeneratedParam | undefined): string | undefined {
+  return typed && typed.name !== '{}' ? typed.name : undefined;
 }
 
 /**

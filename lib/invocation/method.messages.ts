@@ -65,11 +65,35 @@ export function decoratorMetadataMissingMessage(owner: string, className: string
   );
 }
 
-export function generatedMetadataStaleMessage(owner: string, file: string, generated: string | undefined, running: string): string {
+export function generatedMetadataStaleMessage(
+  owner: string,
+  file: string,
+  method: string,
+  generated: string | undefined,
+  running: string | undefined,
+  differences: readonly string[],
+): string {
+  const found = running ? `the running method, ${running} (names as compiled),` : 'the running method';
+  const what = generated
+    ? `It was generated from ${file} for ${generated}, but ${found} differs: ${differences.join('; ')}.\n`
+    : `It was generated from ${file} before the method ${method} existed.\n`;
   return (
-    `Cannot build ${owner}: the generated metadata is stale. It was generated from ${file} ` +
-    (generated ? `for the signature ${generated}, but the running method is ${running}.\n` : `before the method ${running} existed.\n`) +
-    `Fix: run \`npx mcp-reflect generate\` (and \`mcp-reflect generate --check\` in CI, so a stale file fails the build).`
+    `Cannot build ${owner}: the generated metadata is stale. ` +
+    what +
+    `Fix: run \`npx mcp-reflect generate\`, then build (and bundle) again, so the file and the running code come from the same sources ` +
+    `(\`mcp-reflect generate --check\` in CI fails a stale file). Names are not compared: bundlers rename parameters, and the file's names are advertised.`
+  );
+}
+
+/** A name read from compiled code that a bundler may have given (`url2` for `url`), with no generated entry to correct it. */
+export function renamedParameterMessage(owner: string, index: number, name: string): string {
+  const written = name.replace(/\d+$/, '');
+  return (
+    `${owner}: parameter #${index} is advertised as '${name}', a name read from the compiled code that looks renamed by a bundler ` +
+    `(esbuild renames '${written}' to '${name}' when a bundled module also declares '${written}' at top level).\n` +
+    `Fix: name it with @Param('${written}') (or @Param('${name}') if that is its name), or load the metadata \`npx mcp-reflect generate\` writes ` +
+    `(McpFactory.create(AppModule, { metadata })), whose names are the ones you wrote (docs/runtimes.md#bundles-and-parameter-names). ` +
+    `Silence it with McpModule.forRoot({ warnings: { renamedParameters: false } }); 'error' stops the bootstrap instead.`
   );
 }
 

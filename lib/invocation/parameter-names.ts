@@ -121,3 +121,11 @@ export function literalValue(initialiser: string): { value: unknown } | undefine
     return undefined;
   }
 }
+
+/**
+ * A name as esbuild gives a parameter it renames (`url2`, `date4`: the written name and a number from 2, when a
+ * bundled module declares the written name at top level). A heuristic, told as a warning: `line2` may be written so.
+ */
+export function looksBundlerRenamed(name: string): boolean {
+  return /^[A-Za-z_$][\w$]*[A-Za-z_$](?:[2-9]|[1-9]\d)$/.test(name);
+}

@@ -91,9 +91,10 @@ export interface SignatureParameter {
 }
 
 /**
- * The fingerprint of a method signature, readable in messages: `greet(name, times=, {})`. Built from what
- * survives compilation (names, defaults, destructuring), so the generator and the running class compute
- * the same text; a type change alone is caught by `mcp-reflect generate --check`, not here.
+ * The fingerprint of a method signature, readable in messages: `greet(name, times=, {})`, with the names as
+ * written in the sources. The bootstrap compares its shape (how many parameters, which have a default, which
+ * are `...rest` or destructured), never its names: bundlers and minifiers rename parameters
+ * (lib/invocation/generated-signature.ts).
  */
 export function signatureFingerprint(method: string, params: readonly SignatureParameter[]): string {
   const list = params.map((p) => (p.rest ? `...${p.name ?? ''}` : p.name === undefined ? '{}' : `${p.name}${p.initialised ? '=' : ''}`));
