@@ -95,6 +95,7 @@ function makeProject(nest: 11 | 12, dir: string): void {
   writeFileSync(path.join(dir, 'src', 'weather.tools.ts'), toolsSource);
   writeFileSync(path.join(dir, 'src', 'app.module.ts'), moduleSource);
   writeFileSync(path.join(dir, 'src', 'plain.ts'), 'export class NotAModule {}\nexport const answer = 42;\n');
+  writeFileSync(path.join(dir, 'src', 'bare.module.ts'), "import { Module } from '@nestjs/common';\nimport { Forecasts } from './forecasts.js';\n\n@Module({ providers: [Forecasts] })\nexport class BareModule {}\n");
 }
 
 interface Run {
@@ -162,12 +163,17 @@ describe.each([11, 12] as const)('the CLI on a Nest %i application', (nest) => {
     expect(await run(['validators', 'src/app.module.ts', '--out', 'src/mcp-validators.js', '--check'])).toMatchObject({ code: 0 });
   });
 
-  it('refuses an entry with neither kind of root module, naming both and what it exports', async () => {
+  it('refuses an entry with neither kind of root module, naming both and what it exports, and a Nest module without McpModule', async () => {
     const refused = await run(['inspect', 'src/plain.ts']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('none of its exports (NotAModule, answer)');
     expect(refused.stderr).toContain("@Module() of 'mcp-reflect'");
     expect(refused.stderr).toContain("@Module() of '@nestjs/common' importing McpModule.forRoot() of 'mcp-reflect/nest'");
+
+    const bare = await run(['inspect', 'src/bare.module.ts']);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain("Cannot run the MCP server of the Nest module BareModule: it serves no MCP server (it does not import McpModule.forRoot() of 'mcp-reflect/nest'");
+    expect(bare.stderr).toContain("Fix: import McpModule.forRoot({ name, version }) from 'mcp-reflect/nest' in BareModule.");
   });
 
   it('dev serves the Nest application over HTTP and restarts it when a file changes', async () => {
