@@ -163,7 +163,7 @@ describe.each([11, 12] as const)('the CLI on a Nest %i application', (nest) => {
     expect(await run(['validators', 'src/app.module.ts', '--out', 'src/mcp-validators.js', '--check'])).toMatchObject({ code: 0 });
   });
 
-  it('refuses an entry with neither kind of root module, naming both and what it exports, and a Nest module without McpModule', async () => {
+  it('refuses an entry with neither kind of root module, naming both and what it exports, a Nest module without McpModule, and worker on a Nest module', async () => {
     const refused = await run(['inspect', 'src/plain.ts']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('none of its exports (NotAModule, answer)');
@@ -174,6 +174,11 @@ describe.each([11, 12] as const)('the CLI on a Nest %i application', (nest) => {
     expect(bare.code).toBe(1);
     expect(bare.stderr).toContain("Cannot run the MCP server of the Nest module BareModule: it serves no MCP server (it does not import McpModule.forRoot() of 'mcp-reflect/nest'");
     expect(bare.stderr).toContain("Fix: import McpModule.forRoot({ name, version }) from 'mcp-reflect/nest' in BareModule.");
+
+    // worker runs standalone applications: a Nest one runs its queue's worker itself.
+    const worker = await run(['worker', 'src/app.module.ts']);
+    expect(worker.code).toBe(1);
+    expect(worker.stderr).toContain('Cannot run AppModule as a worker: it is a Nest module');
   });
 
   it('dev serves the Nest application over HTTP and restarts it when a file changes', async () => {
