@@ -82,7 +82,9 @@ const ALLOWED: Record<string, string[]> = {
   testing: ['host', 'context', 'interfaces'],
   generator: ['metadata', 'interfaces'],
   // validation: `mcp-reflect validators` writes validators under the key the application looks them up by.
-  cli: ['generator', 'host', 'testing', 'validation', 'metadata', 'errors', 'constants'],
+  // nest: a Nest root module is booted by mcp-reflect/nest (lib/nest/cli-application.ts), required lazily, only for
+  // such an entry (lib/cli/application.ts), so that the CLI never loads @nestjs/* for a standalone application.
+  cli: ['nest', 'generator', 'host', 'testing', 'validation', 'metadata', 'errors', 'constants'],
   // The subpath entries (mcp-reflect/common, /redis, /tasks, /builtins, /auth-server): each names the areas it re-exports.
   entries: ['decorators', 'errors', 'constants', 'context', 'interfaces', 'scale-out', 'tasks', 'builtins', 'auth'],
   index: [

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { getModuleMetadata } from '../metadata';
+import { getModuleMetadata, isNestModule } from '../metadata';
 import { CliError, CliErrorCode } from './cli.error';
 
 type CompiledModule = NodeJS.Module & { _compile(code: string, filename: string): void };
@@ -22,8 +22,18 @@ const swcOptions = {
   },
 };
 
+/**
+ * The root module of an entry: a class of mcp-reflect's `@Module()` (run on the standalone container), or of
+ * Nest's `@Module()` from @nestjs/common (a Nest application importing `McpModule` from 'mcp-reflect/nest', run
+ * in a Nest application context).
+ */
+export interface RootModule {
+  readonly kind: 'standalone' | 'nest';
+  readonly module: Function;
+}
+
 /** Requires `entry` (JavaScript, or TypeScript through the project's @swc/core) and returns its root module class. */
-export function loadRootModule(entry: string, moduleName?: string): Function {
+export function loadRootModule(entry: string, moduleName?: string): RootModule {
   const file = path.resolve(entry);
   if (!existsSync(file)) throw new CliError(CliErrorCode.EntryNotFound, `Cannot find the entry file ${entry} (looked at ${file}).\nGive the path of the file that exports your root module, e.g. \`mcp-reflect inspect dist/app.module.js\`.`);
   let exported: unknown;
@@ -42,23 +52,41 @@ export function requireFile(file: string): unknown {
   return require(file);
 }
 
-function pickModule(entry: string, exported: unknown, moduleName?: string): Function {
-  const isModule = (value: unknown): value is Function => typeof value === 'function' && getModuleMetadata(value) !== undefined;
+/** What kind of root module a value is, if any: mcp-reflect's @Module() first (a class may carry both). */
+function kindOf(value: unknown): RootModule['kind'] | undefined {
+  if (typeof value !== 'function') return undefined;
+  if (getModuleMetadata(value) !== undefined) return 'standalone';
+  return isNestModule(value) ? 'nest' : undefined;
+}
+
+const BOTH_KINDS =
+  "a class decorated with @Module() of 'mcp-reflect' (a standalone application), or with @Module() of '@nestjs/common' importing McpModule.forRoot() of 'mcp-reflect/nest' (a Nest application)";
+
+function pickModule(entry: string, exported: unknown, moduleName?: string): RootModule {
+  const root = (value: unknown): RootModule | undefined => {
+    const kind = kindOf(value);
+    return kind ? { kind, module: value as Function } : undefined;
+  };
   const exports = (typeof exported === 'object' || typeof exported === 'function') && exported !== null ? (exported as Record<string, unknown>) : {};
   const names = Object.keys(exports);
   if (moduleName !== undefined) {
-    if (isModule(exports[moduleName])) return exports[moduleName];
-    const found = moduleName in exports ? `exports ${moduleName}, but it is not a class decorated with @Module()` : `has no export named ${moduleName}`;
+    const named = root(exports[moduleName]);
+    if (named) return named;
+    const found = moduleName in exports ? `exports ${moduleName}, but it is not ${BOTH_KINDS}` : `has no export named ${moduleName}`;
     throw new CliError(CliErrorCode.NoModule, `Cannot use ${entry}: it ${found} (its exports: ${names.join(', ') || 'none'}).\nPass --module with the name of the exported root module class.`);
   }
-  if (isModule(exported)) return exported;
-  if (isModule(exports.default)) return exports.default;
-  const modules = names.filter((name) => isModule(exports[name]));
-  if (modules.length === 1) return exports[modules[0]!] as Function;
+  const whole = root(exported) ?? root(exports.default);
+  if (whole) return whole;
+  const modules = names.filter((name) => kindOf(exports[name]) !== undefined);
+  if (modules.length === 1) return root(exports[modules[0]!])!;
   if (modules.length > 1) {
     throw new CliError(CliErrorCode.NoModule, `Cannot choose the root module of ${entry}: it exports several @Module() classes (${modules.join(', ')}).\nPass --module with the name of the root one, e.g. --module ${modules[0]}.`);
   }
-  throw new CliError(CliErrorCode.NoModule, `Cannot find a root module in ${entry}: none of its exports (${names.join(', ') || 'none'}) is a class decorated with @Module().\nExport the root module class from the entry (as the default export or a named one).`);
+  throw new CliError(
+    CliErrorCode.NoModule,
+    `Cannot find a root module in ${entry}: none of its exports (${names.join(', ') || 'none'}) is ${BOTH_KINDS}.\n` +
+      'Export the root module class from the entry (as the default export or a named one), decorated with either @Module().',
+  );
 }
 
 /**

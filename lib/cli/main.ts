@@ -23,7 +23,8 @@ Commands:
   worker <entry>          run the tasks of a durable queue, serving nothing (docs/tasks.md#workers)
   validators <entry>      write the argument and output validators as precompiled code (docs/runtimes.md)
 
-<entry> is a .js file (or a .ts file, compiled with the project's @swc/core) that exports the root module.
+<entry> is a .js file (or a .ts file, compiled with the project's @swc/core) that exports the root module: a
+@Module() of 'mcp-reflect', or a Nest @Module() importing McpModule of 'mcp-reflect/nest' (docs/cli.md).
 Run \`mcp-reflect <command> --help\` for the options of a command.`;
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<CommandOutput>;

@@ -1,9 +1,7 @@
 import path from 'node:path';
-import { McpReflectError } from '../errors';
-import { buildApplication, type BuiltApplication } from '../host/mcp-factory';
 import { createTestClient, type TestClient } from '../testing';
-import { CliError, CliErrorCode } from './cli.error';
-import { describe, loadRootModule } from './load-entry';
+import { openApplication } from './application';
+import { loadRootModule } from './load-entry';
 import { findMetadataFile, loadMetadataFile } from './metadata-file';
 import type { ValidatorUse } from '../validation';
 
@@ -32,8 +30,9 @@ export type TypesSource =
   | { readonly kind: 'none' };
 
 /**
- * Loads the entry, bootstraps its root module with the generated types the server would use, and connects an
- * in-memory SDK client (as createTestClient does); runs `work` with it, then closes the application. While it
+ * Loads the entry, bootstraps its root module (mcp-reflect's or Nest's, see openApplication) with the generated
+ * types the server would use, and connects an in-memory SDK client (as createTestClient does); runs `work` with
+ * it, then closes the application. While it
  * runs, console.log/info/debug go to stderr so that stdout carries only the command's output.
  *
  * The types: `--metadata <file>` when given; else those the module passes itself (`McpModule.forRoot({
@@ -54,39 +53,27 @@ export async function withClient<T>(options: SessionOptions, work: (client: Test
           return loadMetadataFile(found, false);
         }
       : undefined;
-    const { app, registries } = await bootstrap(root, options.entry, given, fallback, options.recordValidators);
-    if (types.kind === 'none' && app.inspect().generatedTypes) types = { kind: 'application' };
-    // As app.listen() would: the CLI runs this one application.
-    registries.warnUnprovidedComponents?.();
-    const client = await createTestClient(app, options.auth ? { auth: { ...options.auth, scopes: [...(options.auth.scopes ?? [])] } } : {});
+    const opened = await openApplication(root, options.entry, {
+      ...(options.recordValidators ? { recordValidators: options.recordValidators } : {}),
+      ...(given !== undefined ? { metadata: given as never } : {}),
+      ...(fallback ? { fallbackMetadata: fallback } : {}),
+    });
     try {
-      return await work(client, types);
+      const { app, registries } = opened;
+      if (types.kind === 'none' && app.inspect().generatedTypes) types = { kind: 'application' };
+      // As app.listen() would: the CLI runs this one application.
+      registries.warnUnprovidedComponents?.();
+      const client = await createTestClient(app, options.auth ? { auth: { ...options.auth, scopes: [...(options.auth.scopes ?? [])] } } : {});
+      try {
+        return await work(client, types);
+      } finally {
+        await client.close();
+      }
     } finally {
-      await client.close();
+      await opened.close();
     }
   } finally {
     restore();
-  }
-}
-
-async function bootstrap(
-  root: Function,
-  entry: string,
-  metadata: unknown,
-  fallbackMetadata: (() => unknown) | undefined,
-  recordValidators: SessionOptions['recordValidators'],
-): Promise<BuiltApplication> {
-  try {
-    return await buildApplication(root as Parameters<typeof buildApplication>[0], {
-      ...(recordValidators ? { recordValidators } : {}),
-      ...(metadata !== undefined ? { metadata: metadata as never } : {}),
-      ...(fallbackMetadata ? { fallbackMetadata } : {}),
-    });
-  } catch (error) {
-    if (error instanceof CliError) throw error; // the found metadata file could not be loaded
-    // A BootstrapError already names cause and fix: printed as is.
-    const message = error instanceof McpReflectError || (error instanceof Error && error.name === 'BootstrapError') ? error.message : `Cannot bootstrap ${root.name} from ${entry}: ${describe(error)}`;
-    throw new CliError(CliErrorCode.BootstrapFailed, message, { cause: error });
   }
 }
 

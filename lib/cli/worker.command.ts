@@ -26,7 +26,13 @@ export async function workerCommand(argv: readonly string[], io: CliIo = { stder
   const { positionals, options } = parseArgs(argv, workerSpec);
   if (options.help) return { stdout: workerUsage, exitCode: 0 };
   const entry = positionals[0]!;
-  const root = loadRootModule(entry, typeof options.module === 'string' ? options.module : undefined);
+  const { kind, module: root } = loadRootModule(entry, typeof options.module === 'string' ? options.module : undefined);
+  if (kind === 'nest') {
+    throw new CliError(
+      CliErrorCode.BootstrapFailed,
+      `Cannot run ${root.name} as a worker: it is a Nest module, and mcp-reflect worker runs standalone applications (@Module() of 'mcp-reflect').\nFix: in a Nest application the queue's worker runs inside the application itself (McpModule.forRoot({ tasks: { queue, store } }) of 'mcp-reflect/nest'): boot it with NestFactory.createApplicationContext(AppModule) in a main.ts of your own, which runs the worker from bootstrap on.`,
+    );
+  }
   const file = typeof options.metadata === 'string' ? options.metadata : findMetadataFile(entry);
   const metadata = file ? loadMetadataFile(file, typeof options.metadata === 'string') : undefined;
   let app: Awaited<ReturnType<typeof McpFactory.create>>;

@@ -9,6 +9,7 @@ import { composeApplication, stderrLogger, type ConnectOptions, type ListenOptio
 import { completeAuth } from '../context';
 import { authInfoOf } from '../server';
 import type { ConnectionHandle, HttpOptions, NodeHttpHandler, Transport } from '../transports';
+import { MCP_NEST_CLI_BUILD, type NestCliBuild } from './cli-build';
 import { MCP_NEST_OPTIONS, type McpNestHttpOptions, type McpNestOptions } from './mcp-nest.options';
 import { NestHost } from './nest-host';
 import { checkNestServers, servedNestModules } from './nest-servers';
@@ -48,6 +49,8 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     @Inject(ExternalContextCreator) private readonly externalContextCreator: ExternalContextCreator,
     @Inject(ModulesContainer) private readonly modules: ModulesContainer,
     @Optional() @Inject(HttpAdapterHost) private readonly adapterHost?: HttpAdapterHost,
+    // Only when the mcp-reflect CLI boots the application (lib/nest/cli-application.ts).
+    @Optional() @Inject(MCP_NEST_CLI_BUILD) private readonly cliBuild?: NestCliBuild,
   ) {}
 
   /**
@@ -83,7 +86,10 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     const served = servedNestModules(this.modules, this.options);
     const services = { discovery: this.discovery, moduleRef: this.moduleRef, externalContextCreator: this.externalContextCreator, modules: this.modules };
     const host = new NestHost(options, services, middleware, served);
-    this.built = (await composeApplication(host)).app;
+    const { built: _built, ...build } = this.cliBuild ?? { built: undefined };
+    const composed = await composeApplication(host, build);
+    this.built = composed.app;
+    this.cliBuild?.built(composed, options.name);
     if (servers.length > 1) {
       this.built.refuseUnnamedComponents(
         `The Nest application serves several MCP servers (${servers.map((s) => `'${s.name}'`).join(', ')}), and McpComponents does not say which one it controls.\n` +

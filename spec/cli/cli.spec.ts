@@ -108,7 +108,7 @@ describe.each(runners)('the mcp-reflect CLI, run from $name', ({ argv }) => {
     const wrong = await run('inspect', app, '--module', 'CliTools');
     expect(wrong).toMatchObject({ code: 1, stdout: '' });
     expect(wrong.stderr).toBe(
-      `Cannot use ${app}: it exports CliTools, but it is not a class decorated with @Module() (its exports: CliAppModule, CliTools).\n` +
+      `Cannot use ${app}: it exports CliTools, but it is not a class decorated with @Module() of 'mcp-reflect' (a standalone application), or with @Module() of '@nestjs/common' importing McpModule.forRoot() of 'mcp-reflect/nest' (a Nest application) (its exports: CliAppModule, CliTools).\n` +
         'Pass --module with the name of the exported root module class.\n',
     );
   });
@@ -196,8 +196,8 @@ describe.each(runners)('the mcp-reflect CLI, run from $name', ({ argv }) => {
       code: 1,
       stdout: '',
       stderr:
-        'Cannot find a root module in spec/fixtures/cli-no-module.ts: none of its exports (NotAModule, answer) is a class decorated with @Module().\n' +
-        'Export the root module class from the entry (as the default export or a named one).\n',
+        "Cannot find a root module in spec/fixtures/cli-no-module.ts: none of its exports (NotAModule, answer) is a class decorated with @Module() of 'mcp-reflect' (a standalone application), or with @Module() of '@nestjs/common' importing McpModule.forRoot() of 'mcp-reflect/nest' (a Nest application).\n" +
+        'Export the root module class from the entry (as the default export or a named one), decorated with either @Module().\n',
     });
   });
 
