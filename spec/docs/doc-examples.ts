@@ -13,6 +13,9 @@ import { readFileSync } from 'node:fs';
  *   file beside that sample: the sample's files that no block of the page provides are copied beside it.
  * - a hidden file: `<!-- ts-file app.module.ts` … `-->`, a file of the page's project that its blocks import and
  *   the page does not show (the page's text says what it is).
+ * - `<!-- ts-beside samples/notes -->`: the sample's files that no block of the page provides are copied into the
+ *   page's folder, for pages whose blocks are excerpts of that sample (a fragment's context imports them,
+ *   `./notes.enhancers.js`).
  * - a fragment: any other block. It compiles as an ES module of its own (top-level `await` allowed) in the page's
  *   folder, so it may import the page's complete files (`./calculator.module.js`). What it leans on and does not
  *   show (its imports, an `app`, the class a method belongs to) is given by a hidden context, an HTML comment right
@@ -78,6 +81,11 @@ export function extractBlocks(doc: string, markdown: string): DocBlock[] {
   const lines = markdown.split(/\r?\n/);
   const blocks: DocBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
+    const beside = /^<!-- ts-beside samples\/((?:[\w.-]+\/)*[\w.-]+) -->$/.exec(lines[i].trim());
+    if (beside) {
+      blocks.push({ doc, line: i + 1, code: '', jest: false, continues: false, hidden: true, besideSample: `samples/${beside[1]}` });
+      continue;
+    }
     const hidden = /^<!-- ts-file ((?:[\w.-]+\/)*[\w.-]+\.ts)\s*$/.exec(lines[i]);
     if (hidden) {
       let j = i + 1;

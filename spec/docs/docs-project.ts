@@ -67,6 +67,11 @@ export function layout(blocks: readonly DocBlock[]): { files: Record<string, str
   let previous: DocBlock | undefined;
   for (const block of blocks) {
     if (previous?.doc !== block.doc) previous = undefined;
+    if (block.hidden && block.file === undefined) {
+      // <!-- ts-beside samples/x -->: nothing to write, the sample's files are copied beside the page's.
+      written.push({ block, file: `pages/${folderOf(block.doc)}/.beside`, from: 1, count: 0 });
+      continue;
+    }
     const lines = block.code.split('\n').length - 1;
     if (block.file !== undefined) {
       // `<!-- file: src/x.ts -->` blocks (setup.md, testing.md) are the converter project; `// x.ts` blocks their page's.
