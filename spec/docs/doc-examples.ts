@@ -86,11 +86,12 @@ export function extractBlocks(doc: string, markdown: string): DocBlock[] {
       blocks.push({ doc, line: i + 1, code: '', jest: false, continues: false, hidden: true, besideSample: `samples/${beside[1]}` });
       continue;
     }
-    const hidden = /^<!-- ts-file ((?:[\w.-]+\/)*[\w.-]+\.ts)\s*$/.exec(lines[i]);
+    const hidden = /^(\s*)<!-- ts-file ((?:[\w.-]+\/)*[\w.-]+\.ts)\s*$/.exec(lines[i]);
     if (hidden) {
       let j = i + 1;
       while (j < lines.length && lines[j].trim() !== '-->') j++;
-      blocks.push({ doc, line: i + 2, code: lines.slice(i + 1, j).join('\n') + '\n', file: hidden[1], jest: false, continues: false, hidden: true });
+      const code = lines.slice(i + 1, j).map((line) => (line.startsWith(hidden[1]) ? line.slice(hidden[1].length) : line.trimStart()));
+      blocks.push({ doc, line: i + 2, code: code.join('\n') + '\n', file: hidden[2], jest: false, continues: false, hidden: true });
       i = j;
       continue;
     }

@@ -14,11 +14,15 @@ import { BLOCK_PLACE, type DocBlock } from './doc-examples';
 /** What the docs ask users to install for the pages' features, beside setup.md's and testing.md's packages. */
 export const PEERS = [
   ...['@nestjs/common', '@nestjs/core', '@nestjs/testing', '@nestjs/platform-express', 'rxjs'],
-  ...['ioredis', 'bullmq', 'oidc-provider', 'openid-client', '@apidevtools/json-schema-ref-parser', '@opentelemetry/api', '@opentelemetry/sdk-trace-base'],
+  ...['ioredis', 'bullmq', 'oidc-provider', 'openid-client', '@apidevtools/json-schema-ref-parser'],
   ...['@modelcontextprotocol/client', '@modelcontextprotocol/ext-apps', '@hono/node-server', 'express', '@types/express'],
 ].map((name) => (name.startsWith('@modelcontextprotocol/client') ? `${name}@${dependencyVersion(name)}` : pinned(name)));
-/** Hono (docs/runtimes.md) is no dependency of this repository: the version the docs were checked with. */
-export const HONO = 'hono@4.13.23';
+/**
+ * What the docs name and this repository does not depend on, at the versions the docs were checked with: Hono
+ * (docs/runtimes.md), and OpenTelemetry's Node SDK with the API it needs (docs/builtins.md: `npm install
+ * @opentelemetry/api @opentelemetry/sdk-node`; the SDK wants a newer API than the one this repository tests with).
+ */
+export const UNPINNED = ['hono@4.13.23', '@opentelemetry/api@1.10.0', '@opentelemetry/sdk-node@0.301.2'];
 
 function dependencyVersion(name: string): string {
   return (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies[name];
@@ -187,7 +191,7 @@ export async function makeDocsProject(project: string, tarball: string): Promise
       '.swcrc': testing['.swcrc'],
       'jest.docs.config.js': testing['jest.config.js'],
     },
-    [...basePackages, ...jestPackages, ...PEERS, HONO],
+    [...basePackages, ...jestPackages, ...PEERS, ...UNPINNED],
   );
 }
 
