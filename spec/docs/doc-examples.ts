@@ -28,9 +28,11 @@ import { readFileSync } from 'node:fs';
  *       }
  *       -->
  *
- *   The block goes where the line `/* block *\/` is, or after the context when there is no such line. A fragment
- *   with a top-level `await` is an ES module (`.mts`), any other a CommonJS one (`.ts`), as a user's file would be:
- *   relative imports that end in `.js` serve both.
+ *   The block goes where the line `/* block *\/` is (its leading imports stay at the top of the file, so a block
+ *   may show its imports and then a method the context places in a class), or after the context when there is
+ *   no such line. A fragment
+ *   is an ES module (`.mts`: top-level `await` allowed) unless it imports a relative path without an extension
+ *   (`./app.module`), which makes it a CommonJS one (`.ts`); relative imports that end in `.js` serve both.
  *   `<!-- ts-context continues -->` (a context may follow the word) makes the fragment continue the previous block
  *   of the page: that block's code (with its own context) comes first.
  */

@@ -19,7 +19,10 @@ import { makeDocsProject, pages, runJest, typecheck, writeBlocks, type Located, 
  */
 const NOT_YET_CONVERTED: readonly string[] = [];
 
-/** A page that exercises the failure report: a broken complete file, and a fragment broken inside its block. */
+/**
+ * A page that exercises the failure report: a broken complete file, and a fragment placed in a class by its context,
+ * broken in its import (kept at the top of the file) and in its method; a jest block that fails.
+ */
 const SELF_TEST_DOC = 'docs/__self-test__.md';
 const SELF_TEST = [
   '# Self test',
@@ -35,17 +38,25 @@ const SELF_TEST = [
   '```',
   '',
   '<!-- ts-context',
-  "import { Injectable, Tool } from 'mcp-reflect';",
+  "import { Injectable } from 'mcp-reflect';",
   '@Injectable()',
   'export class Tools {',
   BLOCK_PLACE,
   '}',
   '-->',
   '```ts',
+  "import { Nope, Tool } from 'mcp-reflect';",
+  '',
   '@Tool()',
   'run(): number {',
   "  return 'one';",
   '}',
+  '```',
+  '',
+  '```ts',
+  '// failing.spec.ts (jest)',
+  "import { expect, it } from '@jest/globals';",
+  "it('fails', () => expect(1).toBe(2));",
   '```',
 ].join('\n');
 
@@ -97,11 +108,18 @@ describe('every ts block of docs/ and README.md, in a consumer project made from
 
   it('reports a broken block with its page, its line and the compiler message', () => {
     const errors = located.filter((d) => d.doc === SELF_TEST_DOC).map((d) => d.text);
-    expect(errors).toEqual([
+    expect(errors.sort()).toEqual([
+      expect.stringMatching(/^docs\/__self-test__\.md:21 \(the block at line 21, a fragment:1:10\) TS2305: Module '"mcp-reflect"' has no exported member 'Nope'\./),
+      expect.stringMatching(/^docs\/__self-test__\.md:25 \(the block at line 21, a fragment:5:3\) TS2322: Type 'string' is not assignable to type 'number'\./),
       expect.stringMatching(
         /^docs\/__self-test__\.md:7 \(the block at line 4, broken\.ts:4:11\) TS2353: Object literal may only specify known properties, and 'nmae' does not exist in type 'ToolOptions'\./,
       ),
-      expect.stringMatching(/^docs\/__self-test__\.md:23 \(the block at line 21, a fragment:3:3\) TS2322: Type 'string' is not assignable to type 'number'\./),
+    ]);
+  });
+
+  it('reports a failing jest block with its page and line', () => {
+    expect(jestFailures.filter((d) => d.doc === SELF_TEST_DOC).map((d) => d.text)).toEqual([
+      expect.stringMatching(/^docs\/__self-test__\.md:30 \(failing\.spec\.ts, run by jest\): [\s\S]*Expected: 2/),
     ]);
   });
 });
@@ -142,6 +160,14 @@ describe('the kinds of blocks', () => {
     });
     expect(extractBlocks('docs/p.md', page('app;', 'ts', '', '<!-- ts-context continues -->'))[0]).toMatchObject({ continues: true });
     expect(extractBlocks('docs/p.md', page('app;', 'ts', '', '<!-- ts-context continues\nconst more = 1;\n-->'))[0]).toMatchObject({ continues: true, context: 'const more = 1;\n' });
+  });
+
+  it('a hidden file of the page: <!-- ts-file name … -->; a page made of a sample: <!-- ts-beside samples/x -->', () => {
+    const markdown = ['# Page', '<!-- ts-file app.module.ts', 'export class AppModule {}', '-->', '<!-- ts-beside samples/notes -->', ''].join('\n');
+    expect(extractBlocks('docs/p.md', markdown)).toEqual([
+      { doc: 'docs/p.md', line: 3, code: 'export class AppModule {}\n', file: 'app.module.ts', jest: false, continues: false, hidden: true },
+      { doc: 'docs/p.md', line: 5, code: '', jest: false, continues: false, hidden: true, besideSample: 'samples/notes' },
+    ]);
   });
 
   it('leaves out other languages', () => {

@@ -13,7 +13,7 @@ import { BLOCK_PLACE, type DocBlock } from './doc-examples';
  */
 /** What the docs ask users to install for the pages' features, beside setup.md's and testing.md's packages. */
 export const PEERS = [
-  ...['@nestjs/common', '@nestjs/core', '@nestjs/testing', '@nestjs/platform-express', 'rxjs'],
+  ...['@nestjs/common', '@nestjs/core', '@nestjs/testing', '@nestjs/platform-express', '@nestjs/config', 'rxjs'],
   ...['ioredis', 'bullmq', 'oidc-provider', 'openid-client', '@apidevtools/json-schema-ref-parser'],
   ...['@modelcontextprotocol/client', '@modelcontextprotocol/ext-apps', '@hono/node-server', 'express', '@types/express'],
 ].map((name) => (name.startsWith('@modelcontextprotocol/client') ? `${name}@${dependencyVersion(name)}` : pinned(name)));
@@ -36,15 +36,28 @@ export interface Diagnostic {
   readonly message: string;
 }
 
-/** A written block: its file in the project and the line of that file where the block's own code starts. */
+/** A written block: its file in the project, and where the block's lines are in that file. */
 export interface Written {
   readonly block: DocBlock;
   readonly file: string;
-  /** 1-based line of the project file where the block's first line is. */
-  readonly from: number;
-  /** Lines of the block. */
-  readonly count: number;
+  /** Runs of the block's lines: from the 1-based line `from` of the file, `count` lines, starting at the block's line `offset` (0-based). */
+  readonly segments: readonly { readonly from: number; readonly count: number; readonly offset: number }[];
 }
+
+/** A block's leading imports (and the blank lines among them), and the rest. */
+function splitImports(code: string): [string, string] {
+  const lines = code.split('\n');
+  let end = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (/^import\b/.test(lines[i])) {
+      while (i < lines.length && !/;\s*(\/\/.*)?$/.test(lines[i])) i++;
+      end = i + 1;
+    } else if (lines[i].trim() !== '') break;
+  }
+  return [lines.slice(0, end).join('\n') + (end > 0 ? '\n' : ''), lines.slice(end).join('\n')];
+}
+
+const lineCount = (text: string) => (text === '' ? 0 : text.split('\n').length - 1);
 
 export interface Located {
   readonly doc?: string;
@@ -73,7 +86,7 @@ export function layout(blocks: readonly DocBlock[]): { files: Record<string, str
     if (previous?.doc !== block.doc) previous = undefined;
     if (block.hidden && block.file === undefined) {
       // <!-- ts-beside samples/x -->: nothing to write, the sample's files are copied beside the page's.
-      written.push({ block, file: `pages/${folderOf(block.doc)}/.beside`, from: 1, count: 0 });
+      written.push({ block, file: `pages/${folderOf(block.doc)}/.beside`, segments: [] });
       continue;
     }
     const lines = block.code.split('\n').length - 1;
@@ -89,29 +102,42 @@ export function layout(blocks: readonly DocBlock[]): { files: Record<string, str
       }
       files[file] = block.code;
       fullCode.set(block, block.code);
-      written.push({ block, file, from: 1, count: lines });
+      written.push({ block, file, segments: [{ from: 1, count: lines, offset: 0 }] });
     } else {
       const before = block.continues ? (previous ? fullCode.get(previous)! : undefined) : '';
       if (before === undefined) throw new Error(`${block.doc}:${block.line}: <!-- ts-context continues --> on the first block of the page: there is nothing to continue.`);
       const context = block.context ?? '';
-      const [head, tail] = context.includes(BLOCK_PLACE) ? context.split(BLOCK_PLACE) : [context, ''];
-      const prefix = before + head;
-      const code = `${prefix}${block.code}${tail}`;
-      // A top-level await (a line of no indentation that awaits) makes an ES module, as it would in a user's project.
-      const esm = code.split('\n').some((line) => /^\S/.test(line) && /\bawait\b/.test(line) && !/^\s*(\/\/|\*|\/\*)/.test(line));
+      const placed = context.includes(BLOCK_PLACE);
+      const [head, tail] = placed ? context.split(BLOCK_PLACE) : [context, ''];
+      // A block placed inside its context (a method inside a class) keeps its leading imports at the top of the file.
+      const [imports, body] = placed ? splitImports(block.code) : ['', block.code];
+      const code = `${imports}${before}${head}${body}${tail}`;
+      const bodyFrom = lineCount(`${imports}${before}${head}`) + 1;
+      const segments = [
+        ...(imports ? [{ from: 1, count: lineCount(imports), offset: 0 }] : []),
+        { from: bodyFrom, count: lines - lineCount(imports), offset: lineCount(imports) },
+      ];
+      // An ES module (top-level await allowed), unless it imports a relative path without an extension, which only
+      // a CommonJS module can: a fragment that does both would run in no project.
+      const esm = ![...code.matchAll(/from '(\.{1,2}\/[^']*)'/g)].some(([, specifier]) => !/\.(?:[cm]?js|json)$/.test(specifier));
       const file = `pages/${folderOf(block.doc)}/L${block.line}.${esm ? 'mts' : 'ts'}`;
       files[file] = `${code}export {};\n`;
       fullCode.set(block, code);
-      written.push({ block, file, from: prefix.split('\n').length, count: lines });
+      written.push({ block, file, segments });
     }
     if (!block.hidden) previous = block;
   }
-  // What `npx mcp-reflect generate` writes (docs/types.md), where a page imports it and gives no file of that name:
-  // its declared type, as the generated file declares it.
+  // What `npx mcp-reflect generate` (docs/types.md) and `npx mcp-reflect validators` (docs/runtimes.md) write, where a
+  // page imports it and gives no file of that name: its declared type, as the generated file declares it.
+  const generated: Record<string, string> = {
+    'mcp-metadata.ts': "import type { GeneratedMetadata } from 'mcp-reflect';\n\nexport declare const metadata: GeneratedMetadata;\nexport default metadata;\n",
+    'mcp-validators.d.ts': "import type { PrecompiledValidators } from 'mcp-reflect';\nexport declare const validators: PrecompiledValidators;\n",
+  };
   for (const file of Object.keys(files)) {
-    const generated = `${path.posix.dirname(file)}/mcp-metadata.ts`;
-    if (/from '\.\/mcp-metadata(\.js)?'/.test(files[file]) && files[generated] === undefined) {
-      files[generated] = "import type { GeneratedMetadata } from 'mcp-reflect';\n\nexport declare const metadata: GeneratedMetadata;\nexport default metadata;\n";
+    for (const [name, content] of Object.entries(generated)) {
+      const target = `${path.posix.dirname(file)}/${name}`;
+      const module = name.replace(/(\.d)?\.ts$/, '');
+      if (new RegExp(`from '\\./${module}(\\.js)?'`).test(files[file]) && files[target] === undefined) files[target] = content;
     }
   }
   return { files, written };
@@ -150,9 +176,10 @@ export function locate(diagnostic: Diagnostic, written: readonly Written[]): Loc
   const at = written.find((w) => w.file === file);
   if (!at) return { text: `${file}(${diagnostic.line},${diagnostic.column}): ${diagnostic.code}: ${diagnostic.message}` };
   const { block } = at;
-  const inBlock = diagnostic.line >= at.from && diagnostic.line < at.from + at.count;
-  const where = inBlock
-    ? `${block.doc}:${block.line + diagnostic.line - at.from} (the block at line ${block.line}, ${block.file ?? 'a fragment'}:${diagnostic.line - at.from + 1}:${diagnostic.column})`
+  const segment = at.segments.find((s) => diagnostic.line >= s.from && diagnostic.line < s.from + s.count);
+  const inBlock = segment && segment.offset + diagnostic.line - segment.from;
+  const where = segment
+    ? `${block.doc}:${block.line + inBlock!} (the block at line ${block.line}, ${block.file ?? 'a fragment'}:${inBlock! + 1}:${diagnostic.column})`
     : `${block.doc}: the block at line ${block.line}, in what it continues or its <!-- ts-context --> (${file}:${diagnostic.line}:${diagnostic.column})`;
   return { doc: block.doc, text: `${where} ${diagnostic.code}: ${diagnostic.message}` };
 }
