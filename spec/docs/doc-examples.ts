@@ -83,6 +83,15 @@ export function extractBlocks(doc: string, markdown: string): DocBlock[] {
   const lines = markdown.split(/\r?\n/);
   const blocks: DocBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
+    if (/^\s*<!-- ts-context\b/.test(lines[i])) {
+      // A context belongs to the block right below it: one anywhere else would be ignored without a word.
+      let end = i;
+      while (end < lines.length && !lines[end].trim().endsWith('-->')) end++;
+      const next = FENCE.exec(lines[end + 1] ?? '');
+      if (!next || !['ts', 'typescript'].includes(next[3])) {
+        throw new Error(`${doc}:${i + 1}: a <!-- ts-context --> comment must stand right above a \`\`\`ts block (the line after it is: ${JSON.stringify(lines[end + 1] ?? '')}).`);
+      }
+    }
     const beside = /^<!-- ts-beside samples\/((?:[\w.-]+\/)*[\w.-]+) -->$/.exec(lines[i].trim());
     if (beside) {
       blocks.push({ doc, line: i + 1, code: '', jest: false, continues: false, hidden: true, besideSample: `samples/${beside[1]}` });

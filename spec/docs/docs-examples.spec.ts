@@ -170,6 +170,12 @@ describe('the kinds of blocks', () => {
     ]);
   });
 
+  it('refuses a context that stands above no ts block', () => {
+    expect(() => extractBlocks('docs/p.md', ['# Page', '<!-- ts-context', 'declare const app: unknown;', '-->', '', '```ts', 'app;', '```'].join('\n'))).toThrow(
+      'docs/p.md:2: a <!-- ts-context --> comment must stand right above a ```ts block (the line after it is: "").',
+    );
+  });
+
   it('leaves out other languages', () => {
     expect(extractBlocks('docs/p.md', page('// authorization-server.mjs', 'js'))).toEqual([]);
     expect(extractBlocks('docs/p.md', page('// main.ts', 'json'))).toEqual([]);
