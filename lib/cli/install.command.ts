@@ -34,14 +34,14 @@ Options:
   -- <args>…           the entry's own arguments, written as they are: install claude-desktop dist/main.js -- --stdio`;
 
 export async function installCommand(argv: readonly string[]): Promise<CommandOutput> {
-  const { positionals, options, rest } = parseArgs(argv, installSpec);
+  const { positionals, options, lists, rest } = parseArgs(argv, installSpec);
   if (options.help) return { stdout: installUsage, exitCode: 0 };
   const [hostId, target] = positionals as [string, string];
   const host = HOSTS.find((h) => h.id === hostId);
   if (!host) throw usageError(`Unknown host ${hostId}: mcp-reflect install knows ${HOSTS.map((h) => h.id).join(', ')}.`);
   const where = here();
   const scope = scopeOf(host, options.scope);
-  const server = serverOf(target, options, rest, where);
+  const server = serverOf(target, lists, rest, where);
   const entry = host.entry(server);
   if (typeof entry === 'string') throw usageError(`Cannot install ${target} in ${host.title}: ${entry}`);
   const name = typeof options.name === 'string' ? options.name : defaultName(server, target);
@@ -107,10 +107,10 @@ function scopeOf(host: Host, given: string | true | undefined): Scope {
   return given;
 }
 
-function serverOf(target: string, options: Readonly<Record<string, string | true>>, rest: readonly string[], where: Where): ServerSpec {
-  const pairs = (value: string | true | undefined, separator: RegExp, what: string) =>
+function serverOf(target: string, lists: Readonly<Record<string, readonly string[]>>, rest: readonly string[], where: Where): ServerSpec {
+  const pairs = (values: readonly string[] | undefined, separator: RegExp, what: string) =>
     Object.fromEntries(
-      (typeof value === 'string' ? value.split('\n') : []).map((pair) => {
+      (values ?? []).map((pair) => {
         const match = separator.exec(pair);
         if (!match) throw usageError(`Invalid ${what} ${JSON.stringify(pair)}: give ${what === '--env' ? 'KEY=VALUE' : "'Name: value'"}.`);
         return [match[1]!, match[2]!];
@@ -119,14 +119,14 @@ function serverOf(target: string, options: Readonly<Record<string, string | true
   if (/^https?:\/\//i.test(target)) {
     if (!URL.canParse(target)) throw usageError(`Invalid URL ${target}: give the server's Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp.`);
     if (rest.length > 0) throw usageError(`Cannot pass arguments (${rest.join(' ')}) to ${target}: a URL is reached, not started. Give them to the server where it runs.`);
-    return { kind: 'http', url: target, headers: pairs(options.header, /^([!#$%&'*+.^_`|~\w-]+):\s*(.*)$/, '--header') };
+    return { kind: 'http', url: target, headers: pairs(lists.header, /^([!#$%&'*+.^_`|~\w-]+):\s*(.*)$/, '--header') };
   }
   const entry = path.resolve(where.cwd, target);
   if (!existsSync(entry)) throw new CliError(CliErrorCode.EntryNotFound, `Cannot find the entry file ${target} (looked at ${entry}).\nGive the built file that starts the server on stdio, e.g. \`mcp-reflect install claude-desktop dist/main.js\`.`);
   if (/\.[cm]?tsx?$/.test(entry)) throw usageError(`Cannot install ${target}: a host runs a built file. Build first (npm run build) and give the .js file, e.g. dist/main.js.`);
   // The absolute path of this Node (not `node`): a host starts servers without the user's shell, nvm or PATH, so
   // `node` may be missing there or another version. The entry's absolute path: a host starts it from its own folder.
-  const env = pairs(options.env, /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s, '--env');
+  const env = pairs(lists.env, /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s, '--env');
   return { kind: 'stdio', command: process.execPath, args: [entry, ...rest], env, cwd: projectOf(entry)?.dir ?? path.dirname(entry) };
 }
 

@@ -62,6 +62,13 @@ describe('mcp-reflect install', () => {
     expect(run.stdout).toContain(`Added weather in ${file}`);
   });
 
+  it('takes an --env value as it is: a PEM key with its newlines, a value that starts with a dash', async () => {
+    const pem = '-----BEGIN PRIVATE KEY-----\nMIIBVAIBADANBgkqhkiG9w0BAQEFAASCAT4wggE6AgEAAkEA\n-----END PRIVATE KEY-----';
+    const run = await install(home, project, 'cursor', 'dist/main.js', '--env', `SIGNING_KEY=${pem}`, '--env', 'OFFSET=-1');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(json(path.join(home, '.cursor', 'mcp.json')).mcpServers.weather.env).toEqual({ SIGNING_KEY: pem, OFFSET: '-1' });
+  });
+
   it('keeps the other entries and settings, backs the file up, and replaces only its own entry', async () => {
     const file = path.join(home, '.cursor', 'mcp.json');
     mkdirSync(path.dirname(file), { recursive: true });
