@@ -26,18 +26,23 @@ export interface Logger {
 
 type State = 'idle' | 'connecting' | 'up' | 'down' | 'closed';
 
-/** The SDK client, loaded when a proxy first connects: an application without proxies never loads it. */
-const importSdk = async () => {
-  const [client, stdio] = await Promise.all([import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')]);
+/**
+ * The SDK client, loaded when a proxy first connects: an application without proxies never loads it. Its
+ * CommonJS build is required (never `import()`, which a CommonJS consumer's loader such as jest's cannot follow
+ * without --experimental-vm-modules); a bundler follows the literal require (it is a dependency of mcp-reflect).
+ */
+const requireSdk = () => {
+  const client = require('@modelcontextprotocol/client') as typeof import('@modelcontextprotocol/client');
+  const stdio = require('@modelcontextprotocol/client/stdio') as typeof import('@modelcontextprotocol/client/stdio');
   const { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } = client;
   return { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, StdioClientTransport: stdio.StdioClientTransport };
 };
-type ClientSdk = Awaited<ReturnType<typeof importSdk>>;
+type ClientSdk = ReturnType<typeof requireSdk>;
 export type Client = InstanceType<ClientSdk['Client']>;
 type StdioClientTransport = InstanceType<ClientSdk['StdioClientTransport']>;
 type StreamableHTTPClientTransport = InstanceType<ClientSdk['StreamableHTTPClientTransport']>;
 let sdk: Promise<ClientSdk> | undefined;
-const loadSdk = (): Promise<ClientSdk> => (sdk ??= importSdk());
+const loadSdk = (): Promise<ClientSdk> => (sdk ??= Promise.resolve().then(requireSdk));
 
 /**
  * One remote MCP server, through the official SDK client: connected at start (bounded by `connectTimeout`),

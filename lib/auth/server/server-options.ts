@@ -1,4 +1,4 @@
-import { requireEsm } from '../esm-peer';
+import { loadPeer } from '../../runtime/peer';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import type { AuthorizationServerOptions } from '../../interfaces';
 
@@ -8,12 +8,7 @@ function fail(cause: string, fix: string): never {
 
 /** A peer the authorization server needs, or the bootstrap error that says how to install it. */
 export function peer<T>(name: 'oidc-provider' | 'openid-client'): T {
-  try {
-    return requireEsm<T>(name, () => (name === 'oidc-provider' ? require('oidc-provider') : require('openid-client')));
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') throw error;
-    return fail(`auth.server needs ${name}, which is not installed.`, 'npm install oidc-provider@9 openid-client@6');
-  }
+  return loadPeer<T>(name, { feature: 'auth.server (the authorization server of mcp-reflect/auth-server)', install: 'npm install oidc-provider@9 openid-client@6' });
 }
 
 export function checkServerOptions(options: AuthorizationServerOptions): void {
