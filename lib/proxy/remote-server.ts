@@ -186,7 +186,7 @@ export class RemoteServer {
     let timer: NodeJS.Timeout | undefined;
     try {
       const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeout} ms`)), timeout);
+        timer = setTimeout(() => reject(new Error(slowStart(timeout, this.options))), timeout);
       });
       // Over stdio a message past the bound is dropped half-read: the stream cannot be trusted after it.
       client.onerror = (error: Error) => {
@@ -340,4 +340,16 @@ function notificationsFirst<T extends Transport>(transport: T): T {
     set: (handler: Receive | undefined) => void (inner = handler),
   });
   return transport;
+}
+
+/**
+ * The connect timeout's cause and fix: the option that bounds it, how to raise it, and (over stdio) how to start
+ * the remote without a download at each start (`npx -y` fetches the package first, which can take longer).
+ */
+function slowStart(timeout: number, options: McpProxyOptions): string {
+  const download = options.stdio && /(^|[/\\])(npx|pnpx|bunx)(\.cmd)?$/.test(options.stdio.command) ? ` (${options.stdio.command} may be downloading the package)` : '';
+  const stdio = options.stdio
+    ? "; or start the remote without a download: npm install it, then stdio: { command: process.execPath, args: [require.resolve('<package>/<its bin file>'), ...] }"
+    : '';
+  return `no answer within connectTimeout (${timeout} ms)${download}. Fix: raise it if the remote is slow to start: McpModule.proxy({ ..., connectTimeout: ${Math.max(timeout * 3, 30_000)} })${stdio}`;
 }
