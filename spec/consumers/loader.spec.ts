@@ -4,12 +4,14 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EVERYTHING } from '../support/everything';
+import { startRedis } from '../support/redis-server';
 import { basePackages, childEnv, docFiles, jestPackages, makeProject, pack, pinned, runAsync } from './consumer';
 
 /**
  * Issue 39, items 1 and 2, as a user meets them: the packed tarball in a fresh project.
  * - A gateway (`McpModule.proxy()` of the reference server-everything, `McpModule.fromOpenApi()` of a document with
- *   `$ref`s) tested under docs/testing.md's jest set-up, file for file: no transform for node_modules, no
+ *   `$ref`s, `RedisTaskQueue` on a real redis-server) tested under docs/testing.md's jest set-up, file for file:
+ *   no transform for node_modules, no
  *   --experimental-vm-modules. `import()` in dist/ failed there ("A dynamic import callback was invoked without
  *   --experimental-vm-modules"); ESM-only peers went through Node's private `Module._load`.
  * - The docs' first server bundled by esbuild with `--bundle --platform=node` and no `--external`: optional peers
@@ -32,6 +34,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { McpModule, Module } from 'mcp-reflect';
+import { RedisTaskQueue } from 'mcp-reflect/redis';
 import { createTestClient } from 'mcp-reflect/testing';
 
 let api: Server;
@@ -71,6 +74,16 @@ it('serves a proxied MCP server and an OpenAPI API', async () => {
     await client.close();
   }
 }, 60_000); // the remote's start and the first compilations take more than jest's default 5 s
+
+it('admits a run to the durable queue (RedisTaskQueue loads bullmq)', async () => {
+  const queue = new RedisTaskQueue({ connection: { host: '127.0.0.1', port: Number(process.env.REDIS_PORT), maxRetriesPerRequest: 1 } });
+  try {
+    await queue.admit('report', 'task-1');
+    await queue.release('report', 'task-1');
+  } finally {
+    await queue.close();
+  }
+}, 60_000);
 `;
 
 /** A small OpenAPI 3.1 document whose response and parameter schemas are `$ref`s. */
@@ -108,11 +121,16 @@ it("a gateway's jest spec passes under docs/testing.md's jest set-up, with no fl
       'src/gateway.spec.ts': gatewaySpec,
       'src/pets.openapi.json': JSON.stringify(petsDocument, null, 2),
     },
-    [...basePackages, ...jestPackages, pinned('@apidevtools/json-schema-ref-parser')],
+    [...basePackages, ...jestPackages, pinned('@apidevtools/json-schema-ref-parser'), pinned('bullmq'), pinned('ioredis')],
   );
   // `npm test`: plain `jest`, no NODE_OPTIONS.
   // A failure throws with jest's output ("A dynamic import callback was invoked without --experimental-vm-modules").
-  await runAsync(process.execPath, [path.join(dir, 'node_modules', 'jest', 'bin', 'jest.js')], dir, { ...childEnv, EVERYTHING });
+  const redis = await startRedis();
+  try {
+    await runAsync(process.execPath, [path.join(dir, 'node_modules', 'jest', 'bin', 'jest.js')], dir, { ...childEnv, EVERYTHING, REDIS_PORT: String(redis.port) });
+  } finally {
+    await redis.stop();
+  }
   // (jest waits for open handles after a failure: runAsync bounds it at 300 s and reports its output.)
 });
 
