@@ -6,7 +6,7 @@ function fail(cause: string, fix: string): never {
   throw new BootstrapError(BootstrapErrorCode.InvalidAuthOptions, `Cannot serve with these auth options: ${cause}\nFix: ${fix}`);
 }
 
-/** A peer the authorization server needs, or the bootstrap error that says how to install it. */
+/** A peer the authorization server needs (through the one loader), or OPTIONAL_DEPENDENCY_MISSING naming it and the install. */
 export function peer<T>(name: 'oidc-provider' | 'openid-client'): T {
   return loadPeer<T>(name, { feature: 'auth.server (the authorization server of mcp-reflect/auth-server)', install: 'npm install oidc-provider@9 openid-client@6' });
 }
