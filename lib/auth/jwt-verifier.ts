@@ -1,4 +1,4 @@
-import { requireEsm } from './esm-peer';
+import { loadDependency } from '../runtime/peer';
 import { AuthUnavailableError, InvalidTokenError } from '../errors';
 import type { McpAuth, TokenVerifier } from '../interfaces';
 import { authFromClaims } from '../context';
@@ -32,7 +32,7 @@ export interface JwtVerifierOptions {
  */
 export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   // Loaded on first use: servers without auth never load it. jose is ESM-only; Node ≥ 20.19 requires it.
-  const jose = requireEsm<Jose>('jose', () => require('jose'));
+  const jose = loadDependency<Jose>('jose', { feature: 'verifying access tokens (auth)' }, () => require('jose'));
   const keys = new Map<string, Promise<KeyGetter>>();
   const keysOf = (issuer: string): Promise<KeyGetter> => {
     let found = keys.get(issuer);

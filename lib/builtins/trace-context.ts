@@ -1,5 +1,6 @@
 import { ErrorCode, McpReflectError } from '../errors';
 import { openTelemetryMissingMessage } from './builtins.messages';
+import { loadPeer } from '../runtime/peer';
 
 /**
  * The few shapes of `@opentelemetry/api` this library uses, declared here so that mcp-reflect's public types
@@ -49,9 +50,9 @@ export const STATUS_ERROR = 2;
  */
 export function loadOpenTelemetry(): OtelApi {
   try {
-    return require('@opentelemetry/api') as OtelApi;
+    return loadPeer<OtelApi>('@opentelemetry/api', { feature: 'OpenTelemetryInterceptor' });
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
+    if ((error as { code?: unknown }).code !== ErrorCode.OptionalDependencyMissing) throw error;
     throw new McpReflectError(ErrorCode.OptionalDependencyMissing, openTelemetryMissingMessage(), { cause: error });
   }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { GeneratorError } from './generator.error';
+import { loadFile } from '../runtime/peer';
 
 /*
  * The one file that touches the TypeScript 7 compiler API (`typescript/unstable/sync`, `typescript/unstable/ast`).
@@ -97,16 +97,17 @@ export interface AstModule {
   getTextOfJSDocComment(comment: unknown): string | undefined;
 }
 
-// A real dynamic import (TypeScript would otherwise keep it, but test runners compile this file to CommonJS).
-const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>;
+// TypeScript 7's API is ESM: required as Node ≥ 20.19 requires ES modules (through the one loader, which also
+// works under jest), never with import(), which a CommonJS loader such as jest's cannot follow without flags.
+const importModule = (file: string): Promise<any> => Promise.resolve().then(() => loadFile<any>(file, { feature: 'mcp-reflect generate', install: 'npm install -D typescript@7' }));
 
 /** Opens the project of `configFile` with the TypeScript 7 the project itself has installed. */
 export async function openProject(configFile: string): Promise<TsProject> {
   const root = path.dirname(configFile);
   const packageDir = typescriptOf(root);
   const [sync, ast] = await Promise.all([
-    importModule(pathToFileURL(path.join(packageDir, 'dist', 'api', 'sync', 'api.js')).href),
-    importModule(pathToFileURL(path.join(packageDir, 'dist', 'ast', 'index.js')).href),
+    importModule(path.join(packageDir, 'dist', 'api', 'sync', 'api.js')),
+    importModule(path.join(packageDir, 'dist', 'ast', 'index.js')),
   ]);
   const api = new sync.API({ cwd: root });
   try {

@@ -1,10 +1,10 @@
 import { open } from 'node:fs/promises';
-import { ErrorCode, McpReflectError } from '../errors';
 import { readBounded } from './bounded-read';
 import { unopenedDocument } from './document-path';
 import { DocumentProblem } from './openapi.messages';
 import type { OpenApiSettings } from './openapi-options.check';
 import { markRefLoops } from './ref-loops';
+import { loadPeer } from '../runtime/peer';
 
 /** A document read and dereferenced: every internal `$ref` replaced by what it points to (recursion as cycles). */
 export interface OpenApiDocument {
@@ -18,17 +18,8 @@ const PARSER = '@apidevtools/json-schema-ref-parser';
 const ROOT = 'mcp-reflect-openapi:///document';
 
 /** The `$ref` parser, loaded on first use: an application without `fromOpenApi()` never loads it (an optional peer). */
-async function loadParser(): Promise<typeof import('@apidevtools/json-schema-ref-parser')> {
-  try {
-    return await import('@apidevtools/json-schema-ref-parser');
-  } catch (error) {
-    throw new McpReflectError(
-      ErrorCode.OptionalDependencyMissing,
-      `Cannot read an OpenAPI document for McpModule.fromOpenApi(): the package '${PARSER}' is not installed (an optional peer dependency of mcp-reflect, which resolves the document's $refs).\n` +
-        `Fix: npm install ${PARSER}`,
-      { cause: error },
-    );
-  }
+function loadParser(): typeof import('@apidevtools/json-schema-ref-parser') {
+  return loadPeer(PARSER, { feature: "McpModule.fromOpenApi() (to resolve an OpenAPI document's $refs)" });
 }
 
 /**
@@ -40,7 +31,7 @@ async function loadParser(): Promise<typeof import('@apidevtools/json-schema-ref
  * written out here): their expansion is counted by the schema converter.
  */
 export async function loadDocument(settings: OpenApiSettings, deadline: number): Promise<OpenApiDocument> {
-  const { $RefParser } = await loadParser();
+  const { $RefParser } = loadParser();
   const text = settings.source.kind === 'object' ? undefined : await readText(settings, deadline);
   const overdue = () => {
     if (Date.now() > deadline) {

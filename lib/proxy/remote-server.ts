@@ -26,18 +26,23 @@ export interface Logger {
 
 type State = 'idle' | 'connecting' | 'up' | 'down' | 'closed';
 
-/** The SDK client, loaded when a proxy first connects: an application without proxies never loads it. */
-const importSdk = async () => {
-  const [client, stdio] = await Promise.all([import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')]);
+/**
+ * The SDK client, loaded when a proxy first connects: an application without proxies never loads it. Its
+ * CommonJS build is required (never `import()`, which a CommonJS consumer's loader such as jest's cannot follow
+ * without --experimental-vm-modules); a bundler follows the literal require (it is a dependency of mcp-reflect).
+ */
+const requireSdk = () => {
+  const client = require('@modelcontextprotocol/client') as typeof import('@modelcontextprotocol/client');
+  const stdio = require('@modelcontextprotocol/client/stdio') as typeof import('@modelcontextprotocol/client/stdio');
   const { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } = client;
   return { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, StdioClientTransport: stdio.StdioClientTransport };
 };
-type ClientSdk = Awaited<ReturnType<typeof importSdk>>;
+type ClientSdk = ReturnType<typeof requireSdk>;
 export type Client = InstanceType<ClientSdk['Client']>;
 type StdioClientTransport = InstanceType<ClientSdk['StdioClientTransport']>;
 type StreamableHTTPClientTransport = InstanceType<ClientSdk['StreamableHTTPClientTransport']>;
 let sdk: Promise<ClientSdk> | undefined;
-const loadSdk = (): Promise<ClientSdk> => (sdk ??= importSdk());
+const loadSdk = (): Promise<ClientSdk> => (sdk ??= Promise.resolve().then(requireSdk));
 
 /**
  * One remote MCP server, through the official SDK client: connected at start (bounded by `connectTimeout`),
@@ -181,7 +186,7 @@ export class RemoteServer {
     let timer: NodeJS.Timeout | undefined;
     try {
       const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeout} ms`)), timeout);
+        timer = setTimeout(() => reject(new Error(slowStart(timeout, this.options))), timeout);
       });
       // Over stdio a message past the bound is dropped half-read: the stream cannot be trusted after it.
       client.onerror = (error: Error) => {
@@ -335,4 +340,16 @@ function notificationsFirst<T extends Transport>(transport: T): T {
     set: (handler: Receive | undefined) => void (inner = handler),
   });
   return transport;
+}
+
+/**
+ * The connect timeout's cause and fix: the option that bounds it, how to raise it, and (over stdio) how to start
+ * the remote without a download at each start (`npx -y` fetches the package first, which can take longer).
+ */
+function slowStart(timeout: number, options: McpProxyOptions): string {
+  const download = options.stdio && /(^|[/\\])(npx|pnpx|bunx)(\.cmd)?$/.test(options.stdio.command) ? ` (${options.stdio.command} may be downloading the package)` : '';
+  const stdio = options.stdio
+    ? "; or start the remote without a download: npm install it, then stdio: { command: process.execPath, args: [require.resolve('<package>/<its bin file>'), ...] }"
+    : '';
+  return `no answer within connectTimeout (${timeout} ms)${download}. Fix: raise it if the remote is slow to start: McpModule.proxy({ ..., connectTimeout: ${Math.max(timeout * 3, 30_000)} })${stdio}`;
 }

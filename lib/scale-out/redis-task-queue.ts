@@ -1,6 +1,7 @@
 import { wholeOption } from '../errors';
 import { TaskLimitError, type QueuedTask, type TaskQueue, type TaskRunner } from '../tasks';
 import { FairLane, type LaneRedis } from './fair-lanes';
+import { loadPeer } from '../runtime/peer';
 
 /** Options of {@link RedisTaskQueue}. */
 export interface RedisTaskQueueOptions {
@@ -176,7 +177,7 @@ export class RedisTaskQueue implements TaskQueue {
   }
 
   private load(): Promise<BullMq> {
-    return (this.bullmq ??= import('bullmq') as unknown as Promise<BullMq>);
+    return (this.bullmq ??= Promise.resolve().then(() => loadPeer<BullMq>('bullmq', { feature: 'RedisTaskQueue (mcp-reflect/redis)', install: 'npm install bullmq ioredis' })));
   }
 
   private async queue(lane: string): Promise<Queue> {

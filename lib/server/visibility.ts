@@ -4,6 +4,7 @@ import { visibleTo } from '../pipeline';
 import { visibleHeaders } from './peer-headers';
 import type { ProtocolApplication } from './protocol-application';
 import { CALL_TOOL } from './tool-search';
+import { neverAborted } from '../runtime/never-aborted';
 
 /** The `@Scopes()` of the component a JSON-RPC request names (a completion: of the prompt or template it completes). */
 export function scopesFor(app: ProtocolApplication, message: unknown): readonly string[] | undefined {
@@ -104,7 +105,6 @@ export interface Caller {
   readonly signal?: AbortSignal;
 }
 
-const NEVER = new AbortController().signal;
 const CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -119,7 +119,7 @@ export class CallerChannel implements RequestChannel {
   constructor(private readonly caller: Caller) {}
 
   get signal(): AbortSignal {
-    return this.caller.signal ?? NEVER;
+    return this.caller.signal ?? neverAborted();
   }
   get requestId(): string | number {
     return this.caller.requestId ?? 0;

@@ -181,6 +181,17 @@ describe('McpModule.proxy(): the official reference server (server-everything) a
     });
   });
 
+  it('a remote that does not answer within connectTimeout: the log names the option, how to raise it, and a start without a download', async () => {
+    logged.length = 0;
+    // A process that never speaks MCP, like `npx -y <package>` still downloading it.
+    const silent = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
+    client = await createTestClient(gateway({ namespace: 'slow', stdio: silent, connectTimeout: 300, reconnect: { initialDelay: 60_000, maxDelay: 60_000 } }));
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['local']);
+    const line = logged.find((l) => l.includes("remote MCP server 'slow'")) ?? '';
+    expect(line).toContain('no answer within connectTimeout (300 ms). Fix: raise it if the remote is slow to start: McpModule.proxy({ ..., connectTimeout: 30000 })');
+    expect(line).toContain('start the remote without a download: npm install it, then stdio: { command: process.execPath');
+  });
+
   it('refuses options it cannot serve, naming the fix', () => {
     expect(() => McpModule.proxy({ namespace: 'ev' } as McpProxyOptions)).toThrow(/names no way to reach the remote[\s\S]*Fix:/);
     expect(() => McpModule.proxy({ namespace: 'bad space', url: 'http://x' })).toThrow(BootstrapError);

@@ -14,6 +14,8 @@ const root = path.resolve(__dirname, '..', '..');
 const tools = path.join(root, 'tools');
 const bin = (tool: string, name: string) => path.join(tools, tool, 'node_modules', '.bin', name);
 const node22 = path.join(tools, 'node22', 'node_modules', '.bin');
+/** The latest compatibility date the workerd of tools/wrangler-node20 accepts (docs/runtimes.md). */
+const WRANGLER_NODE20_DATE = '2026-05-03';
 
 function exec(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
   return new Promise((resolve, reject) =>
@@ -114,5 +116,13 @@ describe('samples/edge on other runtimes, through the SDK client', () => {
     const env = { ...process.env, PATH: `${node22}${path.delimiter}${process.env.PATH}`, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: scratch };
     const args = ['dev', '--config', 'samples/edge/wrangler.toml', '--ip', '127.0.0.1', '--port', '0', '--persist-to', path.join(scratch, 'state')];
     await serve(bin('workerd', 'wrangler'), args, /Ready on http:\/\/127\.0\.0\.1:(\d+)/, env);
+  }, 180_000);
+
+  it('runs on the workerd of the wrangler npm installs on Node 20 (tools/wrangler-node20), on the Node running the specs (20 in CI)', async () => {
+    // wrangler 4.86.0, the last whose engines allow Node 20, on this process's Node; its workerd (1.20260426.1) knows
+    // compatibility dates up to its release, so the sample's later date is lowered on the command line.
+    const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: scratch };
+    const args = ['dev', '--config', 'samples/edge/wrangler.toml', '--compatibility-date', WRANGLER_NODE20_DATE, '--ip', '127.0.0.1', '--port', '0', '--persist-to', path.join(scratch, 'state-node20')];
+    await serve(process.execPath, [path.join(tools, 'wrangler-node20', 'node_modules', 'wrangler', 'bin', 'wrangler.js'), ...args], /Ready on http:\/\/127\.0\.0\.1:(\d+)/, env);
   }, 180_000);
 });

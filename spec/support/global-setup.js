@@ -3,7 +3,7 @@
 // Inspector of tools/conformance (npm), the build in dist/ (the CLI and package specs run it), and for the Nest
 // versions spec Nest 12 with a copy of that build (tools/nest12) and Node 22 (tools/node22), by their lockfiles;
 // server-everything (tools/everything) and Python FastMCP 4 in a virtual environment (tools/fastmcp-py) for the proxy specs;
-// Bun, Deno and wrangler with workerd (tools/bun, tools/deno, tools/workerd) for the runtime specs.
+// Bun, Deno and wrangler with workerd (tools/bun, tools/deno, tools/workerd, tools/wrangler-node20) for the runtime specs.
 // What cannot be provided (no root, no sudo, no network) stops the run here, naming what to install: no spec skips for it.
 const { spawnSync } = require('node:child_process');
 const { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } = require('node:fs');
@@ -130,7 +130,8 @@ module.exports = async function globalSetup() {
   );
   problems.push(fastmcpPy());
   // The runtimes of spec/runtimes, from their npm packages: Bun, Deno, and workerd through wrangler (its esbuild bundles the samples).
-  for (const [tool, what] of [['bun', 'Bun'], ['deno', 'Deno'], ['workerd', 'wrangler and workerd']]) {
+  // wrangler-node20: the wrangler npm installs on Node 20 (the last whose engines allow it), run on the machine's Node 20.
+  for (const [tool, what] of [['bun', 'Bun'], ['deno', 'Deno'], ['workerd', 'wrangler and workerd'], ['wrangler-node20', 'the wrangler of Node 20']]) {
     problems.push(installedAsLocked(tool) ? undefined : run('npm', ['ci', '--prefix', `tools/${tool}`, '--no-audit', '--no-fund'], `npm ci --prefix tools/${tool} (${what})`));
   }
   const failures = problems.filter(Boolean);

@@ -1,4 +1,4 @@
-import { requireEsm } from '../esm-peer';
+import { loadDependency } from '../../runtime/peer';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import { authFromClaims, sameResource } from '../../context';
@@ -86,7 +86,7 @@ export class AuthorizationServer {
     checkServerOptions(options);
     // Loaded when a server with `auth.server` starts: the core never loads them (optional peers, ESM-only).
     const oidc = peer<OidcProviderModule>('oidc-provider');
-    this.jose = requireEsm<Jose>('jose', () => require('jose'));
+    this.jose = loadDependency<Jose>('jose', { feature: 'auth.server (the authorization server)' }, () => require('jose'));
     this.issuer = (options.issuer ?? new URL(resource).origin).replace(/\/$/, '');
     this.issuerUrl = new URL(this.issuer);
     this.scopes = [...(options.scopes ?? scopesSupported ?? [])];

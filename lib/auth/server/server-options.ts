@@ -1,4 +1,4 @@
-import { requireEsm } from '../esm-peer';
+import { loadPeer } from '../../runtime/peer';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import type { AuthorizationServerOptions } from '../../interfaces';
 
@@ -6,14 +6,9 @@ function fail(cause: string, fix: string): never {
   throw new BootstrapError(BootstrapErrorCode.InvalidAuthOptions, `Cannot serve with these auth options: ${cause}\nFix: ${fix}`);
 }
 
-/** A peer the authorization server needs, or the bootstrap error that says how to install it. */
+/** A peer the authorization server needs (through the one loader), or OPTIONAL_DEPENDENCY_MISSING naming it and the install. */
 export function peer<T>(name: 'oidc-provider' | 'openid-client'): T {
-  try {
-    return requireEsm<T>(name, () => (name === 'oidc-provider' ? require('oidc-provider') : require('openid-client')));
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') throw error;
-    return fail(`auth.server needs ${name}, which is not installed.`, 'npm install oidc-provider@9 openid-client@6');
-  }
+  return loadPeer<T>(name, { feature: 'auth.server (the authorization server of mcp-reflect/auth-server)', install: 'npm install oidc-provider@9 openid-client@6' });
 }
 
 export function checkServerOptions(options: AuthorizationServerOptions): void {

@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/server';
 import { ForwardingChannel, type InputRequiredSignal, type InteractionChannel, type RequestChannel } from '../../context';
 import { relatedTo } from './tasks-wire';
+import { neverAborted } from '../../runtime/never-aborted';
 
 /**
  * What a task keeps of the request that created it, read once (the request ends before the task does): its
@@ -12,15 +13,12 @@ export interface TaskOrigin extends RequestChannel {
   readonly server?: Server;
 }
 
-/** A signal no request aborts: a task's own signal replaces it. */
-const NEVER = new AbortController().signal;
-
 /** Reads what a task needs of its request's channel, once. */
 export function originOf(channel: RequestChannel, server: Server | undefined): TaskOrigin {
   const { requestId, sessionId, progressToken, client, protocolVersion, auth, headers, clientKey, meta, interaction, state } = channel;
   const resourceUpdated = channel.resourceUpdated?.bind(channel);
   return {
-    signal: NEVER,
+    signal: neverAborted(), // no request aborts it: a task's own signal replaces it
     requestId,
     sessionId,
     progressToken,

@@ -2,9 +2,7 @@ import type { RequestChannel } from '../../context';
 import type { ResolvedStateOptions } from '../../state';
 import type { QueuedTask } from '../../tasks';
 import type { TaskOrigin } from './tasks-channel';
-
-/** A signal no request aborts: a task's own signal replaces it. */
-const NEVER = new AbortController().signal;
+import { neverAborted } from '../../runtime/never-aborted';
 
 /** What a queued run carries of the request that created its task (JSON; never the bearer token). */
 export function queuedOf(
@@ -46,7 +44,7 @@ export function queuedOf(
 export function queuedOrigin(task: QueuedTask, state: ResolvedStateOptions): TaskOrigin {
   const { request } = task;
   return {
-    signal: NEVER,
+    signal: neverAborted(), // no request aborts it: a task's own signal replaces it
     requestId: request.requestId,
     sessionId: request.sessionId,
     progressToken: undefined,
