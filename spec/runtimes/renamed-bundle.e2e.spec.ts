@@ -82,7 +82,7 @@ describe('a bundle in which esbuild renamed parameters (url → url2, date → d
 
   it('tsc output with the generated metadata: serves the names written in the sources, and calls', async () => {
     const file = await bundle(dir, 'dist/main.js');
-    expect(bundledSignature(file)).toBe('url2, date4, country2, times = 1'); // the renaming this spec is about
+    expect(bundledSignature(file)).toMatch(/^url\d+, date\d+, country\d+, times = 1$/); // the renaming this spec is about
     const { client, stderr } = await connect(file, dir);
     try {
       await expectServesLookup(client);
@@ -117,17 +117,18 @@ describe('a bundle in which esbuild renamed parameters (url → url2, date → d
 
   it('without generated metadata the renamed names are served, and the bootstrap warns naming each and the fix', async () => {
     const file = await bundle(dir, 'dist/main-without-metadata.js');
+    const [url, date, country] = bundledSignature(file)!.split(', ');
     const { client, stderr } = await connect(file, dir);
     try {
       const { tools } = await client.listTools();
-      expect(Object.keys(tools[0]!.inputSchema.properties ?? {})).toEqual(['url2', 'date4', 'country2', 'times']);
+      expect(Object.keys(tools[0]!.inputSchema.properties ?? {})).toEqual([url, date, country, 'times']);
       expect(stderr()).toContain(
-        `LookupTools.lookup: parameter #0 is advertised as 'url2', a name read from the compiled code that looks renamed by a bundler ` +
+        `LookupTools.lookup: parameter #0 is advertised as '${url}', a name read from the compiled code that looks renamed by a bundler ` +
           `(esbuild renames 'url' to 'url2' when a bundled module also declares 'url' at top level).\n` +
-          `Fix: name it with @Param('url') (or @Param('url2') if that is its name), or load the metadata \`npx mcp-reflect generate\` writes`,
+          `Fix: name it with @Param('url') (or @Param('${url}') if that is its name), or load the metadata \`npx mcp-reflect generate\` writes`,
       );
-      expect(stderr()).toContain(`parameter #1 is advertised as 'date4'`);
-      expect(stderr()).toContain(`parameter #2 is advertised as 'country2'`);
+      expect(stderr()).toContain(`parameter #1 is advertised as '${date}'`);
+      expect(stderr()).toContain(`parameter #2 is advertised as '${country}'`);
     } finally {
       await client.close();
     }
@@ -141,16 +142,18 @@ describe('a bundle in which esbuild renamed parameters (url → url2, date → d
     writeFileSync(tools, readFileSync(tools, 'utf8').replace('@Param() country: string,', '@Param() country: string, @Param() region: string,'));
     await exec(bin('tsc'), ['-p', 'tsconfig.json'], changed);
     const file = await bundle(changed, 'dist/main.js');
+    const [url, date, country] = /lookup\(([^()]*times = 1)\)\s*\{/.exec(readFileSync(file, 'utf8'))![1]!.split(', ');
+    expect([url, date, country]).not.toEqual(['url', 'date', 'country']);
     const failure = await exec(process.execPath, [file], changed).then(
       () => new Error('the bundle started'),
       (error: Error) => error,
     );
     expect(failure.message).toContain(
       `Cannot build tool 'lookup' (LookupTools.lookup): the generated metadata is stale. It was generated from src/lookup.tools.ts for ` +
-        `lookup(url, date, country, times=), but the running method, lookup(url2, date4, country2, region, times=) (names as compiled), differs: ` +
+        `lookup(url, date, country, times=), but the running method, lookup(${url}, ${date}, ${country}, region, times=) (names as compiled), differs: ` +
         `it has 5 parameters, expected 4; parameter #3 'times' is a parameter without a default, expected a parameter with a default.\n` +
         'Fix: run `npx mcp-reflect generate`, then build (and bundle) again, so the file and the running code come from the same sources',
     );
-    expect(failure.message).not.toContain('url2, date4, country2, times=)'); // the renaming alone is no difference
+    expect(failure.message).not.toContain(`${url}, ${date}, ${country}, times=)`); // the renaming alone is no difference
   });
 });
