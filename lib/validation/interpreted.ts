@@ -130,9 +130,12 @@ function toIssues(errors: readonly Reported[], root: JsonSchema, data: unknown):
       case 'pattern':
         issue({ pattern: value });
         break;
-      case 'uniqueItems':
-        issue(duplicatePair(valueAt(data, instancePath), node?.items));
+      case 'uniqueItems': {
+        // As ajv: with scalar item types, items of another type are not compared (their type issue says it).
+        const pair = duplicatePair(valueAt(data, instancePath), node?.items);
+        if (pair) issue(pair);
         break;
+      }
       case 'not':
         issue({}, 'must NOT be valid');
         break;
@@ -220,20 +223,41 @@ function valueAt(data: unknown, path: string): unknown {
  * The duplicate pair ajv names: from the end, the first item equal to a later one (items of scalar types,
  * compared by value), else the last item equal to an earlier one and the latest such earlier one.
  */
-function duplicatePair(items: unknown, itemSchema: unknown): { i: number; j: number } {
+function duplicatePair(items: unknown, itemSchema: unknown): { i: number; j: number } | undefined {
   if (!Array.isArray(items)) return { i: 0, j: 0 };
   const declared = (itemSchema as { type?: unknown } | undefined)?.type;
   const types = Array.isArray(declared) ? declared : declared === undefined ? [] : [declared];
   if (types.length > 0 && !types.some((t) => t === 'object' || t === 'array')) {
+    // ajv's loop for scalar item types: an item of another type is skipped, so its duplicates are none.
     const indices = new Map<unknown, number>();
     for (let i = items.length; i--; ) {
       const item = items[i];
+      if (!types.some((type) => isOfType(item, type))) continue;
       if (indices.has(item)) return { i, j: indices.get(item)! };
       indices.set(item, i);
     }
+    return undefined;
   }
   for (let i = items.length; i--; ) for (let j = i; j--; ) if (equal(items[i], items[j])) return { i, j };
   return { i: 0, j: 0 };
+}
+
+/** A JSON Schema scalar type test, as ajv's with `strictNumbers` (a number is finite). */
+function isOfType(value: unknown, type: unknown): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'null':
+      return value === null;
+    default:
+      return false;
+  }
 }
 
 function equal(a: unknown, b: unknown): boolean {
