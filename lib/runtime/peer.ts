@@ -24,6 +24,8 @@ type Require = (id: string) => unknown;
  *   registry loads node_modules as CommonJS (ERR_REQUIRE_ESM, or a SyntaxError at `export`). Then the package is
  *   required through the host process's own `createRequire` (the `process` of the context jest runs its sandbox
  *   in, through `vm.runInThisContext`), so a consumer's jest needs no transform and no --experimental-vm-modules.
+ *   Such a peer runs in the host's realm: what the caller hands it goes through ./peer-realm.ts where the peer
+ *   checks `constructor === Object` or `instanceof` (oidc-provider).
  * - A missing package raises OPTIONAL_DEPENDENCY_MISSING naming it, the feature that needs it and the install.
  */
 export function loadPeer<T>(name: string, use: PeerUse): T {
