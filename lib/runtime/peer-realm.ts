@@ -1,3 +1,5 @@
+import { hostRealmOf } from './peer';
+
 /**
  * Plain data handed to a peer that runs in another JavaScript realm than mcp-reflect.
  *
@@ -7,23 +9,19 @@
  * `value.constructor === Object`, and an object literal of the sandbox fails that ("TypeError:
  * features.attestClientAuth must be an own property").
  *
- * `toPeerRealm(peer)` gives the copier for the realm one of the peer's own functions was made in: plain objects and
- * arrays are copied, deeply, into that realm's `Object` and `Array`; functions, class instances (a URL, a Buffer,
- * a Response), primitives and null-prototype objects go as they are. In the same realm (Node without jest, jest
- * compiling the peer itself) it returns each value untouched.
+ * `toPeerRealm(peer)` (a module ./peer.ts loaded) gives the copier for it: when the host process loaded it, plain
+ * objects and arrays are copied, deeply, into the host realm's `Object` and `Array`; functions, class instances (a
+ * URL, a Buffer, a Response), primitives and null-prototype objects go as they are. When the peer runs in the
+ * caller's realm (Node without jest, jest compiling the peer itself) it returns each value untouched.
  */
 export type PeerRealmCopy = <T>(value: T) => T;
 
 const same: PeerRealmCopy = (value) => value;
 
-export function toPeerRealm(peerFunction: Function): PeerRealmCopy {
-  // The end of a prototype chain is its realm's Object.prototype (a class's chain passes through its parents').
-  let objectPrototype: object = peerFunction;
-  for (let up = Object.getPrototypeOf(objectPrototype) as object | null; up !== null; up = Object.getPrototypeOf(up) as object | null) objectPrototype = up;
-  if (objectPrototype === Object.prototype) return same;
-  const PeerObject = (objectPrototype as { constructor: ObjectConstructor }).constructor;
-  // The realm's Array: the constructor of an array its Object.keys made (a built-in's results belong to its realm).
-  const PeerArray = (PeerObject.keys({}) as unknown as { constructor: ArrayConstructor }).constructor;
+export function toPeerRealm(peer: object): PeerRealmCopy {
+  const realm = hostRealmOf(peer);
+  if (!realm) return same;
+  const { Object: PeerObject, Array: PeerArray } = realm;
   const copy = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.constructor === Array ? PeerArray.from(value, copy) : value;
     if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;

@@ -52,7 +52,9 @@ function load(name: string, use: PeerUse, first: () => unknown): unknown {
       return first();
     } catch (error) {
       if (!refusedEsm(error)) throw error;
-      return hostRequire()(name);
+      const loaded = hostRequire()(name);
+      if ((typeof loaded === 'object' && loaded !== null) || typeof loaded === 'function') loadedByHost.add(loaded);
+      return loaded;
     }
   } catch (error) {
     if (!missing(error, name)) throw error;
@@ -86,6 +88,19 @@ function here(): string {
 function moduleRequire(): Require {
   const { createRequire } = require('node:module') as typeof import('node:module');
   return createRequire(here());
+}
+
+/** The peers required through {@link hostRequire}: they run in the host's realm, not in the caller's. */
+const loadedByHost = new WeakSet<object>();
+
+/**
+ * The host realm's `Object` and `Array` when `peer` (what a loader of this file returned) was required by the host
+ * process outside the caller's realm (under jest); undefined when it runs in the caller's realm.
+ */
+export function hostRealmOf(peer: object): { readonly Object: ObjectConstructor; readonly Array: ArrayConstructor } | undefined {
+  if (!loadedByHost.has(peer)) return undefined;
+  const { runInThisContext } = require('node:vm') as typeof import('node:vm');
+  return runInThisContext('({ Object, Array })') as { Object: ObjectConstructor; Array: ArrayConstructor };
 }
 
 /** Node's own require, from the host process even inside a sandbox whose globals are not Node's (jest's vm context). */

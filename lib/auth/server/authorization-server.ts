@@ -89,7 +89,7 @@ export class AuthorizationServer {
     checkServerOptions(options);
     // Loaded when a server with `auth.server` starts: the core never loads them (optional peers, ESM-only).
     const oidc = peer<OidcProviderModule>('oidc-provider');
-    this.toProvider = toPeerRealm(oidc.default);
+    this.toProvider = toPeerRealm(oidc);
     this.jose = loadDependency<Jose>('jose', { feature: 'auth.server (the authorization server)' }, () => require('jose'));
     this.issuer = (options.issuer ?? new URL(resource).origin).replace(/\/$/, '');
     this.issuerUrl = new URL(this.issuer);

@@ -41,7 +41,7 @@ export class UpstreamLogin {
   ) {
     // Loaded when a server with `auth.server` starts: the core never loads it (an optional peer, ESM-only).
     this.client = peer<OpenIdClient>('openid-client');
-    this.toClient = toPeerRealm(this.client.discovery);
+    this.toClient = toPeerRealm(this.client);
     this.name = options.name ?? new URL(options.issuer).host;
   }
 
