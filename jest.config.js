@@ -8,11 +8,11 @@ module.exports = {
   testMatch: ['**/*.spec.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }],
-    // jose, oidc-provider, openid-client and oauth4webapi are ESM-only, which jest cannot require() before Node 24.9,
-    // and are compiled like the specs, for the specs' own sake: the specs import jose and oidc-provider themselves,
-    // and oidc-provider checks options with `value.constructor === Object`, which an object made in jest's sandbox
-    // fails when Node loads the package outside it (docs/testing.md, "auth.server under jest"). The rest of the
-    // library needs no transform: lib/runtime/peer.ts loads the $ref parser (and any ESM-only peer) with Node's require.
+    // jose, oidc-provider, openid-client and oauth4webapi are ESM-only. Only this repository's specs need them compiled:
+    // the specs import jose and oidc-provider themselves (hand-signed tokens, the upstream provider of spec/auth-server),
+    // which jest cannot require() before Node 24.9. The library needs no transform: lib/runtime/peer.ts loads ESM-only
+    // peers with Node's require where jest refuses them, and lib/runtime/peer-realm.ts makes what it hands them in
+    // their realm; spec/consumers runs a consumer's jest with docs/testing.md's config, no transform, to show it.
     '/node_modules/(jose|oidc-provider|openid-client|oauth4webapi)/.+\\.js$': ['@swc/jest', { ...swc, swcrc: false }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(jose|oidc-provider|openid-client|oauth4webapi)/)', '\\.pnp\\.[^\\/]+$'],

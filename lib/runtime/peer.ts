@@ -24,6 +24,8 @@ type Require = (id: string) => unknown;
  *   registry loads node_modules as CommonJS (ERR_REQUIRE_ESM, or a SyntaxError at `export`). Then the package is
  *   required through the host process's own `createRequire` (the `process` of the context jest runs its sandbox
  *   in, through `vm.runInThisContext`), so a consumer's jest needs no transform and no --experimental-vm-modules.
+ *   Such a peer runs in the host's realm: what the caller hands it goes through ./peer-realm.ts where the peer
+ *   checks `constructor === Object` or `instanceof` (oidc-provider).
  * - A missing package raises OPTIONAL_DEPENDENCY_MISSING naming it, the feature that needs it and the install.
  */
 export function loadPeer<T>(name: string, use: PeerUse): T {
@@ -50,7 +52,9 @@ function load(name: string, use: PeerUse, first: () => unknown): unknown {
       return first();
     } catch (error) {
       if (!refusedEsm(error)) throw error;
-      return hostRequire()(name);
+      const loaded = hostRequire()(name);
+      if ((typeof loaded === 'object' && loaded !== null) || typeof loaded === 'function') loadedByHost.add(loaded);
+      return loaded;
     }
   } catch (error) {
     if (!missing(error, name)) throw error;
@@ -84,6 +88,19 @@ function here(): string {
 function moduleRequire(): Require {
   const { createRequire } = require('node:module') as typeof import('node:module');
   return createRequire(here());
+}
+
+/** The peers required through {@link hostRequire}: they run in the host's realm, not in the caller's. */
+const loadedByHost = new WeakSet<object>();
+
+/**
+ * The host realm's `Object` and `Array` when `peer` (what a loader of this file returned) was required by the host
+ * process outside the caller's realm (under jest); undefined when it runs in the caller's realm.
+ */
+export function hostRealmOf(peer: object): { readonly Object: ObjectConstructor; readonly Array: ArrayConstructor } | undefined {
+  if (!loadedByHost.has(peer)) return undefined;
+  const { runInThisContext } = require('node:vm') as typeof import('node:vm');
+  return runInThisContext('({ Object, Array })') as { Object: ObjectConstructor; Array: ArrayConstructor };
 }
 
 /** Node's own require, from the host process even inside a sandbox whose globals are not Node's (jest's vm context). */

@@ -1,4 +1,5 @@
 import { loadDependency } from '../../runtime/peer';
+import { toPeerRealm, type PeerRealmCopy } from '../../runtime/peer-realm';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import { authFromClaims, sameResource } from '../../context';
@@ -65,6 +66,8 @@ export class AuthorizationServer {
   readonly provider: OidcProvider;
   readonly upstream: UpstreamLogin;
   readonly ttl: { readonly accessToken: number; readonly refreshToken: number; readonly session: number };
+  /** Options, hook results, payloads and interaction results for oidc-provider, made in its realm (../../runtime/peer-realm.ts). */
+  readonly toProvider: PeerRealmCopy;
   private readonly callback: (req: IncomingMessage, res: ServerResponse) => void;
   private readonly interactions: Interactions;
   private readonly csrfKey: string;
@@ -86,13 +89,14 @@ export class AuthorizationServer {
     checkServerOptions(options);
     // Loaded when a server with `auth.server` starts: the core never loads them (optional peers, ESM-only).
     const oidc = peer<OidcProviderModule>('oidc-provider');
+    this.toProvider = toPeerRealm(oidc);
     this.jose = loadDependency<Jose>('jose', { feature: 'auth.server (the authorization server)' }, () => require('jose'));
     this.issuer = (options.issuer ?? new URL(resource).origin).replace(/\/$/, '');
     this.issuerUrl = new URL(this.issuer);
     this.scopes = [...(options.scopes ?? scopesSupported ?? [])];
     this.store = options.store ?? new MemoryAuthStore();
     this.admission = new AnonymousAdmission(this.store, anonymousLimits(options.anonymous));
-    this.adapter = oidcAdapter(this.store, this.admission.limits.window);
+    this.adapter = oidcAdapter(this.store, this.admission.limits.window, this.toProvider);
     this.logout = new Logout(this.store, (grantId) => this.revokeGrant(grantId));
     this.sealer = new TokenSealer(options.keys?.upstreamTokens);
     this.ttl = { accessToken: options.ttl?.accessToken ?? 3600, refreshToken: options.ttl?.refreshToken ?? 14 * 86_400, session: options.ttl?.session ?? 86_400 };
@@ -101,7 +105,7 @@ export class AuthorizationServer {
     this.csrfKey = cookies[0];
     this.keySet = this.jose.createLocalJWKSet({ keys: signing.map(publicPart) as never });
     this.upstream = new UpstreamLogin(options.upstream, `${this.issuer}${OAUTH_PREFIX}callback`);
-    this.provider = new oidc.default(this.issuer, this.configuration(oidc, signing, cookies));
+    this.provider = new oidc.default(this.issuer, this.toProvider(this.configuration(oidc, signing, cookies)));
     this.provider.proxy = options.proxy ?? false;
     // A revoked grant (a replayed code, a reused refresh token, a revocation) is noted for as long as its access
     // tokens live: the resource server refuses them from then on, on every instance of the store.
@@ -114,11 +118,12 @@ export class AuthorizationServer {
   }
 
   private configuration(oidc: OidcProviderModule, signing: Record<string, unknown>[], cookies: string[]): Record<string, unknown> {
-    const { resource, scopes, ttl, options } = this;
+    const { resource, scopes, ttl, options, toProvider } = this;
     const scope = scopes.join(' ');
     const documents = clientDocuments(options.clientIdMetadataDocuments);
     return {
-      adapter: this.adapter,
+      // A factory, not the class: oidc-provider tells a constructor by `instanceof Function`, of its own realm.
+      adapter: (model: string) => new this.adapter(model),
       jwks: { keys: signing },
       cookies: { keys: cookies },
       routes: ROUTES,
@@ -140,14 +145,14 @@ export class AuthorizationServer {
       interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${OAUTH_PREFIX}interaction/${interaction.uid}` },
       findAccount: async (_ctx: unknown, sub: string) => {
         const account = await this.account(sub);
-        return account && { accountId: sub, claims: () => ({ sub, ...identityClaims(account.identity) }) };
+        return account && toProvider({ accountId: sub, claims: () => toProvider({ sub, ...identityClaims(account.identity) }) });
       },
       // What the resource server needs to know of the user rides in the access token: never the upstream token.
       extraTokenClaims: async (_ctx: unknown, token: { kind: string; accountId?: string }) => {
         if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
         const account = await this.account(token.accountId);
         // `grant_id`: the resource server refuses the token once its grant is revoked.
-        return account ? { ...identityClaims(account.identity), idp: this.upstream.name, grant_id: (token as { grantId?: string }).grantId } : undefined;
+        return account ? toProvider({ ...identityClaims(account.identity), idp: this.upstream.name, grant_id: (token as { grantId?: string }).grantId }) : undefined;
       },
       loadExistingGrant: (ctx: OidcContext) => this.existingGrant(ctx),
       renderError: (ctx: { res: ServerResponse; respond: boolean }, out: { error: string; error_description?: string }) => {
@@ -169,7 +174,7 @@ export class AuthorizationServer {
           // RFC 8707: this server issues tokens for its own MCP endpoint only; any other resource is invalid_target.
           getResourceServerInfo: (_ctx: unknown, indicator: string) => {
             if (!sameResource(indicator, resource)) throw new oidc.errors.InvalidTarget(`this authorization server issues tokens for ${resource} only`);
-            return { scope, audience: resource, accessTokenTTL: ttl.accessToken, accessTokenFormat: 'jwt', jwt: { sign: { alg: signing[0].alg as string } } };
+            return toProvider({ scope, audience: resource, accessTokenTTL: ttl.accessToken, accessTokenFormat: 'jwt', jwt: { sign: { alg: signing[0].alg as string } } });
           },
         },
       },

@@ -97,7 +97,7 @@ export class Interactions {
   private async failed(req: IncomingMessage, res: ServerResponse, error: unknown): Promise<void> {
     const failure = error instanceof UpstreamLoginError ? error : new UpstreamLoginError('server_error', 'Signing in failed.');
     this.server.logger.warn(`auth server: upstream login failed: ${failure.message}`);
-    const back = await this.server.provider.interactionResult(req, res, { error: failure.error, error_description: failure.message }, { mergeWithLastSubmission: false });
+    const back = await this.server.provider.interactionResult(req, res, this.server.toProvider({ error: failure.error, error_description: failure.message }), this.server.toProvider({ mergeWithLastSubmission: false }));
     const status = failure.error === 'access_denied' ? 403 : failure.error === 'temporarily_unavailable' ? 503 : 502;
     return errorPage(res, status, failure.message, back);
   }
@@ -135,7 +135,7 @@ export class Interactions {
   /** The grant of what the client asked for (OIDC scopes and claims, the resource's scopes). */
   private async grant(details: InteractionDetails): Promise<string> {
     const { Grant } = this.server.provider;
-    const grant = (details.grantId ? await Grant.find(details.grantId) : undefined) ?? new Grant({ accountId: details.session!.accountId!, clientId: String(details.params.client_id) });
+    const grant = (details.grantId ? await Grant.find(details.grantId) : undefined) ?? new Grant(this.server.toProvider({ accountId: details.session!.accountId!, clientId: String(details.params.client_id) }));
     const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
@@ -144,7 +144,7 @@ export class Interactions {
   }
 
   private finish(req: IncomingMessage, res: ServerResponse, result: InteractionResult): Promise<void> {
-    return this.server.provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
+    return this.server.provider.interactionFinished(req, res, this.server.toProvider(result), this.server.toProvider({ mergeWithLastSubmission: false }));
   }
 }
 

@@ -1,4 +1,5 @@
 import type { AuthStore } from '../../interfaces';
+import type { PeerRealmCopy } from '../../runtime/peer-realm';
 
 type Payload = Record<string, unknown>;
 
@@ -25,9 +26,10 @@ const ANONYMOUS_MODELS = new Set(['Client', 'Interaction', 'PushedAuthorizationR
 /**
  * The adapter oidc-provider keeps its models with (clients, grants, codes, tokens, sessions, interactions):
  * `oidc:<model>:<id>` → payload, plus an index of each grant's tokens (revoked together: a replayed code or a
- * reused refresh token ends the whole grant) and of interactions by uid.
+ * reused refresh token ends the whole grant) and of interactions by uid. Payloads found go back in the provider's
+ * realm (`toProvider`, ../../runtime/peer-realm.ts).
  */
-export function oidcAdapter(store: AuthStore, anonymousTtl: number): OidcAdapterClass {
+export function oidcAdapter(store: AuthStore, anonymousTtl: number, toProvider: PeerRealmCopy): OidcAdapterClass {
   /** A client registered anonymously: now kept as long as signed-in users' state. */
   async function promote(clientId: string): Promise<void> {
     const raw = await store.get(`anon:oidc:Client:${clientId}`);
@@ -62,7 +64,7 @@ export function oidcAdapter(store: AuthStore, anonymousTtl: number): OidcAdapter
       let raw = await store.get(this.key(id));
       // A client that completed a grant is kept with signed-in users' state.
       if (raw === undefined && this.model === 'Client') raw = await store.get(`oidc:Client:${id}`);
-      return raw === undefined ? undefined : (JSON.parse(raw) as { payload: Payload }).payload;
+      return raw === undefined ? undefined : toProvider((JSON.parse(raw) as { payload: Payload }).payload);
     }
 
     async findByUid(uid: string): Promise<Payload | undefined> {

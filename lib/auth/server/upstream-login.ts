@@ -1,4 +1,5 @@
 import type { UpstreamIdentity, UpstreamOptions, UpstreamTokens } from '../../interfaces';
+import { toPeerRealm, type PeerRealmCopy } from '../../runtime/peer-realm';
 import { peer } from './server-options';
 
 type OpenIdClient = typeof import('openid-client', { with: { 'resolution-mode': 'import' } });
@@ -30,6 +31,8 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 export class UpstreamLogin {
   readonly name: string;
   private readonly client: OpenIdClient;
+  /** Plain data for openid-client, in its realm (./peer-realm.ts: under jest, Node loads it outside the sandbox). */
+  private readonly toClient: PeerRealmCopy;
   private configuration?: Promise<Configuration>;
 
   constructor(
@@ -38,24 +41,25 @@ export class UpstreamLogin {
   ) {
     // Loaded when a server with `auth.server` starts: the core never loads it (an optional peer, ESM-only).
     this.client = peer<OpenIdClient>('openid-client');
+    this.toClient = toPeerRealm(this.client);
     this.name = options.name ?? new URL(options.issuer).host;
   }
 
   private config(): Promise<Configuration> {
     if (!this.configuration) {
-      const { options, client } = this;
+      const { options, client, toClient } = this;
       const insecure = options.allowInsecureRequests ?? (new URL(options.issuer).protocol === 'http:' && LOOPBACK.has(new URL(options.issuer).hostname));
       const auth = options.clientSecret !== undefined ? client.ClientSecretPost(options.clientSecret) : client.None();
       const made = options.authorizationEndpoint
         ? Promise.resolve(
             new client.Configuration(
-              { issuer: options.issuer, authorization_endpoint: options.authorizationEndpoint, token_endpoint: options.tokenEndpoint },
+              toClient({ issuer: options.issuer, authorization_endpoint: options.authorizationEndpoint, token_endpoint: options.tokenEndpoint }),
               options.clientId,
               undefined,
               auth,
             ),
           ).then((config) => (insecure && client.allowInsecureRequests(config), config))
-        : client.discovery(new URL(options.issuer), options.clientId, undefined, auth, insecure ? { execute: [client.allowInsecureRequests] } : undefined);
+        : client.discovery(new URL(options.issuer), options.clientId, undefined, auth, insecure ? toClient({ execute: [client.allowInsecureRequests] }) : undefined);
       // A failed discovery is tried again at the next login (the provider may be back).
       this.configuration = made.catch((error: unknown) => {
         this.configuration = undefined;
@@ -69,14 +73,17 @@ export class UpstreamLogin {
   async start(state: string): Promise<{ url: URL; verifier: string }> {
     const config = await this.config();
     const verifier = this.client.randomPKCECodeVerifier();
-    const url = this.client.buildAuthorizationUrl(config, {
-      redirect_uri: this.redirectUri,
-      scope: (this.options.scopes ?? ['openid', 'email', 'profile']).join(' '),
-      code_challenge: await this.client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      ...this.options.authorizationParams,
-    });
+    const url = this.client.buildAuthorizationUrl(
+      config,
+      this.toClient({
+        redirect_uri: this.redirectUri,
+        scope: (this.options.scopes ?? ['openid', 'email', 'profile']).join(' '),
+        code_challenge: await this.client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+        ...this.options.authorizationParams,
+      }),
+    );
     return { url, verifier };
   }
 
@@ -93,7 +100,7 @@ export class UpstreamLogin {
       // The redirect URI the code was issued for is the callback's (the browser came on through the interaction's path).
       const current = new URL(this.redirectUri);
       current.search = callback.search;
-      response = await this.client.authorizationCodeGrant(config, current, { pkceCodeVerifier: verifier, expectedState: state });
+      response = await this.client.authorizationCodeGrant(config, current, this.toClient({ pkceCodeVerifier: verifier, expectedState: state }));
     } catch (error) {
       throw new UpstreamLoginError('server_error', `Signing in at ${this.name} failed: ${messageOf(error)}.`);
     }
