@@ -127,15 +127,16 @@ describe('mcp-reflect install', () => {
     expect(readFileSync(file, 'utf8')).toBe([...lines.slice(0, 5), ...other, ...lines.slice(6)].join('\n'));
   });
 
-  it('keeps tabs, CRLF line ends and a one-line (minified) file as they are, adding the servers key where it is missing', async () => {
+  it('keeps a byte-order mark, tabs, CRLF line ends and a one-line (minified) file as they are, adding the servers key where it is missing', async () => {
     const file = path.join(home, '.gemini', 'settings.json');
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, '{\r\n\t"theme": "dark" // the editor\'s\r\n}\r\n');
+    // As an editor on Windows may save it: a byte-order mark first, CRLF line ends, tabs.
+    writeFileSync(file, '\uFEFF{\r\n\t"theme": "dark" // the editor\'s\r\n}\r\n');
     expect((await install(home, project, 'gemini-cli', entry)).code).toBe(0);
     const tab = (n: number, line: string) => `${'\t'.repeat(n)}${line}`;
     expect(readFileSync(file, 'utf8')).toBe(
       [
-        '{',
+        '\uFEFF{',
         tab(1, '"theme": "dark", // the editor\'s'),
         tab(1, '"mcpServers": {'),
         tab(2, '"weather": {'),

@@ -1,4 +1,4 @@
-import { applyEdits, findNodeAtLocation, modify, parseTree, printParseErrorCode, type Edit, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, getNodeValue, modify, parseTree, printParseErrorCode, type Edit, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser';
 
 /**
  * A host's configuration file as JSON with comments (VS Code's mcp.json, Claude's and Gemini's settings): read by
@@ -39,7 +39,8 @@ const REASONS: Readonly<Record<string, string>> = {
 };
 
 /** The text's top-level object (comments and trailing commas allowed), or the first reason it is not one. */
-export function readJsonc(text: string): { json: Record<string, unknown> } | { problem: ConfigProblem } {
+export function readJsonc(source: string): { json: Record<string, unknown> } | { problem: ConfigProblem } {
+  const text = withoutBom(source);
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, PARSE);
   const first = errors[0];
@@ -51,13 +52,7 @@ export function readJsonc(text: string): { json: Record<string, unknown> } | { p
     return { problem: { line: lines.length, column: lines.at(-1)!.length + 1, reason: `${code}: ${REASONS[code] ?? code}${found ? `, found ${JSON.stringify(found)}` : ''}${more}` } };
   }
   if (root?.type !== 'object') return { problem: { reason: `its top level is ${root ? `a JSON ${root.type}` : 'empty of values'}, not an object` } };
-  return { json: nodeValue(root) as Record<string, unknown> };
-}
-
-function nodeValue(node: Node): unknown {
-  if (node.type === 'object') return Object.fromEntries((node.children ?? []).map((p) => [p.children![0]!.value as string, nodeValue(p.children![1]!)]));
-  if (node.type === 'array') return (node.children ?? []).map(nodeValue);
-  return node.value;
+  return { json: getNodeValue(root) as Record<string, unknown> };
 }
 
 /**
@@ -66,20 +61,25 @@ function nodeValue(node: Node): unknown {
  * sibling's comma and comment on that line); an object written on one line gets it on that line, compact. The value is
  * laid out by jsonc-parser's formatter with the file's own indentation and line ends.
  */
-export function setEntry(text: string, object: string, name: string, value: unknown): string {
+export function setEntry(source: string, object: string, name: string, value: unknown): string {
+  const bom = source.length - withoutBom(source).length === 1 ? '\uFEFF' : '';
+  const text = source.slice(bom.length);
   const format = formattingOf(text);
-  const at = (source: string, path: string[]) => findNodeAtLocation(parseTree(source, [], PARSE)!, path);
+  const at = (current: string, path: string[]) => findNodeAtLocation(parseTree(current, [], PARSE)!, path);
   const servers = at(text, [object]);
-  const container = servers ?? parseTree(text, [], PARSE)!;
-  if ((!servers || !at(text, [object, name])) && oneLine(text, container)) return applyEdits(text, modify(text, [object, name], value, {}));
+  // A top-level object or a servers object written on one line (a minified file) keeps its entries compact.
+  const compact = oneLine(text, parseTree(text, [], PARSE)!) || (servers !== undefined && oneLine(text, servers));
+  if (compact) return bom + applyEdits(text, modify(text, [object, name], value, {}));
   let current = text;
   if (!servers) current = insertProperty(current, [], object, {}, format);
   if (!at(current, [object, name])) current = insertProperty(current, [object], name, null, format);
-  const compact = oneLine(current, at(current, [object])!);
-  return applyEdits(current, modify(current, [object, name], value, compact ? {} : { formattingOptions: format }));
+  return bom + applyEdits(current, modify(current, [object, name], value, { formattingOptions: format }));
 }
 
-/** An object that has entries and is written on one line (a minified file): its new entries stay compact. */
+/** The text without the byte-order mark an editor on Windows may put first (jsonc-parser refuses it). */
+const withoutBom = (text: string) => (text.startsWith('\uFEFF') ? text.slice(1) : text);
+
+/** An object that has entries and is written on one line. */
 const oneLine = (text: string, node: Node) => (node.children?.length ?? 0) > 0 && !text.slice(node.offset, node.offset + node.length).includes('\n');
 
 /** Adds `name: value` to the (multi-line or empty) object at `path`, on a line of its own, keeping every other byte. */
