@@ -20,7 +20,8 @@ Registers a server in an MCP host's configuration file, at the place the host do
 built entry (a .js file that starts the server on stdio) as a command with absolute paths (this Node's own
 executable, the entry's full path, then the arguments given after --), or a Streamable HTTP URL. A host starts
 the server from a folder of its own: where its format has a working directory (Gemini CLI's cwd), it is the
-entry's project folder. The file's other entries are kept; a file that exists is first copied to <file>.bak.
+entry's project folder. The file is edited in place: its comments, formatting and other entries are kept, and
+a file that exists is first copied to <file>.bak.
 
 Hosts: ${HOSTS.map((h) => h.id).join(', ')}
 
