@@ -3,6 +3,7 @@ import path from 'node:path';
 import { replaceFile } from '../generator';
 import { parseArgs, type CommandSpec } from './args';
 import { CliError, CliErrorCode, usageError } from './cli.error';
+import { readJsonc, setEntry } from './install/config-file';
 import { HOSTS, here, type Host, type Scope, type ServerSpec, type Where } from './install/hosts';
 import type { CommandOutput } from './output';
 
@@ -19,7 +20,8 @@ Registers a server in an MCP host's configuration file, at the place the host do
 built entry (a .js file that starts the server on stdio) as a command with absolute paths (this Node's own
 executable, the entry's full path, then the arguments given after --), or a Streamable HTTP URL. A host starts
 the server from a folder of its own: where its format has a working directory (Gemini CLI's cwd), it is the
-entry's project folder. The file's other entries are kept; a file that exists is first copied to <file>.bak.
+entry's project folder. The file is edited in place: its comments, formatting and other entries are kept, and
+a file that exists is first copied to <file>.bak.
 
 Hosts: ${HOSTS.map((h) => h.id).join(', ')}
 
@@ -57,8 +59,8 @@ export async function installCommand(argv: readonly string[]): Promise<CommandOu
     throw new CliError(CliErrorCode.Usage, `Cannot install in ${file}: its "${host.key}" is not an object of servers, so mcp-reflect will not touch it.\nFix it by hand (it should be { "${host.key}": { "<name>": { … } } }), then run this again.`);
   }
   const replaced = Object.hasOwn(servers, name);
-  const written = { ...existing.json, [host.key]: { ...(servers as Record<string, unknown>), [name]: entry } };
-  const text = `${JSON.stringify(written, null, 2)}\n`;
+  // An existing file is edited in place (its comments, formatting and other entries kept); a new one is laid out anew.
+  const text = existing.text?.trim() ? setEntry(existing.text, host.key, name, entry) : `${JSON.stringify({ [host.key]: { [name]: entry } }, null, 2)}\n`;
   if (options['dry-run']) return { stdout: `Would write ${real === file ? file : `${file} (a link to ${real})`}:\n${text}`, exitCode: 0 };
 
   mkdirSync(path.dirname(real), { recursive: true });
@@ -179,28 +181,20 @@ function configTarget(file: string): string {
   return real;
 }
 
-/** The host's file as JSON (`{}` when there is none), its text and its permissions; malformed, it is refused with its line and column, untouched. */
+/**
+ * The host's file as JSON (`{}` when there is none; comments and trailing commas allowed), its text and its
+ * permissions; malformed, it is refused with its line and column and the reason, untouched.
+ */
 function readConfig(file: string): { json: Record<string, unknown>; text?: string; mode?: number } {
   if (!existsSync(file)) return { json: {} };
   const text = readFileSync(file, 'utf8');
   const mode = statSync(file).mode & 0o777;
   if (text.trim() === '') return { json: {}, text, mode };
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new SyntaxError('the file is not a JSON object');
-    return { json: parsed as Record<string, unknown>, text, mode };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const position = Number(/position (\d+)/.exec(message)?.[1] ?? /line (\d+) column (\d+)/.exec(message)?.index);
-    const at = lineAndColumn(text, message, position);
-    throw new CliError(CliErrorCode.Usage, `Cannot install in ${file}${at}: it is not valid JSON (${message}), so mcp-reflect will not touch it.\nFix the file (or move it away), then run this again.`);
-  }
-}
-
-function lineAndColumn(text: string, message: string, position: number): string {
-  const given = /line (\d+) column (\d+)/.exec(message);
-  if (given) return `:${given[1]}:${given[2]}`;
-  if (!Number.isFinite(position)) return '';
-  const before = text.slice(0, position).split('\n');
-  return `:${before.length}:${before[before.length - 1]!.length + 1}`;
+  const read = readJsonc(text);
+  if ('json' in read) return { json: read.json, text, mode };
+  const { line, column, reason } = read.problem;
+  throw new CliError(
+    CliErrorCode.Usage,
+    `Cannot install in ${file}${line ? `:${line}:${column}` : ''}: it is not valid JSON (${reason}), so mcp-reflect will not touch it.\nFix the file at that place (comments and trailing commas are fine), or move it away, then run this again.`,
+  );
 }

@@ -1,5 +1,5 @@
 export { Pipeline } from './pipeline';
-export type { PipelineSpec, Stage } from './pipeline';
+export type { PipelineSpec } from './pipeline';
 export { EnhancerChain, isPlain, NO_ENHANCERS } from './enhancers';
 export type { ComponentEnhancers, MethodEnhancers, Resolved, ResolvedFilter } from './enhancers';
 export { ExecutionContextHost } from './execution-context';

@@ -32,20 +32,14 @@ export interface PipelineSpec<R, X> {
   denied(extra: X): R;
 }
 
-/** The stages a pipeline runs, decided at bootstrap; the empty ones are left out. */
-export type Stage = 'scopes' | 'guards' | 'interceptors' | 'validate' | 'class-validator' | 'pipes' | 'invoke' | 'convert' | 'filters';
-
-/** The stages of a method without enhancers or class-validator rules (shared by every such pipeline). */
-const PLAIN_STAGES: Stage[] = ['validate', 'invoke', 'convert'];
-
 /**
- * One component method's call path, compiled once from one list of stages: guards → interceptors around
- * (validation → class-validator rules → pipes → the method) → conversion, with exception filters around it.
- * A method whose list is just validate → invoke → convert (no enhancer, no Context, no timeout, a singleton)
- * runs on a synchronous path that allocates nothing of its own.
+ * One component method's call path, decided once at bootstrap: scopes → guards → interceptors around
+ * (validation → class-validator rules → pipes → the method) → conversion, with exception filters around it; the
+ * steps the method has nothing for are left out. A method with just validation, the method and conversion (no
+ * enhancer, no Context, no timeout, no class-validator rule, a singleton) runs on a synchronous path that
+ * allocates nothing of its own.
  */
 export class Pipeline<R, X = undefined> {
-  readonly stages: readonly Stage[];
   /** The caller must give a channel opener (the Context, the signal, or an ExecutionContext need it). */
   readonly needsChannel: boolean;
   /** Some guard (or a scope) decides per caller: lists must ask it. */
@@ -73,9 +67,6 @@ export class Pipeline<R, X = undefined> {
       const data = p.kind === 'param' ? p.name : p.kind === 'custom' ? p.data : undefined;
       return [[p.index, { type: p.kind, metatype, data, index: p.index }] as const];
     });
-    const stages: Stage[] = plain && compiled.runtimeChecked.length === 0 ? PLAIN_STAGES : [];
-    if (stages !== PLAIN_STAGES) this.collectStages(stages, enhancers, compiled.runtimeChecked.length > 0);
-    this.stages = stages;
     this.requiredScopes = enhancers.requiredScopes;
     this.guarded = enhancers.guards || this.requiredScopes !== undefined;
     this.requestScoped = compiled.invoker.perRequest || enhancers.requestScoped;
@@ -86,18 +77,8 @@ export class Pipeline<R, X = undefined> {
     // A method's own timeout aborts its signal, so it needs the channel; the server-wide one only answers in time.
     this.needsChannel = this.needsContext || spec.timeout !== undefined;
     this.timeout = spec.timeout ?? (spec.callTimeout !== undefined && spec.callTimeout > 0 ? spec.callTimeout : undefined);
-    this.direct = !this.needsChannel && stages.length === 3;
-  }
-
-  private collectStages(stages: Stage[], enhancers: ComponentEnhancers, classValidator: boolean): void {
-    if (enhancers.requiredScopes) stages.push('scopes');
-    if (enhancers.guards) stages.push('guards');
-    if (enhancers.interceptors) stages.push('interceptors');
-    stages.push('validate');
-    if (classValidator) stages.push('class-validator');
-    if (this.slotPipes.length > 0) stages.push('pipes');
-    stages.push('invoke', 'convert');
-    if (enhancers.filters) stages.push('filters');
+    // Without a channel there is no enhancer step (each needs a Context); class-validator rules are awaited.
+    this.direct = !this.needsChannel && compiled.runtimeChecked.length === 0;
   }
 
   /**

@@ -82,6 +82,82 @@ describe('mcp-reflect install', () => {
     expect(json(file).mcpServers).toEqual({ other: { command: 'other-server' }, wx: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer abc' } } });
   });
 
+  it('edits a file with comments and its own formatting in place: every byte but its entry is kept (dry run, add, replace)', async () => {
+    const file = path.join(project, '.vscode', 'mcp.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    // VS Code's mcp.json as a person keeps it: comments, four spaces, an input first, a one-line entry, trailing commas.
+    const before = [
+      '// Servers for this workspace',
+      '{',
+      '    "inputs": [ { "type": "promptString", "id": "api-key", "password": true } ], // asked once',
+      '    "servers": {',
+      '        /* the team\'s own */',
+      '        "other": { "command": "other-server" }, // keep on one line',
+      '    },',
+      '}',
+      '',
+    ].join('\n');
+    writeFileSync(file, before);
+    const entryLines = (name: string, indent: string) => [
+      `${indent}"${name}": {`,
+      `${indent}    "type": "stdio",`,
+      `${indent}    "command": ${JSON.stringify(process.execPath)},`,
+      `${indent}    "args": [`,
+      `${indent}        ${JSON.stringify(entry)}`,
+      `${indent}    ]`,
+      `${indent}}`,
+    ];
+    const added = [...before.split('\n').slice(0, 6), ...entryLines('wx', '        ').map((line, i, all) => (i === all.length - 1 ? `${line},` : line)), ...before.split('\n').slice(6)].join('\n');
+
+    const dry = await install(home, project, 'vscode', entry, '--name', 'wx', '--dry-run');
+    expect(dry).toMatchObject({ code: 0, stderr: '', stdout: `Would write ${file}:\n${added}\n` });
+    expect(readFileSync(file, 'utf8')).toBe(before);
+
+    expect(await install(home, project, 'vscode', entry, '--name', 'wx')).toMatchObject({ code: 0, stderr: '' });
+    expect(readFileSync(file, 'utf8')).toBe(added);
+    expect(readFileSync(`${file}.bak`, 'utf8')).toBe(before);
+
+    // Replacing the one-line entry changes that entry only: its comment, the comma after it and the rest stay.
+    const replaced = await install(home, project, 'vscode', entry, '--name', 'other');
+    expect(replaced.stdout).toContain('Replaced other');
+    const lines = added.split('\n');
+    const other = entryLines('other', '        ');
+    other[0] = '        "other": {';
+    other[other.length - 1] = '        }, // keep on one line';
+    expect(readFileSync(file, 'utf8')).toBe([...lines.slice(0, 5), ...other, ...lines.slice(6)].join('\n'));
+  });
+
+  it('keeps a byte-order mark, tabs, CRLF line ends and a one-line (minified) file as they are, adding the servers key where it is missing', async () => {
+    const file = path.join(home, '.gemini', 'settings.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    // As an editor on Windows may save it: a byte-order mark first, CRLF line ends, tabs.
+    writeFileSync(file, '\uFEFF{\r\n\t"theme": "dark" // the editor\'s\r\n}\r\n');
+    expect((await install(home, project, 'gemini-cli', entry)).code).toBe(0);
+    const tab = (n: number, line: string) => `${'\t'.repeat(n)}${line}`;
+    expect(readFileSync(file, 'utf8')).toBe(
+      [
+        '\uFEFF{',
+        tab(1, '"theme": "dark", // the editor\'s'),
+        tab(1, '"mcpServers": {'),
+        tab(2, '"weather": {'),
+        tab(3, `"command": ${JSON.stringify(process.execPath)},`),
+        tab(3, '"args": ['),
+        tab(4, JSON.stringify(entry)),
+        tab(3, '],'),
+        tab(3, `"cwd": ${JSON.stringify(project)}`),
+        tab(2, '}'),
+        tab(1, '}'),
+        '}',
+        '',
+      ].join('\r\n'),
+    );
+    const cursor = path.join(home, '.cursor', 'mcp.json');
+    mkdirSync(path.dirname(cursor), { recursive: true });
+    writeFileSync(cursor, '{"mcpServers":{"other":{"command":"o"}}}');
+    expect((await install(home, project, 'cursor', entry)).code).toBe(0);
+    expect(readFileSync(cursor, 'utf8')).toBe(`{"mcpServers":{"other":{"command":"o"},"weather": ${JSON.stringify(stdio())}}}`);
+  });
+
   it('writes HTTP entries in each host\'s words; Claude Desktop refuses a URL, naming where remote servers go', async () => {
     const url = 'https://mcp.example.com/mcp';
     expect((await install(home, project, 'vscode', url)).code).toBe(0);
@@ -105,14 +181,17 @@ describe('mcp-reflect install', () => {
     expect((await install(home, project, 'windsurf', entry, '--scope', 'project')).stderr).toContain('Windsurf has no project scope');
   });
 
-  it('refuses a malformed file, naming it with its line and column, and leaves it as it was', async () => {
+  it('refuses a malformed file, naming it with the line, the column and what is wrong there, and leaves it as it was', async () => {
     const file = path.join(home, '.gemini', 'settings.json');
     mkdirSync(path.dirname(file), { recursive: true });
     const broken = '{\n  "theme": "dark",\n  "mcpServers": { oops }\n}\n';
     writeFileSync(file, broken);
     const run = await install(home, project, 'gemini-cli', entry);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(new RegExp(`^Cannot install in ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:\\d+: it is not valid JSON`));
+    expect(run.stderr).toBe(
+      `Cannot install in ${file}:3:19: it is not valid JSON (InvalidSymbol: a character that JSON does not allow here, found "oops"), so mcp-reflect will not touch it.\n` +
+        'Fix the file at that place (comments and trailing commas are fine), or move it away, then run this again.\n',
+    );
     expect(readFileSync(file, 'utf8')).toBe(broken);
     expect(existsSync(`${file}.bak`)).toBe(false);
   });

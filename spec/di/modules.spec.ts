@@ -341,13 +341,23 @@ describe('Module graph', () => {
       expect(error.message).toBe(duplicateMessage('Geo', 'GeoModule'));
     });
 
-    it('allows the same token in two different modules', async () => {
-      @Module({ providers: [{ provide: 'NAME', useValue: 'a' }] })
+    it('allows the same token in two different modules, each module\'s providers getting its own', async () => {
+      @Injectable()
+      class ReaderA {
+        constructor(@Inject('NAME') readonly name: string) {}
+      }
+      @Injectable()
+      class ReaderB {
+        constructor(@Inject('NAME') readonly name: string) {}
+      }
+      @Module({ providers: [{ provide: 'NAME', useValue: 'a' }, ReaderA], exports: [ReaderA] })
       class A {}
-      @Module({ providers: [{ provide: 'NAME', useValue: 'b' }] })
+      @Module({ providers: [{ provide: 'NAME', useFactory: () => 'b' }, ReaderB], exports: [ReaderB] })
       class B {}
 
-      await expect(bootstrap(appModule({ imports: [A, B] }))).resolves.toBeDefined();
+      const app = await bootstrap(appModule({ imports: [A, B] }));
+
+      expect([app.get<ReaderA>(ReaderA).name, app.get<ReaderB>(ReaderB).name]).toEqual(['a', 'b']);
     });
   });
 

@@ -32,8 +32,13 @@ describe('progress over stdio (spawned process, official client)', () => {
   it('delivers every progress report of a tool that reports with no pause (2025-11-25: after a ping round trip, always)', () => collectsEveryProgress(undefined));
 
   describe('on 2026-07-28', () => {
-    // No requests to the client on this revision: the answer waits a timed gap after the progress, which a client
-    // starved of CPU for longer than that (a loaded CI machine) can miss. Without the gap it fails every time.
+    // Retried, and it cannot be made deterministic: this revision has no request to the client, so there is no
+    // condition to wait for. The server's answer waits a timed gap (100 ms) after the progress is flushed, and
+    // whether the official client reads the progress in an earlier read than the answer depends on its process
+    // being scheduled within that gap: a client starved of CPU for longer (a loaded CI machine) reads both at once
+    // and drops the progress, which is the documented limit of the workaround (docs/context.md), not a fault of
+    // the spec. Anything the spec did to wait on the client's side would change the client it checks, and then it
+    // could not fail. The retry hides no regression: without the gap (MODERN_GAP_MS = 0) it fails all three tries.
     jest.retryTimes(2);
     it('delivers every progress report of a tool that reports with no pause (after a 100 ms gap)', () => collectsEveryProgress('2026-07-28'));
   });

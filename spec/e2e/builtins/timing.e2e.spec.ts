@@ -233,7 +233,7 @@ describe('TimingInterceptor as middleware (a class built by the container, defau
     await client.callTool({ name: 'outage', arguments: { city: 'Lyon' } });
     await expect(client.callTool({ name: 'hidden', arguments: {} })).rejects.toMatchObject({ code: -32602 });
     await expect(client.callTool({ name: 'nothing', arguments: {} })).rejects.toMatchObject({ code: -32602 });
-    await expect(client.readResource({ uri: 'weather://nowhere' })).rejects.toBeDefined();
+    await expect(client.readResource({ uri: 'weather://nowhere' })).rejects.toMatchObject({ code: -32602, message: 'Resource not found: weather://nowhere', data: { uri: 'weather://nowhere' } });
     await expect(client.getPrompt({ name: 'brief', arguments: {} })).rejects.toMatchObject({ code: -32602 });
     expect(written()).toEqual([
       { method: 'tools/call', kind: 'tool', name: 'forecast', outcome: 'invalid' },
@@ -247,7 +247,8 @@ describe('TimingInterceptor as middleware (a class built by the container, defau
 
   it('cuts a tool name a client sent at 256 characters', async () => {
     const long = 'x'.repeat(5000);
-    await expect(client.callTool({ name: long, arguments: {} })).rejects.toBeDefined();
+    // The caller is told the name it sent, whole; only the log line cuts it.
+    await expect(client.callTool({ name: long, arguments: {} })).rejects.toMatchObject({ code: -32602, message: `Unknown tool: ${long}` });
     expect(written()).toEqual([{ method: 'tools/call', kind: 'tool', name: `${'x'.repeat(256)}…`, outcome: 'denied', error: 'ProtocolError' }]);
   });
 });

@@ -19,6 +19,7 @@ import {
   UseInterceptors,
   UsePipes,
   type CanActivate,
+  type ExecutionContext,
 } from 'mcp-reflect';
 import { createTestClient } from 'mcp-reflect/testing';
 import { failureOf, testModule } from '../../support/bootstrap';
@@ -240,10 +241,12 @@ describe('runtime additions', () => {
   });
 });
 
-describe('the compiled stages', () => {
-  it('leave a plain tool with validate → invoke → convert, and list what each enhancer adds', async () => {
+describe('the compiled call paths', () => {
+  it('keep a plain tool synchronous, check class-validator rules at call time without a Context, and ask only a guarded tool\'s guard', async () => {
+    const asked: string[] = [];
     class Guard implements CanActivate {
-      canActivate(): boolean {
+      canActivate(execution: ExecutionContext): boolean {
+        asked.push(execution.getHandler().name);
         return true;
       }
     }
@@ -267,19 +270,26 @@ describe('the compiled stages', () => {
       }
     }
     const { app, registries } = await buildApplication(testModule('stages', { providers: [Tools] }));
+    const client = await createTestClient(app);
     try {
-      expect(registries.tools.get('plain')!.pipeline.stages).toEqual(['validate', 'invoke', 'convert']);
-      expect(registries.tools.get('guarded')!.pipeline.stages).toEqual(['guards', 'validate', 'invoke', 'convert']);
+      // The plain tool answers synchronously: no promise of the library's own.
+      expect(registries.tools.get('plain')!.pipeline.call({ n: 2 }, undefined, undefined)).toEqual({ content: [{ type: 'text', text: '2' }] });
       // class-validator rules JSON Schema cannot say are checked at call time, without a Context: the server
       // does not declare logging for them, and the call is not wrapped for client input.
       const dto = registries.tools.get('dto')!.pipeline;
-      expect(dto.stages).toEqual(['validate', 'class-validator', 'invoke', 'convert']);
       expect([dto.takesContext, dto.needsChannel]).toEqual([false, false]);
+      const refused = answer(await client.callTool({ name: 'dto', arguments: { name: 'abc' } }));
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toContain('name must contain a x string');
+      expect(answer(await client.callTool({ name: 'dto', arguments: { name: 'xyz' } }))).toEqual({ text: 'xyz', isError: false });
+      // The guard runs for its own tool only, and with a Context.
       expect(registries.tools.get('guarded')!.pipeline.takesContext).toBe(true);
-      // The plain tool answers synchronously: no promise of the library's own.
-      expect(registries.tools.get('plain')!.pipeline.call({ n: 2 }, undefined, undefined)).toEqual({ content: [{ type: 'text', text: '2' }] });
+      expect(answer(await client.callTool({ name: 'plain', arguments: { n: 1 } })).text).toBe('1');
+      expect(asked).toEqual([]);
+      expect(answer(await client.callTool({ name: 'guarded', arguments: { n: 3 } })).text).toBe('3');
+      expect(asked).toEqual(['guarded']);
     } finally {
-      await app.close();
+      await client.close();
     }
   });
 });
