@@ -8,6 +8,7 @@ import { McpModule, McpService } from 'mcp-reflect/nest';
 import { createTestClient } from 'mcp-reflect/testing';
 import { runCase, stillRunning } from '../support/failed-bootstrap';
 import { everythingStdio } from '../support/everything';
+import { startRedis, type RedisProcess } from '../support/redis-server';
 
 /**
  * A Nest application whose init fails leaves nothing running (docs/reliability.md): each case of
@@ -37,6 +38,22 @@ describe('a Nest application whose init fails leaves nothing running', () => {
     // The remote writes its pid as it starts: none, or one that is gone.
     if (existsSync(pidFile)) expect(await stillRunning(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
   }, 60_000);
+
+  describe('with a Redis task store and a durable queue', () => {
+    let redis: RedisProcess;
+    beforeAll(async () => {
+      redis = await startRedis();
+    }, 30_000);
+    afterAll(() => redis?.stop());
+
+    // The task service starts with the MCP server (a worker-only application serves nothing): app.close() after
+    // the failed init, as docs/nestjs.md says, releases it.
+    it('app.close() after the failed init leaves no Redis connection, and the process exits on its own within a second', async () => {
+      const outcome = await runCase('nest-redis-case.ts', 'nest-redis', [redis.url]);
+      expect(outcome.failed).toMatchObject({ message: 'the database is unreachable', connections: [] });
+      expect(outcome.exitAfter).toBeLessThan(1000);
+    }, 60_000);
+  });
 
   describe('an application that initialised connects its remotes', () => {
     @Module({ imports: [McpModule.forRoot({ name: 'gateway', version: '1.0.0', http: { path: '/mcp' } }), McpModule.proxy({ namespace: 'ev', stdio: everythingStdio })] })
