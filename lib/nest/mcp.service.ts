@@ -26,7 +26,7 @@ import { deferRouteBodies, routePaths, takeDeferred } from './route-body';
  * const context = await NestFactory.createApplicationContext(AppModule);
  * await context.get(McpService).listen({ transport: 'stdio' });
  */
-/** A remote server `McpModule.proxy()` names: McpService finds it among the providers and connects it once it has built the MCP server. */
+/** A remote server `McpModule.proxy()` names: McpService finds it among the providers and connects it once the application is first served (or listens). */
 export class McpProxyProvider {
   constructor(readonly options: McpProxyOptions) {}
 }
