@@ -76,6 +76,9 @@ export class McpApplication {
   private readonly http: HttpListener[] = [];
   private readonly signalListeners = new Map<ShutdownSignal, () => void>();
   private closed = false;
+  /** Work to run once before the application first serves (`deferUntilServed()`), and its outcome. */
+  private beforeServing?: () => Promise<void>;
+  private served?: Promise<void>;
 
   /** Runtime control of the tools: enable, disable, remove, add. */
   readonly tools: ComponentControl;
@@ -137,6 +140,7 @@ export class McpApplication {
    */
   async listen(options: ListenOptions): Promise<void> {
     if (this.closed) throw new McpReflectError(ErrorCode.ApplicationClosed, 'Cannot listen: the application is closed.\nFix: create a new application with McpFactory.create().');
+    await this.servable();
     this.registries.warnUnprovidedComponents?.(); // here, not at create(): one process serves this one application
     if (options.transport === 'stdio') {
       const connection = options.auth ? { auth: options.auth } : undefined;
@@ -182,7 +186,7 @@ export class McpApplication {
   createHttpHandler(options: HttpOptions = {}): NodeHttpHandler {
     const handler = httpTransport().createNodeHandler(this.factory, options, this.logger);
     this.track({ close: () => handler.close() });
-    return handler;
+    return this.beforeServing ? after(handler, () => this.servable()) : handler;
   }
 
   /**
@@ -198,7 +202,7 @@ export class McpApplication {
     this.ensureOpen();
     const handler = httpTransport().createFetchHandler(this.factory, options, this.logger);
     this.track({ close: () => handler.close() });
-    return handler;
+    return this.beforeServing ? after(handler, () => this.servable()) : handler;
   }
 
   /** @internal One endpoint of an HTTP server shared by several servers (`McpServers.listen()`). */
@@ -218,12 +222,27 @@ export class McpApplication {
     if (this.host.has(McpComponents)) this.host.get<McpComponents>(McpComponents)?.refuse(message);
   }
 
+  /**
+   * @internal Runs `start` once, when the application first serves a connection or a request (`listen()`,
+   * `connect()`, a handler's first request), which waits for it: a Nest application's remotes connect only once
+   * the application is known to have initialised, since Nest runs no shutdown hook when a later provider's
+   * bootstrap fails (docs/reliability.md).
+   */
+  deferUntilServed(start: () => Promise<void>): void {
+    this.beforeServing = start;
+  }
+
+  private servable(): Promise<void> {
+    return this.beforeServing ? (this.served ??= this.beforeServing()) : Promise.resolve();
+  }
+
   private ensureOpen(): void {
     if (this.closed) throw new McpReflectError(ErrorCode.ApplicationClosed, 'Cannot listen: the application is closed.\nFix: create a new application with McpFactory.create().');
   }
 
   /** Serves one connection over a transport you provide (an SDK `Transport`), e.g. an in-memory pair. */
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ConnectionHandle> {
+    await this.servable();
     const connection = options.auth ? { auth: options.auth } : undefined;
     return this.track(serveConnection(this.factory, (error) => this.logger.warn(error.message), transport, connection));
   }
@@ -301,3 +320,8 @@ export class McpApplication {
   }
 }
 
+/** `handler`, whose every call first waits for `first()` (what runs before the application first serves). */
+function after<H extends (...args: never[]) => Promise<unknown>>(handler: H, first: () => Promise<void>): H {
+  const waiting = (...args: Parameters<H>) => first().then(() => handler(...args));
+  return Object.defineProperties(waiting, Object.getOwnPropertyDescriptors(handler)) as unknown as H;
+}

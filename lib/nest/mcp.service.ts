@@ -26,7 +26,7 @@ import { deferRouteBodies, routePaths, takeDeferred } from './route-body';
  * const context = await NestFactory.createApplicationContext(AppModule);
  * await context.get(McpService).listen({ transport: 'stdio' });
  */
-/** A remote server `McpModule.proxy()` names: McpService finds it among the providers and connects it once it has built the MCP server. */
+/** A remote server `McpModule.proxy()` names: McpService finds it among the providers and connects it once the application is first served (or listens). */
 export class McpProxyProvider {
   constructor(readonly options: McpProxyOptions) {}
 }
@@ -41,6 +41,9 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
   private built?: McpApplication;
   private http?: NodeHttpHandler;
   private proxies: McpProxy[] = [];
+  /** The remotes' connection, started once the application is first served (or listens). */
+  private remotes?: Promise<void>;
+  private listening?: { unsubscribe(): void };
 
   constructor(
     @Inject(MCP_NEST_OPTIONS) private readonly options: McpNestOptions,
@@ -96,8 +99,7 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
           `Fix: inject the McpComponents of one server: @Inject(McpComponents.of('${servers[0].name}')).`,
       );
     }
-    // Proxied servers are connected, and OpenAPI documents read, once the application exists (each bounded; a
-    // remote that is down is retried): those naming this server, or, unnamed, those its modules import.
+    // Proxied servers and OpenAPI documents: those naming this server, or, unnamed, those its modules import.
     const wanted = <T extends { options: { server?: string } }>(kind: new (...args: never[]) => T): T[] =>
       this.discovery
         .getProviders()
@@ -112,7 +114,16 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
       // The proxy and OpenAPI modules load only for an application that has some.
       this.proxies = wanted(McpProxyProvider).map((proxy) => new (proxies().McpProxy)(proxy.options, this.built!, logger));
       const apis = wanted(McpOpenApiProvider).map((api) => new (openApis().McpOpenApi)(api.options, this.built!, logger));
-      await Promise.all([...this.proxies, ...apis].map((source) => source.onApplicationBootstrap()));
+      // OpenAPI documents are read now (bounded), and a bad one stops the bootstrap.
+      await Promise.all(apis.map((api) => api.onApplicationBootstrap()));
+      // Remotes (a child process, a connection) connect once the application is known to have initialised: when it
+      // is first served (listen(), connect(), the endpoint's first request), or Nest's app.listen() has bound. Nest
+      // runs no shutdown hook when a provider's onApplicationBootstrap fails after this one, and a failed
+      // createApplicationContext() leaves the caller nothing to close: started now, they would outlive it.
+      if (this.proxies.length > 0) {
+        this.built.deferUntilServed(() => this.connectRemotes());
+        this.listening = this.adapterHost?.listen$?.subscribe(() => void this.connectRemotes().catch(() => undefined));
+      }
       // The endpoint is made now, so that a mistake in its options stops the bootstrap, not the first request.
       const adapter = this.adapterHost?.httpAdapter;
       if (http === false || !adapter) return;
@@ -127,8 +138,16 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.listening?.unsubscribe();
+    // A connection under way ends (bounded) before the remotes close; none starts after this.
+    await (this.remotes ??= Promise.resolve()).catch(() => undefined);
     await Promise.all(this.proxies.map((proxy) => proxy.onApplicationShutdown()));
     await this.built?.close();
+  }
+
+  /** Connects the remotes, once (each bounded; a remote that is down is retried in the background). */
+  private connectRemotes(): Promise<void> {
+    return (this.remotes ??= Promise.all(this.proxies.map((proxy) => proxy.onApplicationBootstrap())).then(() => undefined));
   }
 
   /** The MCP application (its tools, resources and prompts controls, `inspect()`, `notifyResourceUpdated()`). */

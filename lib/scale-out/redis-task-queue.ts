@@ -81,6 +81,8 @@ export class RedisTaskQueue implements TaskQueue {
   private readonly queues = new Map<string, Queue>();
   private readonly fair = new Map<string, FairLane>();
   private readonly workers: Worker[] = [];
+  /** Counts `close()` calls: a `work()` still starting when the queue closes starts no more workers. */
+  private closings = 0;
 
   constructor(private readonly options: RedisTaskQueueOptions) {
     const whole = (name: keyof RedisTaskQueueOptions, fallback: number, unit: string) =>
@@ -119,9 +121,12 @@ export class RedisTaskQueue implements TaskQueue {
   }
 
   async work(runner: TaskRunner): Promise<void> {
+    const closings = this.closings;
     const { Worker } = await this.load();
     const lanes: [string, number][] = [[this.name, this.concurrency], ...Object.entries(this.lanes).map(([tool, limit]): [string, number] => [this.nameOf(tool), limit])];
     for (const [name, concurrency] of lanes) {
+      // Closed meanwhile (a bootstrap that failed, an application closed as it started): no more workers.
+      if (this.closings !== closings) return;
       const lane = this.lane(name);
       const worker = new Worker(
         name,
@@ -149,6 +154,7 @@ export class RedisTaskQueue implements TaskQueue {
   }
 
   async close(): Promise<void> {
+    this.closings++;
     await Promise.allSettled(this.workers.splice(0).map((worker) => worker.close(true)));
     const queues = [...this.queues.values()];
     this.queues.clear();

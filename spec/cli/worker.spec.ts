@@ -47,6 +47,27 @@ describe('mcp-reflect worker', () => {
     expect(await exited).toBe(0);
   }, 60_000);
 
+  it('whose bootstrap fails, exits at once with the error, leaving no Redis connection', async () => {
+    const started = Date.now();
+    const run = cli(['worker', 'spec/fixtures/failed-bootstrap/worker-module.ts'], { REDIS_URL: redis.url });
+    let stderr = '';
+    run.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => run.once('exit', (c) => resolve(c)));
+    expect(code).toBe(1);
+    expect(stderr).toContain('the database is unreachable');
+    expect(stderr).not.toContain('takes tasks from its queue');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    // Neither the queue's connections (its worker's lanes) nor the store's are left on the server.
+    const Redis = (require('ioredis') as typeof import('ioredis')).Redis;
+    const checker = new Redis(redis.url, { connectionName: 'checker' });
+    try {
+      const clients = ((await checker.call('CLIENT', 'LIST')) as string).split('\n').filter((line) => line.trim() && !/ name=checker /.test(line));
+      expect(clients).toEqual([]);
+    } finally {
+      await checker.quit();
+    }
+  }, 30_000);
+
   it('refuses a module without a durable queue, naming the fix', async () => {
     const run = cli(['worker', 'spec/fixtures/cli-app.ts'], {});
     let stderr = '';

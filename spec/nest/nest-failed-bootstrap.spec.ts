@@ -1,0 +1,88 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { McpModule, McpService } from 'mcp-reflect/nest';
+import { createTestClient } from 'mcp-reflect/testing';
+import { runCase, stillRunning } from '../support/failed-bootstrap';
+import { everythingStdio } from '../support/everything';
+import { startRedis, type RedisProcess } from '../support/redis-server';
+
+/**
+ * A Nest application whose init fails leaves nothing running (docs/reliability.md): each case of
+ * spec/fixtures/failed-bootstrap/nest-case.ts runs in its own Node process, with McpModule.forRoot() and
+ * McpModule.proxy({ stdio }), and a provider of the root module whose onApplicationBootstrap throws after
+ * McpService's has run. Nest runs no shutdown hook then, and createApplicationContext() leaves the caller nothing
+ * to close: the remote must not have been left running (McpService connects it once the application is first
+ * served), and the process must end on its own right after the error reaches the caller.
+ */
+describe('a Nest application whose init fails leaves nothing running', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'mcp-reflect-nest-failed-bootstrap-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    ['context', 'NestFactory.createApplicationContext()'],
+    ['app', 'NestFactory.create() then app.init()'],
+    ['testing', 'Test.createTestingModule().compile(), createNestApplication().init()'],
+    ['testing-close', 'the same, then app.close() as docs/nestjs.md says'],
+  ])('%s: %s leaves no remote running, and the process exits on its own within a second', async (kind) => {
+    const pidFile = path.join(dir, `${kind}.pid`);
+    const outcome = await runCase('nest-case.ts', kind, [kind, pidFile]);
+    expect(outcome.failed).toMatchObject({ message: 'the database is unreachable', cleanup: [] });
+    expect(outcome.exitAfter).toBeLessThan(1000);
+    // The remote writes its pid as it starts: none, or one that is gone.
+    if (existsSync(pidFile)) expect(await stillRunning(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+  }, 60_000);
+
+  describe('with a Redis task store and a durable queue', () => {
+    let redis: RedisProcess;
+    beforeAll(async () => {
+      redis = await startRedis();
+    }, 30_000);
+    afterAll(() => redis?.stop());
+
+    // The task service starts with the MCP server (a worker-only application serves nothing): app.close() after
+    // the failed init, as docs/nestjs.md says, releases it.
+    it('app.close() after the failed init leaves no Redis connection, and the process exits on its own within a second', async () => {
+      const outcome = await runCase('nest-redis-case.ts', 'nest-redis', [redis.url]);
+      expect(outcome.failed).toMatchObject({ message: 'the database is unreachable', connections: [] });
+      expect(outcome.exitAfter).toBeLessThan(1000);
+    }, 60_000);
+  });
+
+  describe('an application that initialised connects its remotes', () => {
+    @Module({ imports: [McpModule.forRoot({ name: 'gateway', version: '1.0.0', http: { path: '/mcp' } }), McpModule.proxy({ namespace: 'ev', stdio: everythingStdio })] })
+    class GatewayModule {}
+
+    it("once Nest's app.listen() has bound, before any request", async () => {
+      const app = await NestFactory.create(GatewayModule, { logger: false });
+      try {
+        await app.init();
+        const application = app.get(McpService).application;
+        expect(application.inspect().tools.map((t) => t.name)).not.toContain('ev_echo');
+        await app.listen(0, '127.0.0.1');
+        const deadline = Date.now() + 20_000;
+        while (!application.inspect().tools.some((t) => t.name === 'ev_echo') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(application.inspect().tools.map((t) => t.name)).toContain('ev_echo');
+      } finally {
+        await app.close();
+      }
+    }, 60_000);
+
+    it('once it is first served: the first connection lists them', async () => {
+      const app = await NestFactory.createApplicationContext(GatewayModule, { logger: false });
+      const client = await createTestClient(app.get(McpService).application);
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toContain('ev_echo');
+      } finally {
+        await client.close();
+        await app.close();
+      }
+    }, 60_000);
+  });
+});
