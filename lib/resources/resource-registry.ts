@@ -83,7 +83,7 @@ export class ResourceRegistry {
       const name = options.name ?? method;
       const owner = resourceOwner('resource', name, target.name, method);
       const uri = options.uri;
-      if (!URL.canParse(uri)) throw new BootstrapError(BootstrapErrorCode.InvalidResourceUri, invalidResourceUriMessage(owner, uri));
+      if (typeof uri !== 'string' || !URL.canParse(uri)) throw new BootstrapError(BootstrapErrorCode.InvalidResourceUri, invalidResourceUriMessage(owner, uri));
       this.checkFree(name, `${target.name}.${method}`, names);
       const live = this.byUri.get(uri);
       const clash = (live && this.resources.find(live.name) === live ? live : undefined) ?? uris.get(uri);

@@ -9,7 +9,15 @@ export function duplicateResourceMessage(what: string, value: string, first: str
   );
 }
 
-export function invalidResourceUriMessage(owner: string, uri: string): string {
+export function invalidResourceUriMessage(owner: string, uri: unknown): string {
+  if (typeof uri !== 'string') {
+    // @Resource({ uri: … }), as other libraries write it: the URI is the decorator's first argument.
+    const given = uri !== null && typeof uri === 'object' && typeof (uri as { uri?: unknown }).uri === 'string' ? (uri as { uri: string }).uri : undefined;
+    return (
+      `Cannot register ${owner}: @Resource() takes the URI as its first argument, a string, and was given ${uri === null ? 'null' : typeof uri === 'object' ? 'an object' : typeof uri}.\n` +
+      `Fix: write @Resource('${given ?? 'config://app'}'${given !== undefined ? ', { …the other options }' : ''}), the options second.`
+    );
+  }
   return (
     `Cannot register ${owner}: '${uri}' is not an absolute URI (RFC 3986), e.g. 'config://app' or 'file:///notes.txt'.\n` +
     `Fix: give @Resource() a URI with a scheme.`

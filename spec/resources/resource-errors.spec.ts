@@ -96,6 +96,23 @@ describe('bootstrap errors of resources and prompts', () => {
       );
     });
 
+    it('says where the URI goes when it is given in the options, as other libraries take it', async () => {
+      @Injectable()
+      class Migrated {
+        // @ts-expect-error: the URI is the first argument (a migration from mcp-nest writes it in the options).
+        @Resource({ uri: 'config://app', name: 'config' })
+        config(): string {
+          return 'x';
+        }
+      }
+      const error = await bootstrapFailure(Migrated);
+      expect(error.code).toBe(BootstrapErrorCode.InvalidResourceUri);
+      expect(error.message).toBe(
+        "Cannot register resource 'config' (Migrated.config): @Resource() takes the URI as its first argument, a string, and was given an object.\n" +
+          "Fix: write @Resource('config://app', { …the other options }), the options second.",
+      );
+    });
+
     it('rejects a malformed URI template', async () => {
       @Injectable()
       class Broken {
