@@ -3,8 +3,9 @@ import path from 'node:path';
 import { parseSync } from '@swc/core';
 
 /**
- * The house rules of ../shared/STYLE.md, checked on the source tree so a wrong arrow fails CI:
- * dependencies point one way between folders (no circle), only lib/metadata touches Reflect, only the SDK
+ * The house rules of ../shared/STYLE.md, checked on the source tree (its edges parsed by swc, not matched as text) so a wrong
+ * arrow fails CI: dependencies point one way between folders (no circle) whatever the edge (static or type-only
+ * import/export, `export type *`, a lazy `require()`, `import()`, `typeof import()`), only lib/metadata touches Reflect, only the SDK
  * adapter (server/), the transports, scale-out, auth (its HTTP gate) and the testing entry import the SDK, and no
  * file grows past ~400 lines.
  */
@@ -22,20 +23,86 @@ function files(dir: string): string[] {
   });
 }
 
+type Node = { type?: string; [key: string]: unknown };
+const parsed = new Map<string, Node[]>();
+/** The statements of a source text, parsed by swc (comments and strings are never mistaken for code). */
+function parse(text: string): Node[] {
+  if (!parsed.has(text)) parsed.set(text, parseSync(text, { syntax: 'typescript', decorators: true, tsx: false }).body as unknown as Node[]);
+  return parsed.get(text)!;
+}
+
+/** Every node under `node`, types included (a `require()` hides in `as typeof import(...)`), not entering what `skip` refuses. */
+function walk(node: unknown, visit: (n: Node) => void, skip: (n: Node) => boolean = () => false): void {
+  if (Array.isArray(node)) return node.forEach((child) => walk(child, visit, skip));
+  if (!node || typeof node !== 'object') return;
+  const n = node as Node;
+  if (typeof n.type === 'string' && skip(n)) return;
+  if (typeof n.type === 'string') visit(n);
+  for (const [key, value] of Object.entries(n)) if (key !== 'span') walk(value, visit, skip);
+}
+
+const literalOf = (node: unknown): string | undefined => {
+  const n = node as { type?: string; value?: unknown; quasis?: { cooked?: string }[]; expressions?: unknown[] } | undefined;
+  if (n?.type === 'StringLiteral') return String(n.value);
+  if (n?.type === 'TemplateLiteral' && n.expressions?.length === 0) return n.quasis?.[0]?.cooked;
+  return undefined;
+};
+
+/**
+ * How a file reaches another module. Every one is an edge of the law, whether it loads code or not:
+ * - `import` / `export … from` (with `import type`, `export type … from` and `export type *`): the static edges;
+ * - `require('x')` (lazy or not) and `import x = require('x')`: a lazy require is an arrow like any other, it only
+ *   loads later, so it must be an allowed arrow too (and the circle check covers it);
+ * - `import('x')` (a call) and `typeof import('x')` / `import('x').T` (a type): a type-only edge is still an edge,
+ *   since the file cannot compile without the other area and the other area's shape leaks into it.
+ */
+type Edge = { spec: string; how: 'static' | 'require' | 'import()' | 'type' };
+
+/** The edges of a source text. */
+function edgesOf(text: string): Edge[] {
+  const found: Edge[] = [];
+  walk(parse(text), (n) => {
+    if ((n.type === 'ImportDeclaration' || n.type === 'ExportNamedDeclaration' || n.type === 'ExportAllDeclaration') && n.source) {
+      found.push({ spec: String((n.source as { value: string }).value), how: 'static' });
+    } else if (n.type === 'TsExternalModuleReference') {
+      found.push({ spec: String(literalOf(n.expression)), how: 'require' });
+    } else if (n.type === 'TsImportType') {
+      found.push({ spec: String(literalOf(n.argument)), how: 'type' });
+    } else if (n.type === 'CallExpression') {
+      const callee = n.callee as Node & { value?: string };
+      const spec = literalOf((n.arguments as { expression: unknown }[])[0]?.expression);
+      if (spec === undefined) return;
+      if (callee.type === 'Import') found.push({ spec, how: 'import()' });
+      else if (callee.type === 'Identifier' && callee.value === 'require') found.push({ spec, how: 'require' });
+    }
+  });
+  return found;
+}
+
+/** The lib/ areas a file at `rel` (in lib/) reaches, by its relative edges; a file outside lib/ (package.json) is no area. */
+function internalEdges(rel: string, edges: Edge[]): { area: string; edge: Edge }[] {
+  return edges
+    .filter((edge) => edge.spec.startsWith('.'))
+    .map((edge) => ({ edge, target: path.posix.join(path.posix.dirname(rel), edge.spec) }))
+    .filter(({ target }) => !target.startsWith('../'))
+    .map(({ edge, target }) => ({ area: areaOf(target), edge }));
+}
+
 const sources = files(lib).map((file) => {
   const text = readFileSync(file, 'utf8');
   const rel = path.relative(lib, file).split(path.sep).join('/');
-  const imports = [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\s+['"]([^'"]+)['"]/g)].map(
-    (m) => m[1] ?? m[2],
-  );
-  const internal = imports
-    .filter((spec) => spec.startsWith('.'))
-    .map((spec) => path.relative(lib, path.resolve(path.dirname(file), spec)).split(path.sep).join('/'))
-    .map(areaOf);
-  return { rel, area: areaOf(rel), text, imports, internal };
+  const edges = edgesOf(text);
+  /** What the file reaches statically (import/export declarations). */
+  const imports = edges.filter((e) => e.how === 'static').map((e) => e.spec);
+  /** Everything it reaches, however: static, required, imported or typed. */
+  const reaches = edges.map((e) => e.spec);
+  return { rel, area: areaOf(rel), text, imports, reaches, internal: internalEdges(rel, edges) };
 });
 
-/** Which areas each area may import (besides itself). */
+/**
+ * Which areas each area may reach (besides itself), by any edge `edgesOf` sees: a static import or export, a type-only
+ * one, a require (a lazy one too) or a `typeof import()`.
+ */
 const ALLOWED: Record<string, string[]> = {
   constants: [],
   // The one loader of optional and ESM-only peers, and what a Workers runtime allows at import (nothing at module scope).
@@ -76,6 +143,8 @@ const ALLOWED: Record<string, string[]> = {
   // (schema: the rule for patterns from others, shared with proxy: schema/safe-pattern.ts.)
   openapi: ['runtime', 'content', 'decorators', 'catalogue', 'context', 'schema', 'interfaces', 'errors'],
   // The composition root: an application on a host (host/), the standalone container's host (host/native/).
+  // (proxy, openapi, auth: lib/host/optional-parts.ts requires them lazily, when an application asks for a proxy, an
+  // OpenAPI document or bearer auth; auth is reached only that way, and a lazy arrow is an arrow all the same.)
   host: [
     'openapi', 'proxy', 'apps', 'state', 'tasks', 'auth', 'server', 'transports', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'catalogue', 'invocation', 'di',
     'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors', 'constants',
@@ -96,30 +165,8 @@ const ALLOWED: Record<string, string[]> = {
   ],
 };
 
-type Node = { type?: string; [key: string]: unknown };
-const ast = new Map<string, Node[]>();
-/** The statements of a file, parsed by swc (comments and strings are never mistaken for code). */
-function statements(s: { rel: string; text: string }): Node[] {
-  if (!ast.has(s.rel)) ast.set(s.rel, parseSync(s.text, { syntax: 'typescript', decorators: true, tsx: false }).body as unknown as Node[]);
-  return ast.get(s.rel)!;
-}
-
-/** Every node under `node`, not entering what `skip` refuses (types are never entered: they are not code). */
-function walk(node: unknown, visit: (n: Node) => void, skip: (n: Node) => boolean = () => false): void {
-  if (Array.isArray(node)) return node.forEach((child) => walk(child, visit, skip));
-  if (!node || typeof node !== 'object') return;
-  const n = node as Node;
-  if (typeof n.type === 'string' && (n.type.startsWith('Ts') || skip(n))) return;
-  if (typeof n.type === 'string') visit(n);
-  for (const [key, value] of Object.entries(n)) if (key !== 'span') walk(value, visit, skip);
-}
-
-const literalOf = (node: unknown): string | undefined => {
-  const n = node as { type?: string; value?: unknown; quasis?: { cooked?: string }[]; expressions?: unknown[] } | undefined;
-  if (n?.type === 'StringLiteral') return String(n.value);
-  if (n?.type === 'TemplateLiteral' && n.expressions?.length === 0) return n.quasis?.[0]?.cooked;
-  return undefined;
-};
+/** The statements of a file (parsed once, shared by every rule below). */
+const statements = (s: { text: string }): Node[] => parse(s.text);
 
 /** The `require('x')` and `import(x)` calls of a file, with their literal argument. */
 function calls(s: { rel: string; text: string }): { callee: 'require' | 'import'; argument?: string }[] {
@@ -165,22 +212,59 @@ function moduleScopeRefusals(s: { rel: string; text: string }): string[] {
   return refused;
 }
 
+/** The arrows of a file at `rel` (in lib/) that ALLOWED does not draw, each with how it is drawn. */
+function wrongArrows(rel: string, text: string): string[] {
+  const area = areaOf(rel);
+  return internalEdges(rel, edgesOf(text))
+    .filter(({ area: target }) => target !== area && !(ALLOWED[area] ?? []).includes(target))
+    .map(({ area: target, edge }) => `${rel} -> ${target} (${edge.how} '${edge.spec}')`);
+}
+
+/** The wildcard re-exports of a file: `export *`, `export type *` and `export * as ns` (a barrel names what it offers). */
+function wildcardExports(text: string): string[] {
+  return parse(text)
+    .filter((n) => n.type === 'ExportAllDeclaration' || (n.type === 'ExportNamedDeclaration' && (n.specifiers as Node[]).some((spec) => spec.type === 'ExportNamespaceSpecifier')))
+    .map((n) => `export ${n.typeOnly ? 'type ' : ''}* from '${(n.source as { value: string }).value}'`);
+}
+
 describe('architecture', () => {
   it('knows every area of lib/', () => {
     expect([...new Set(sources.map((s) => s.area))].sort()).toEqual(Object.keys(ALLOWED).sort());
   });
 
   it.each(Object.keys(ALLOWED))('keeps the dependencies of %s pointing one way', (area) => {
-    const wrong = sources
-      .filter((s) => s.area === area)
-      .flatMap((s) => s.internal.filter((t) => t !== area && !ALLOWED[area].includes(t)).map((t) => `${s.rel} -> ${t}`));
+    const wrong = sources.filter((s) => s.area === area).flatMap((s) => wrongArrows(s.rel, s.text));
     expect(wrong).toEqual([]);
+  });
+
+  it('sees every kind of edge: a lazy require, import type, export type *, import() and typeof import() of a forbidden area', () => {
+    // The rule itself, fed a file of lib/errors (which may import nothing of ours) that reaches lib/nest every way.
+    const text = [
+      "import type { A } from '../nest/a';",
+      "export type * from '../nest/b';",
+      "import c = require('../nest/c');",
+      "export function later() { return (require('../nest/d') as typeof import('../nest/e')).run(); }",
+      "export type F = import('../nest/f').F;",
+      "// require('../nest/comment') in a comment is no edge, nor is a string: 'require(\\'../nest/string\\')'",
+      "import { G } from './g';",
+      "const pkg = require('../../package.json');",
+    ].join('\n');
+    expect(wrongArrows('errors/synthetic.ts', text)).toEqual([
+      "errors/synthetic.ts -> nest (static '../nest/a')",
+      "errors/synthetic.ts -> nest (static '../nest/b')",
+      "errors/synthetic.ts -> nest (require '../nest/c')",
+      "errors/synthetic.ts -> nest (require '../nest/d')",
+      "errors/synthetic.ts -> nest (type '../nest/e')",
+      "errors/synthetic.ts -> nest (type '../nest/f')",
+    ]);
+    expect(wildcardExports(text)).toEqual(["export type * from '../nest/b'"]);
+    expect(wrongArrows('errors/synthetic.ts', "export const f = () => import('../nest/lazy');")).toEqual(["errors/synthetic.ts -> nest (import() '../nest/lazy')"]);
   });
 
   it('imports the MCP SDK only from the server adapter, the transports, scale-out, auth, the client of a proxy and lib/testing', () => {
     const sdk = ['server', 'transports', 'scale-out', 'auth', 'proxy', 'testing'];
     const wrong = sources
-      .filter((s) => s.imports.some((i) => i.startsWith('@modelcontextprotocol/')))
+      .filter((s) => s.reaches.some((i) => i.startsWith('@modelcontextprotocol/')))
       .filter((s) => !sdk.includes(s.area))
       .map((s) => s.rel);
     expect(wrong).toEqual([]);
@@ -199,12 +283,12 @@ describe('architecture', () => {
     expect(circles).toEqual([]);
   });
 
-  it('re-exports by name, never with export * (a barrel shows what a folder offers)', () => {
-    expect(sources.filter((s) => /^export \*/m.test(s.text)).map((s) => s.rel)).toEqual([]);
+  it('re-exports by name, never with export * nor export type * (a barrel shows what a folder offers)', () => {
+    expect(sources.flatMap((s) => wildcardExports(s.text).map((what) => `${s.rel}: ${what}`))).toEqual([]);
   });
 
   it('imports @nestjs/* and rxjs only from lib/nest (the core never loads them)', () => {
-    const wrong = sources.filter((s) => s.imports.some((i) => i.startsWith('@nestjs/') || i === 'rxjs' || i.startsWith('rxjs/')) && s.area !== 'nest').map((s) => s.rel);
+    const wrong = sources.filter((s) => s.reaches.some((i) => i.startsWith('@nestjs/') || i === 'rxjs' || i.startsWith('rxjs/')) && s.area !== 'nest').map((s) => s.rel);
     expect(wrong).toEqual([]);
   });
 

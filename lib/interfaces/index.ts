@@ -3,7 +3,24 @@ export { SUBSCHEMA_KEYWORDS } from './json-schema.interface';
 export type { TypeName, TypeRef, TypeHint, EnumLike } from './type-hint.interface';
 export type { ToolOptions, ToolAnnotations, ToolIcon } from './tool-options.interface';
 export type { ParamOptions, FieldOptions } from './param-options.interface';
-export type * from './module.interface';
+export type {
+  InjectionToken,
+  ForwardReference,
+  DependencyToken,
+  ClassProvider,
+  ValueProvider,
+  FactoryProvider,
+  ExistingProvider,
+  Provider,
+  DynamicModule,
+  ModuleImport,
+  ModuleOptions,
+  McpFeatureOptions,
+  AddOptions,
+  AddedComponents,
+  InjectableOptions,
+  DeclaredKinds,
+} from './module.interface';
 export type { Constructor } from './class.interface';
 export type {
   CacheHint,
