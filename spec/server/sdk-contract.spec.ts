@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport, ProtocolError, ProtocolErrorCode, Server, specTypeSchemas, type SpecTypeName, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { sdkVersion } from '../support/sdk-version';
 
@@ -133,5 +135,43 @@ describe(`the issues of the SDK's specTypeSchemas (${SDK})`, () => {
         }),
       ]);
     });
+  });
+});
+
+/**
+ * Why mcp-reflect holds a stdio answer back after progress (lib/transports/progress-first.ts, `progressGapMs`):
+ * the official client drops progress that arrives in the same read as the answer to its request
+ * (modelcontextprotocol/typescript-sdk#2580). A bare SDK server writes the two in one write; this spec asserts
+ * the client still drops it. When an SDK upgrade delivers it, the spec fails saying the workaround can go.
+ */
+describe(`progress read with the answer, on the official client (${sdkVersion('client')})`, () => {
+  const root = path.resolve(__dirname, '..', '..');
+
+  it('drops the progress and reports an unknown token (the reason for progressGapMs)', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['-r', path.join(root, 'spec', 'support', 'register.js'), path.join(root, 'spec', 'fixtures', 'progress-with-answer.ts')],
+      cwd: root,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'progress-contract', version: '1.0.0' });
+    const errors: string[] = [];
+    client.onerror = (error) => void errors.push(error.message);
+    await client.connect(transport);
+    try {
+      const seen: number[] = [];
+      const result = await client.callTool({ name: 'step', arguments: {} }, { onprogress: (p) => void seen.push(p.progress) });
+      expect(result.content).toEqual([{ type: 'text', text: 'stepped' }]);
+      await new Promise((resolve) => setImmediate(resolve)); // any late notification handler has run
+      if (seen.length > 0) {
+        throw new Error(
+          `${sdkVersion('client')} now delivers progress that arrives with the answer (modelcontextprotocol/typescript-sdk#2580 is fixed): ` +
+            `the workaround is no longer needed.\nFix: remove lib/transports/progress-first.ts and \`progressGapMs\` (docs/context.md), then this spec.`,
+        );
+      }
+      expect(errors).toEqual([expect.stringMatching(/^Received a progress notification for an unknown token/)]);
+    } finally {
+      await client.close();
+    }
   });
 });
