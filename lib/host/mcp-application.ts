@@ -53,6 +53,13 @@ export interface StdioListenOptions {
    * so it cannot corrupt the protocol stream. Default true; false leaves stdout alone.
    */
   redirectStdout?: boolean;
+  /**
+   * How long (ms) an answer waits after the progress sent just before it, so that a client on the official
+   * TypeScript SDK, which drops progress that arrives with the answer (modelcontextprotocol/typescript-sdk#2580),
+   * sees it. Default 100 (on 2025-era connections the answer waits for a ping round trip instead). 0 turns the
+   * workaround off: answers go out at once, for clients that keep every notification (docs/context.md).
+   */
+  progressGapMs?: number;
 }
 
 /**
@@ -65,6 +72,8 @@ export type ShutdownSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'SIGQUIT' | 'SIGB
 export interface ConnectOptions {
   /** The identity of the client on this connection (as for stdio). */
   auth?: McpAuth;
+  /** On an SDK `StdioServerTransport`: as `progressGapMs` of `listen({ transport: 'stdio' })`. */
+  progressGapMs?: number;
 }
 
 /**
@@ -144,7 +153,8 @@ export class McpApplication {
     this.registries.warnUnprovidedComponents?.(); // here, not at create(): one process serves this one application
     if (options.transport === 'stdio') {
       const connection = options.auth ? { auth: options.auth } : undefined;
-      this.track(serveProcessStdio(this.factory, (error) => this.logger.warn(`stdio: ${error.message}`), connection, options.redirectStdout ?? true));
+      const { redirectStdout, progressGapMs } = options;
+      this.track(serveProcessStdio(this.factory, (error) => this.logger.warn(`stdio: ${error.message}`), { connection, redirectStdout, progressGapMs }));
       return;
     }
     if (options.transport !== 'http') {
@@ -244,7 +254,7 @@ export class McpApplication {
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ConnectionHandle> {
     await this.servable();
     const connection = options.auth ? { auth: options.auth } : undefined;
-    return this.track(serveConnection(this.factory, (error) => this.logger.warn(error.message), transport, connection));
+    return this.track(serveConnection(this.factory, (error) => this.logger.warn(error.message), transport, { connection, progressGapMs: options.progressGapMs }));
   }
 
   /** A provider instance from the application's host (the standalone container, or the host application's). */

@@ -41,6 +41,11 @@ const REQUEST_SCHEMAS: Readonly<Record<string, SpecTypeName>> = {
  * schema library's issue dump; tools/call -32602 with the same dump) answer -32602
  * `Invalid params for <method>: <path>: <problem>; ...`. Other errors pass unchanged; only a failed request
  * pays for the second parse, against the SDK's public `specTypeSchemas`.
+ *
+ * The SDK has no error class or code of its own for "the params failed the schema" (SDK 2.4.0: a plain `Error`
+ * from `Protocol.setRequestHandler`, a `ProtocolError` -32602 from `Server._wrapHandler` for tools/call), so the
+ * error is not read by its text: every error that can be one (not a `ProtocolError`, or a -32602 one) has the
+ * params checked again, and valid params leave it as it was. spec/server/sdk-contract.spec.ts pins the shapes.
  */
 export function withReadableParams<R extends { method: string; params?: unknown }, C, T>(
   method: string,
@@ -55,12 +60,15 @@ export function withReadableParams<R extends { method: string; params?: unknown 
 
 function toParamsError(request: { method: string; params?: unknown }, error: unknown): unknown {
   const { method } = request;
-  // Our own protocol errors (an unknown tool, a resource not found) come from handlers that got valid params.
-  if (error instanceof ProtocolError && !error.message.startsWith(`Invalid ${method} request:`)) return error;
+  // A protocol error with another code (an internal error, a refused capability) is never a params error. A -32602
+  // of our own (an unknown tool, a resource not found) comes from a handler that got valid params: checked again,
+  // they pass, and it stays as it was.
+  if (error instanceof ProtocolError && error.code !== ProtocolErrorCode.InvalidParams) return error;
   // Missing params are read as `{}`: the message then names the missing fields (`uri: is required`).
-  const outcome = specTypeSchemas[REQUEST_SCHEMAS[method]]['~standard'].validate({ method, params: request.params ?? {} });
+  const input = { method, params: request.params ?? {} };
+  const outcome = specTypeSchemas[REQUEST_SCHEMAS[method]]['~standard'].validate(input);
   if (!outcome.issues || outcome.issues.length === 0) return error;
-  const lines = [...new Set(describeIssues(outcome.issues as readonly SchemaIssue[], []))];
+  const lines = [...new Set(describeIssues(outcome.issues as readonly SchemaIssue[], [], input))];
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params for ${method}: ${lines.join('; ')}`);
 }
 
@@ -86,21 +94,25 @@ const ARTICLE: Record<string, string> = {
   array: 'an array',
 };
 
-/** One `path: problem` line per issue; `at` is the path of the union the issues belong to, if any. */
-function describeIssues(issues: readonly SchemaIssue[], at: readonly PropertyKey[]): string[] {
+/**
+ * One `path: problem` line per issue; `at` is the path of the union the issues belong to, if any, and `input`
+ * what was checked (a field is missing when nothing is at its path, whatever the schema library's wording).
+ */
+function describeIssues(issues: readonly SchemaIssue[], at: readonly PropertyKey[], input: unknown): string[] {
   return issues.flatMap((issue) => {
     const path = [...at, ...(issue.path ?? []).map((segment) => (typeof segment === 'object' ? segment.key : segment))];
     const line = (problem: string) => `${toPath(path)}: ${problem}`;
     switch (issue.code) {
       case 'invalid_type':
-        return [line(/received undefined$/.test(issue.message) ? 'is required' : `must be ${ARTICLE[issue.expected ?? ''] ?? issue.expected}`)];
+        return [line(valueAt(input, path) === undefined ? 'is required' : `must be ${ARTICLE[issue.expected ?? ''] ?? issue.expected}`)];
       case 'invalid_value':
         return [line(oneOf(issue.values ?? []))];
       case 'unrecognized_keys':
         return (issue.keys ?? []).map((key) => `${toPath([...path, key])}: is not an accepted parameter`);
       case 'invalid_union':
-        return describeUnion(issue.errors ?? [], path);
+        return describeUnion(issue.errors ?? [], path, input);
       default:
+        // Wording only (no decision rests on it): zod's `Invalid input: ` lead is dropped, as the line names the path.
         return [line(issue.message.replace(/^Invalid input: /, '').replace(/^[A-Z]/, (c) => c.toLowerCase()))];
     }
   });
@@ -110,17 +122,27 @@ function describeIssues(issues: readonly SchemaIssue[], at: readonly PropertyKey
  * A union (`ref` of completion/complete): the alternative whose literal fields matched says what it lacks;
  * when every alternative failed on the same literal field (`ref.type`), that field's accepted values.
  */
-function describeUnion(branches: readonly (readonly SchemaIssue[])[], at: readonly PropertyKey[]): string[] {
+function describeUnion(branches: readonly (readonly SchemaIssue[])[], at: readonly PropertyKey[], input: unknown): string[] {
   const literal = (issue: SchemaIssue) => issue.code === 'invalid_value';
   const matched = branches.filter((branch) => !branch.some(literal));
-  if (matched.length === 1) return describeIssues(matched[0], at);
+  if (matched.length === 1) return describeIssues(matched[0], at, input);
   const literals = branches.map((branch) => branch.find(literal));
   const paths = new Set(literals.map((issue) => JSON.stringify(issue?.path ?? null)));
   if (matched.length === 0 && paths.size === 1) {
     const first = literals[0]!;
-    return describeIssues([{ ...first, values: literals.flatMap((issue) => issue?.values ?? []) }], at);
+    return describeIssues([{ ...first, values: literals.flatMap((issue) => issue?.values ?? []) }], at, input);
   }
   return [`${toPath(at)}: does not match any accepted form`];
+}
+
+/** What `input` holds at `path` (undefined where any step is missing). */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[segment];
+  }
+  return value;
 }
 
 function oneOf(values: readonly unknown[]): string {
