@@ -38,6 +38,7 @@ describe('the converter behind bearer auth', () => {
       await app.close();
       jwks.close();
     }
-  });
+    // An RSA key, a bootstrap and jose's first load: more than jest's 5 s default on a busy 2-core machine.
+  }, 30_000);
 });
 `;
