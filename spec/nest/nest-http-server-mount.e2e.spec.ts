@@ -48,6 +48,20 @@ describe.each<Platform>(['express', 'fastify'])("mcp-reflect/nest with http.moun
     expect(seen.filter((url) => url.startsWith('/mcp?') || url === '/mcp')).toEqual([]); // no Nest middleware ran for MCP
   });
 
+  it("leaves the framework's request listeners in place, wrapped: listed as they were and removable by their own reference", async () => {
+    const served = await serve(platform, {});
+    app = served.app;
+    const server = served.app.getHttpServer() as import('node:http').Server;
+    const listed = server.listeners('request');
+    expect(listed).toHaveLength(1);
+    // Express's listener is the Express application itself; Fastify's is its own routing function.
+    if (platform === 'express') expect(listed[0]).toBe(served.app.getHttpAdapter().getInstance());
+    expect(server.rawListeners('request')[0]).not.toBe(listed[0]); // the wrapper that answers the endpoint first
+    expect((await fetch(`${served.base}/api-less-404`)).status).toBe(404); // the framework still answers the rest
+    server.removeListener('request', listed[0] as never);
+    expect(server.listenerCount('request')).toBe(0);
+  });
+
   it('normalizes its path as Nest normalizes a route', async () => {
     const served = await serve(platform, { path: 'assistant/' });
     app = served.app;
