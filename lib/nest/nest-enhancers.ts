@@ -55,7 +55,18 @@ export interface NestEnhancerMachinery {
   declares(kind: Kind, instance: object, handler: Callback): boolean;
 }
 
-/** The machinery inside Nest's ExternalContextCreator; a Nest that built it otherwise fails the bootstrap, naming it. */
+/**
+ * The machinery inside Nest's ExternalContextCreator; a Nest that built it otherwise fails the bootstrap, naming it.
+ *
+ * Nest's private fields, on purpose: Nest gives a package outside its own no public way to run these stages one by
+ * one (issue 41, item 5, docs/nestjs.md#what-mcp-reflectnest-reads-of-nest). `ExternalContextCreator.create()`,
+ * the one public entry, reads the method's `@Use…()` from the very function it finally calls, so it cannot ask the
+ * guards alone (lists ask them without calling the method) nor run pipes on MCP arguments (it applies pipes only to
+ * parameters of param decorators Nest knows), and its interceptor path is the one docs/performance.md measures at
+ * ~50 µs a call. The creators and consumers themselves cannot be built from public parts either: their constructors
+ * take the NestContainer, which no provider exposes (ModuleRef keeps it protected), and Nest 12 moves them to
+ * `@nestjs/core/internal`, marked "not part of the public API".
+ */
 export function machineryOf(creator: ExternalContextCreator): NestEnhancerMachinery {
   const inner = creator as unknown as Record<string, unknown>;
   const names = ['guardsContextCreator', 'guardsConsumer', 'interceptorsContextCreator', 'pipesContextCreator', 'pipesConsumer', 'filtersContextCreator'];
