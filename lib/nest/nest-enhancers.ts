@@ -34,8 +34,8 @@ interface NestContextHost extends NestExecutionContext {
 
 /**
  * What Nest's ExternalContextCreator is made of: the context creators that read `@UseGuards()` & co. and the
- * global enhancers, and the consumers that run guards and pipes (interceptors run in `runInterceptors`, in Nest's
- * order on a shorter path). Read once from the instance Nest injects.
+ * global enhancers, and the consumer that runs guards (pipes run through the public `getParamValue()`, interceptors in
+ * `runInterceptors`, in Nest's order on a shorter path). Read once from the instance Nest injects.
  */
 export interface NestEnhancerMachinery {
   readonly guards: Creator<CanActivate[]>;
@@ -45,7 +45,8 @@ export interface NestEnhancerMachinery {
   };
   readonly interceptors: Creator<NestInterceptor[]>;
   readonly pipes: Creator<PipeTransform[]>;
-  readonly pipesConsumer: { apply(value: unknown, metadata: { metatype?: unknown; type?: unknown; data?: unknown }, pipes: PipeTransform[]): Promise<unknown> };
+  /** Nest's pipes on one value: the public `ExternalContextCreator.getParamValue()` (its pipes consumer). */
+  applyPipes(value: unknown, metadata: { metatype?: unknown; type: 'custom'; data?: unknown }, pipes: PipeTransform[]): Promise<unknown>;
   readonly filters: Creator<FiltersHandler>;
   moduleKey(moduleClass: Function | undefined): string;
   /**
@@ -69,7 +70,7 @@ export interface NestEnhancerMachinery {
  */
 export function machineryOf(creator: ExternalContextCreator): NestEnhancerMachinery {
   const inner = creator as unknown as Record<string, unknown>;
-  const names = ['guardsContextCreator', 'guardsConsumer', 'interceptorsContextCreator', 'pipesContextCreator', 'pipesConsumer', 'filtersContextCreator'];
+  const names = ['guardsContextCreator', 'guardsConsumer', 'interceptorsContextCreator', 'pipesContextCreator', 'filtersContextCreator'];
   const missing = names.filter((name) => typeof inner[name] !== 'object' || inner[name] === null);
   if (missing.length > 0) {
     throw new Error(
@@ -82,7 +83,7 @@ export function machineryOf(creator: ExternalContextCreator): NestEnhancerMachin
     guardsConsumer: inner.guardsConsumer as never,
     interceptors: inner.interceptorsContextCreator as never,
     pipes: inner.pipesContextCreator as never,
-    pipesConsumer: inner.pipesConsumer as never,
+    applyPipes: (value, metadata, pipes) => creator.getParamValue(value, { metatype: metadata.metatype, type: metadata.type, data: metadata.data }, pipes),
     filters: inner.filtersContextCreator as never,
     moduleKey: (moduleClass) => creator.getContextModuleKey(moduleClass),
     declares: (kind, instance, handler) => {
@@ -178,7 +179,7 @@ export class NestEnhancers implements ComponentEnhancers {
     const { pipes } = await this.forRequest(request);
     if (pipes.length === 0) return value;
     // Nest's pipes know 'body' | 'query' | 'param' | 'custom': an MCP argument is 'custom', with its name as data.
-    return this.nest.pipesConsumer.apply(value, { metatype: metadata.metatype, type: 'custom', data: metadata.data }, pipes);
+    return this.nest.applyPipes(value, { metatype: metadata.metatype, type: 'custom', data: metadata.data }, pipes);
   }
 
   async recover(error: unknown, execution: ExecutionContext, request: RequestHandle | undefined): Promise<{ value: unknown } | undefined> {
