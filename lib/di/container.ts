@@ -1,7 +1,7 @@
 import { Scope } from '../constants';
 import type { Constructor, InjectionToken, ModuleImport, Provider } from '../interfaces';
 import { Injector } from './injector';
-import { callLifecycleHook, releaseBuilt, type LifecycleHook } from './lifecycle';
+import { callLifecycleHook, releaseBuilt, RELEASE_BOUND, type LifecycleHook } from './lifecycle';
 import { checkExports, linkProviders, linkRecord, lookup } from './linker';
 import { ProviderRecord, type ModuleRecord } from './module-record';
 import { ModuleRef, moduleRefError, type ModuleRefGetOptions } from './module-ref';
@@ -31,8 +31,17 @@ export class Container {
     container.globals = container.modules.filter((m) => m.global);
     checkExports(container.modules);
     linkProviders(container.modules);
-    for (const record of container.providers()) {
-      if (record.scope !== Scope.TRANSIENT) await container.injector.instantiate(record);
+    try {
+      for (const record of container.providers()) {
+        if (record.scope !== Scope.TRANSIENT) await container.injector.instantiate(record);
+      }
+    } catch (error) {
+      // A provider failed to build: the ones built before it (a connection a factory opened) are stopped.
+      const failures = await container.release('bootstrap-failed', RELEASE_BOUND);
+      if (failures.length > 0 && error !== null && typeof error === 'object' && Object.isExtensible(error)) {
+        Object.defineProperty(error, 'cleanupErrors', { value: failures, configurable: true, writable: true });
+      }
+      throw error;
     }
     return container;
   }

@@ -5,7 +5,7 @@ export { forwardRef } from './forward-ref';
 export { ModuleRef } from './module-ref';
 export type { ModuleRefGetOptions } from './module-ref';
 export { RequestScope } from './request-scope';
-export { STOPPING_HOOKS } from './lifecycle';
+export { RELEASE_BOUND, STOPPING_HOOKS } from './lifecycle';
 export type {
   LifecycleHook,
   OnModuleInit,

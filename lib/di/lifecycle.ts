@@ -37,6 +37,9 @@ export async function callLifecycleHook(
   for (const [instance, method] of hooked(modules, hook)) await method.apply(instance, args);
 }
 
+/** How long each stopping hook may take after a failed bootstrap (docs/reliability.md). */
+export const RELEASE_BOUND = 5_000;
+
 /** The hooks that stop an application, in their order. */
 export const STOPPING_HOOKS: readonly LifecycleHook[] = ['onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown'];
 

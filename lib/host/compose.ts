@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { RELEASE_BOUND } from '../di';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { AddedComponents, AddOptions, GeneratedMetadata, InjectionToken, McpMethod, MiddlewareHook, Provider } from '../interfaces';
 import { checkTransforms } from '../catalogue';
@@ -60,9 +61,6 @@ export async function composeApplication(host: McpHost, options: BuildOptions = 
     throw await released(host, error);
   }
 }
-
-/** How long each stopping hook may take after a failed bootstrap (docs/reliability.md). */
-export const RELEASE_BOUND = 5_000;
 
 /**
  * The bootstrap failed: what the host's providers started is released (in reverse module order, each hook

@@ -36,6 +36,12 @@ describe('a failed bootstrap leaves nothing running', () => {
     expect(await stillRunning(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
   }, 60_000);
 
+  it('a provider that fails to build: the ones built before it are destroyed, and the process exits on its own within a second', async () => {
+    const outcome = await run('half-built', path.join(dir, 'half-built.pid'));
+    expect(outcome.failed.message).toContain('the config is missing');
+    expect(outcome.exitAfter).toBeLessThan(1000);
+  }, 60_000);
+
   describe('with a remote over Streamable HTTP', () => {
     let remote: RunningServer;
     beforeAll(async () => {
