@@ -4,7 +4,8 @@ import { Authenticator, MissingTokenError } from './authenticator';
 import { AuthUnavailableError, InvalidTokenError } from '../errors';
 import type { AuthOptions, McpAuth } from '../interfaces';
 import type { ServerLogger } from '../invocation';
-import type { ScopeNeeds } from './scope-needs';
+import type { ProtocolApplication } from '../server/protocol-application';
+import { ScopeNeeds } from './scope-needs';
 import { toAuthInfo } from '../server/auth-info';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -41,14 +42,17 @@ export class AuthGate {
   private readonly challengeScopes: readonly string[];
   /** The resource as a URL, made once (every admitted request carries it). */
   private readonly resourceUrl: URL;
+  /** The `@Scopes()` of the components a request names (step-up). */
+  private readonly scopes: ScopeNeeds;
 
   constructor(
     options: AuthOptions,
     resource: string,
-    private readonly scopes: ScopeNeeds,
+    app: ProtocolApplication,
     private readonly logger: ServerLogger,
   ) {
     this.authenticator = new Authenticator(options, resource);
+    this.scopes = new ScopeNeeds(app);
     const url = new URL(resource);
     this.resourceUrl = url;
     const [suffixed] = metadataPathsOf(resource);

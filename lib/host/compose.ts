@@ -11,7 +11,6 @@ import { checkedCacheHints, isProtocolError, ServerFactory, ServerHub, TaskRunti
 import { resolveStateOptions } from '../state';
 import { resolveTasksOptions } from '../tasks';
 import { HttpServing } from '../transports';
-import { ScopeNeeds } from '../auth/scope-needs';
 import { ResourceRegistry } from '../resources';
 import { ToolRegistry } from '../tools';
 import { SchemaCompiler, type ValidatorUse } from '../validation';
@@ -187,7 +186,7 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
   const tasks = new TaskRuntime(protocol, taskOptions, state);
   const factory = new ServerFactory(protocol, { tasks, state, ...(cacheHints ? { cacheHints } : {}) });
   tasks.start();
-  const parts = { factory, http: new HttpServing(protocol, factory, new ScopeNeeds(protocol), tasks), tasks };
+  const parts = { factory, http: new HttpServing(protocol, factory, tasks), tasks };
   const registries: ApplicationRegistries = {
     server: { name: settings.name, version: settings.version, ...(settings.title !== undefined ? { title: settings.title } : {}) },
     types,

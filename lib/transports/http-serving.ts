@@ -1,5 +1,4 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { ScopeNeeds } from '../auth/scope-needs';
 import { fromAuthInfo } from '../server/auth-info';
 import { CallerBus } from '../server/listen-bus';
 import { paramHeaderMap, type ParamHeader } from '../server/param-headers';
@@ -11,18 +10,17 @@ import { CallerChannel, mayHearOf, toolVisible, type Caller } from '../server/vi
 
 /**
  * What the HTTP transport needs of an application (built by lib/host/compose.ts, eagerly and cheaply; the
- * transport that reads it loads on first use): the server factory, the hub that reaches every live session, the
- * auth gate's scope needs, the tasks a session owns, and the checks HTTP makes before dispatch.
+ * transport that reads it loads on first use): the application (whose `@Scopes()` the auth gate reads), the
+ * server factory, the hub that reaches every live session, the tasks a session owns, and the checks HTTP makes
+ * before dispatch.
  */
 export class HttpServing {
   readonly hub: ServerHub;
 
   constructor(
-    private readonly app: ProtocolApplication,
+    readonly app: ProtocolApplication,
     /** Makes the SDK server of each session (2025-11-25) or request (2026-07-28). */
     readonly servers: ServerFactory,
-    /** The `@Scopes()` the auth gate's step-up reads. */
-    readonly scopes: ScopeNeeds,
     private readonly tasks: TaskRuntime,
   ) {
     this.hub = app.hub;

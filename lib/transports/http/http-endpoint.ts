@@ -76,7 +76,7 @@ export class HttpEndpoint {
       const resource = resourceOf(options.auth, endpointUrl);
       // With `auth.server`, this endpoint's origin is its own authorization server, whose tokens it accepts.
       if (options.auth.server) this.authorizationServer = new AuthorizationServer(options.auth.server, resource, options.auth.scopesSupported, logger);
-      this.gate = new AuthGate(this.authorizationServer?.resourceOptions(options.auth) ?? options.auth, resource, serving.scopes, logger);
+      this.gate = new AuthGate(this.authorizationServer?.resourceOptions(options.auth) ?? options.auth, resource, serving.app, logger);
     }
     // The Mcp-Param header map is built as the HTTP endpoint starts (then once per change of the tools): a
     // hand-written schema whose x-mcp-header breaks the rules is reported now, not at the first call. Only HTTP
