@@ -4,7 +4,8 @@ import { Authenticator, MissingTokenError } from './authenticator';
 import { AuthUnavailableError, InvalidTokenError } from '../errors';
 import type { AuthOptions, McpAuth } from '../interfaces';
 import type { ServerLogger } from '../invocation';
-import type { ServerFactory } from '../server/server-factory';
+import type { ProtocolApplication } from '../server/protocol-application';
+import { ScopeNeeds } from './scope-needs';
 import { toAuthInfo } from '../server/auth-info';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -41,14 +42,17 @@ export class AuthGate {
   private readonly challengeScopes: readonly string[];
   /** The resource as a URL, made once (every admitted request carries it). */
   private readonly resourceUrl: URL;
+  /** The `@Scopes()` of the components a request names (step-up). */
+  private readonly scopes: ScopeNeeds;
 
   constructor(
     options: AuthOptions,
     resource: string,
-    private readonly factory: ServerFactory,
+    app: ProtocolApplication,
     private readonly logger: ServerLogger,
   ) {
     this.authenticator = new Authenticator(options, resource);
+    this.scopes = new ScopeNeeds(app);
     const url = new URL(resource);
     this.resourceUrl = url;
     const [suffixed] = metadataPathsOf(resource);
@@ -104,13 +108,13 @@ export class AuthGate {
 
   /** Whether the gate needs a call's body: step-up is on and some component needs scopes. */
   get readsBodies(): boolean {
-    return this.stepUp && this.factory.scoped();
+    return this.stepUp && this.scopes.scoped();
   }
 
   /** Step-up: the scopes of the components a call names are known before it runs (403 when the token lacks them). */
   stepUpFor(admitted: Admitted, body: unknown): Response | undefined {
     if (!this.readsBodies) return undefined;
-    const needed = [...new Set((Array.isArray(body) ? body : [body]).flatMap((message) => this.factory.scopesFor(message) ?? []))];
+    const needed = [...new Set((Array.isArray(body) ? body : [body]).flatMap((message) => this.scopes.scopesFor(message) ?? []))];
     if (missingScopes(admitted.auth, needed).length === 0) return undefined;
     return this.insufficient(admitted.auth, [...this.authenticator.requiredScopes, ...needed]);
   }

@@ -8,7 +8,10 @@ import { ElicitationForms, type MethodHost } from '../invocation';
 import { GeneratedTypes } from '../metadata';
 import { middlewareHooks } from '../pipeline';
 import { PromptRegistry } from '../prompts';
-import { createServerFactory, isProtocolError, ServerHub, TOOL_SEARCH_NAMES, uriMatcher } from '../server';
+import { checkedCacheHints, isProtocolError, ServerFactory, ServerHub, TaskRuntime, TOOL_SEARCH_NAMES, uriMatcher, type ProtocolApplication } from '../server';
+import { resolveStateOptions } from '../state';
+import { resolveTasksOptions } from '../tasks';
+import { HttpServing } from '../transports';
 import { ResourceRegistry } from '../resources';
 import { ToolRegistry } from '../tools';
 import { SchemaCompiler, type ValidatorUse } from '../validation';
@@ -153,7 +156,7 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
     return found;
   };
 
-  const factory = createServerFactory({
+  const protocol: ProtocolApplication = {
     info: { name: settings.name, version: settings.version, title: settings.title },
     instructions: settings.instructions,
     tools,
@@ -173,7 +176,15 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
     tasks: settings.tasks,
     ...(toolSearch ? { toolSearch } : {}),
     state: settings.state,
-  });
+  };
+  // Checked at bootstrap in this order; a durable queue's task worker starts once all of them passed.
+  const cacheHints = checkedCacheHints(settings.cacheHints);
+  const taskOptions = settings.tasks ? resolveTasksOptions(settings.tasks) : undefined;
+  const state = resolveStateOptions(settings.state);
+  const tasks = new TaskRuntime(protocol, taskOptions, state);
+  const factory = new ServerFactory(protocol, { tasks, state, ...(cacheHints ? { cacheHints } : {}) });
+  tasks.start();
+  const parts = { factory, http: new HttpServing(protocol, factory, tasks), tasks };
   const registries: ApplicationRegistries = {
     server: { name: settings.name, version: settings.version, ...(settings.title !== undefined ? { title: settings.title } : {}) },
     types,
@@ -189,12 +200,12 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
     },
     warnUnprovidedComponents: () => warnUnprovidedComponents(served, host.name, logger, settings.warnings),
   };
-  const app = new McpApplication(host, factory, registries, logger);
+  const app = new McpApplication(host, parts, registries, logger);
   try {
     await host.ready();
   } catch (error) {
-    // What the server factory runs (the task service's watch of its store) stops with the bootstrap.
-    await factory.close().catch(() => undefined);
+    // What the task runtime runs (the task service's watch of its store) stops with the bootstrap.
+    await tasks.close().catch(() => undefined);
     throw error;
   }
   return { app, registries };

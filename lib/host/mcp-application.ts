@@ -1,7 +1,7 @@
 import { ErrorCode, McpReflectError } from '../errors';
 import { describeToken } from '../errors/describe';
 import type { InjectionToken, McpAuth } from '../interfaces';
-import { attachBus, type ChangeBus, type ServerFactory, type ServerHub } from '../server';
+import { attachBus, type ChangeBus, type ServerFactory, type ServerHub, type TaskRuntime } from '../server';
 import {
   httpTransport,
   serveConnection,
@@ -12,6 +12,7 @@ import {
   type HttpListenOptions,
   type HttpOptions,
   type FetchHandler,
+  type HttpServing,
   type FetchHandlerOptions,
   type NodeHttpHandler,
   type Transport,
@@ -21,6 +22,16 @@ import { ComponentControl, McpComponents } from './component-control';
 import type { AddedComponents, AddOptions } from '../interfaces';
 import type { McpHost } from './host';
 import { inspectApplication, type InspectionSources, type McpInspection } from './inspection';
+
+/**
+ * @internal What serves the application (lib/host/compose.ts wires it): the server factory (stdio, in memory),
+ * what HTTP needs of it (loaded on first use), and the task runtime that closes with it.
+ */
+export interface ServedParts {
+  readonly factory: ServerFactory;
+  readonly http: HttpServing;
+  readonly tasks: TaskRuntime;
+}
 
 /**
  * @internal What the factory hands the application: its own registries, server info and generated types
@@ -99,7 +110,7 @@ export class McpApplication {
   /** @internal Built by `McpFactory.create()` (on the standalone host) or by another host's bootstrap. */
   constructor(
     private readonly host: McpHost,
-    private readonly factory: ServerFactory,
+    private readonly parts: ServedParts,
     private readonly registries: ApplicationRegistries,
     private readonly logger: ServerLogger,
   ) {
@@ -154,13 +165,13 @@ export class McpApplication {
     if (options.transport === 'stdio') {
       const connection = options.auth ? { auth: options.auth } : undefined;
       const { redirectStdout, progressGapMs } = options;
-      this.track(serveProcessStdio(this.factory, (error) => this.logger.warn(`stdio: ${error.message}`), { connection, redirectStdout, progressGapMs }));
+      this.track(serveProcessStdio(this.parts.factory, (error) => this.logger.warn(`stdio: ${error.message}`), { connection, redirectStdout, progressGapMs }));
       return;
     }
     if (options.transport !== 'http') {
       throw new McpReflectError(ErrorCode.UnknownTransport, `Cannot listen on the transport '${String((options as { transport: unknown }).transport)}': there is no such transport.\nFix: use { transport: 'stdio' } or { transport: 'http' }.`);
     }
-    const listener = await httpTransport().listenHttp(this.factory, options, this.logger);
+    const listener = await httpTransport().listenHttp(this.parts.http, options, this.logger);
     this.http.push(listener);
     this.track({ close: () => listener.close() });
   }
@@ -194,7 +205,7 @@ export class McpApplication {
    * express().all('/mcp', handler).listen(3000);
    */
   createHttpHandler(options: HttpOptions = {}): NodeHttpHandler {
-    const handler = httpTransport().createNodeHandler(this.factory, options, this.logger);
+    const handler = httpTransport().createNodeHandler(this.parts.http, options, this.logger);
     this.track({ close: () => handler.close() });
     return this.beforeServing ? after(handler, () => this.servable()) : handler;
   }
@@ -210,7 +221,7 @@ export class McpApplication {
    */
   createFetchHandler(options: FetchHandlerOptions = {}): FetchHandler {
     this.ensureOpen();
-    const handler = httpTransport().createFetchHandler(this.factory, options, this.logger);
+    const handler = httpTransport().createFetchHandler(this.parts.http, options, this.logger);
     this.track({ close: () => handler.close() });
     return this.beforeServing ? after(handler, () => this.servable()) : handler;
   }
@@ -218,7 +229,7 @@ export class McpApplication {
   /** @internal One endpoint of an HTTP server shared by several servers (`McpServers.listen()`). */
   httpEndpoint(options: HttpOptions & { path?: string }): HttpEndpointSpec {
     this.ensureOpen();
-    return { factory: this.factory, options, logger: this.logger };
+    return { serving: this.parts.http, options, logger: this.logger };
   }
 
   /** @internal A listener serving this application (among others): closed with it; its URL is `getUrl()`'s. */
@@ -254,7 +265,7 @@ export class McpApplication {
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ConnectionHandle> {
     await this.servable();
     const connection = options.auth ? { auth: options.auth } : undefined;
-    return this.track(serveConnection(this.factory, (error) => this.logger.warn(error.message), transport, { connection, progressGapMs: options.progressGapMs }));
+    return this.track(serveConnection(this.parts.factory, (error) => this.logger.warn(error.message), transport, { connection, progressGapMs: options.progressGapMs }));
   }
 
   /** A provider instance from the application's host (the standalone container, or the host application's). */
@@ -283,7 +294,7 @@ export class McpApplication {
     this.connections.clear();
     await Promise.allSettled(open.map((c) => c.close()));
     // Running tasks are aborted (their Context's signal fires) before the providers they use are destroyed.
-    await this.factory.close();
+    await this.parts.tasks.close();
     await this.host.shutdown(signal);
   }
 

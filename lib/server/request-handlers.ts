@@ -160,7 +160,7 @@ function headerMismatch(runtime: SessionRuntime, name: string, args: unknown, he
 /**
  * SEP-2243: a 2026-07-28 call whose `Mcp-Param-*` headers disagree with its arguments never runs. The HTTP
  * endpoint refuses it before dispatch (400, -32020); for a tool the caller may not see, naming the header would
- * reveal the tool, so an endpoint that lets such a call through (`ServerFactory.toolVisible`) leaves it to this
+ * reveal the tool, so an endpoint that lets such a call through (`HttpServing.toolVisible`) leaves it to this
  * handler, which answers it as this caller's call of the tool is answered without running it: unknown tool (a
  * guard's no), or the scope refusal. A tool the caller may see gets -32020 here too, in the response.
  */

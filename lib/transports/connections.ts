@@ -60,5 +60,5 @@ export function serveConnection(factory: ServerFactory, onerror: (error: Error) 
   const served = transport === undefined ? progressFirst(new StdioServerTransport(), gapMs) : transport instanceof StdioServerTransport ? progressFirst(transport, gapMs) : transport;
   // One id per connection: the owner of `ctx.state` when the caller has no identity (docs/state.md).
   const own = { ...options.connection, id: randomUUID() };
-  return serveStdio(() => factory(own), { onerror, transport: served });
+  return serveStdio(() => factory.create(own), { onerror, transport: served });
 }

@@ -1,4 +1,5 @@
 export { serveConnection, serveProcessStdio } from './connections';
+export { HttpServing } from './http-serving';
 export type { ConnectionHandle, Transport } from './connections';
 export { InMemoryEventStore } from './http/event-store';
 export type { EventStore, InMemoryEventStoreOptions } from './http/event-store';

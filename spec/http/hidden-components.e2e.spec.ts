@@ -23,7 +23,7 @@ import {
   type McpApplication,
   type McpAuth,
 } from 'mcp-reflect';
-import type { ServerFactory } from '../../lib/server/server-factory';
+import type { HttpServing } from '../../lib/transports/http-serving';
 import { initializeBody, JSON_AND_SSE, messagesOf, rawRequest } from '../support/http-helpers';
 import { Arrivals } from '../support/waiting';
 
@@ -106,7 +106,7 @@ const verifier = (resource: () => string): AuthOptions['verify'] => async (token
   return { subject: token, clientId: 'cli', scopes: who.scopes, expiresAt: claims.exp, issuer: claims.iss, claims, token };
 };
 
-const factoryOf = (app: McpApplication): ServerFactory => (app as unknown as { factory: ServerFactory }).factory;
+const servingOf = (app: McpApplication): HttpServing => (app as unknown as { parts: { http: HttpServing } }).parts.http;
 
 /** One raw 2025-11-25 session with a bearer token; `send` answers with the text of the response's JSON-RPC message. */
 async function legacySession(url: string, token: string) {
@@ -170,13 +170,13 @@ describe('hidden components over HTTP', () => {
   });
 });
 
-describe('ServerFactory.toolVisible (for checks made before dispatch, such as the Mcp-Param header check)', () => {
+describe('HttpServing.toolVisible (for checks made before dispatch, such as the Mcp-Param header check)', () => {
   let app: McpApplication;
-  let factory: ServerFactory;
+  let factory: HttpServing;
   const identity = (name: string): McpAuth => ({ subject: name, clientId: 'cli', scopes: IDENTITIES[name].scopes, claims: { sub: name, roles: IDENTITIES[name].roles }, token: name });
   beforeAll(async () => {
     app = await McpFactory.create(OpsModule);
-    factory = factoryOf(app);
+    factory = servingOf(app);
   });
   afterAll(() => app.close());
 
@@ -212,9 +212,9 @@ describe('ServerFactory.toolVisible (for checks made before dispatch, such as th
  * socket: what HttpEndpoint wraps. Tokens are read as our own middleware would (`req.auth`).
  */
 async function mountSdkHandler(app: McpApplication, withBus: boolean) {
-  const factory = factoryOf(app);
+  const factory = servingOf(app);
   const bus = withBus ? factory.listenBus() : undefined;
-  const mcp: McpHttpHandler = createMcpHandler(() => factory(), { legacy: 'reject', ...(bus ? { bus } : {}) });
+  const mcp: McpHttpHandler = createMcpHandler(() => factory.servers.create(), { legacy: 'reject', ...(bus ? { bus } : {}) });
   const unpublish = factory.hub.addPublisher(mcp.notify);
   const node = toNodeHandler({
     fetch: (request, options) => (bus ? bus.as(factory.callerOf(request, options?.authInfo), () => mcp.fetch(request, options)) : mcp.fetch(request, options)),
@@ -236,7 +236,7 @@ async function mountSdkHandler(app: McpApplication, withBus: boolean) {
   };
 }
 
-describe('ServerFactory.listenBus: 2026-07-28 listen streams over HTTP hear only of what their caller may see', () => {
+describe('HttpServing.listenBus: 2026-07-28 listen streams over HTTP hear only of what their caller may see', () => {
   it('delivers notifications/resources/updated of a scoped or guarded resource only to a stream whose caller may see it', async () => {
     const app = await McpFactory.create(OpsModule);
     const mounted = await mountSdkHandler(app, true);

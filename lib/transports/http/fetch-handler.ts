@@ -1,7 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../../invocation';
 import { peerHeader } from '../../server/peer-headers';
-import type { ServerFactory } from '../../server/server-factory';
+import type { HttpServing } from '../http-serving';
 import { HttpEndpoint, jsonRpcError } from './http-endpoint';
 import type { HttpOptions } from './http-options';
 import { meterBody } from './response-meter';
@@ -48,9 +48,9 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
  * Node handler: the same checks, bounds and answers; its answers are handed to the runtime as the client reads
  * them (meterBody), so that unread answers count against their client as they do on Node.
  */
-export function createFetchHandler(factory: ServerFactory, options: FetchHandlerOptions, logger: ServerLogger): FetchHandler {
+export function createFetchHandler(serving: HttpServing, options: FetchHandlerOptions, logger: ServerLogger): FetchHandler {
   const { path, ...http } = options;
-  const endpoint = new HttpEndpoint(factory, http, logger, http.auth?.resource);
+  const endpoint = new HttpEndpoint(serving, http, logger, http.auth?.resource);
   const { writeTimeoutMs } = endpoint.limits;
   const ours = (pathname: string) => path === undefined || pathname === path || endpoint.metadataPaths.includes(pathname);
   let warned = false;

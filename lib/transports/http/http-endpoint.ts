@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { MODERN_REVISION } from '../../context';
 import type { ServerLogger } from '../../invocation';
-import type { ServerFactory } from '../../server/server-factory';
+import type { HttpServing } from '../http-serving';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import type { AuthOptions } from '../../interfaces';
 import { AuthGate, type Admitted } from '../../auth/auth-gate';
@@ -60,11 +60,11 @@ export class HttpEndpoint {
   readonly limits: HttpLimits;
   private readonly admission: Admission;
   /** The bus of the 2026-07-28 listen streams: each update reaches only the streams whose caller may see it. */
-  private readonly listenBus: ReturnType<ServerFactory['listenBus']>;
+  private readonly listenBus: ReturnType<HttpServing['listenBus']>;
 
   /** `endpointUrl`: where the endpoint is served (known to `listen()`), the default `auth.resource`. */
   constructor(
-    private readonly factory: ServerFactory,
+    private readonly serving: HttpServing,
     private readonly options: HttpOptions,
     private readonly logger: ServerLogger,
     endpointUrl?: string,
@@ -76,14 +76,14 @@ export class HttpEndpoint {
       const resource = resourceOf(options.auth, endpointUrl);
       // With `auth.server`, this endpoint's origin is its own authorization server, whose tokens it accepts.
       if (options.auth.server) this.authorizationServer = new AuthorizationServer(options.auth.server, resource, options.auth.scopesSupported, logger);
-      this.gate = new AuthGate(this.authorizationServer?.resourceOptions(options.auth) ?? options.auth, resource, factory, logger);
+      this.gate = new AuthGate(this.authorizationServer?.resourceOptions(options.auth) ?? options.auth, resource, serving.app, logger);
     }
     // The Mcp-Param header map is built as the HTTP endpoint starts (then once per change of the tools): a
     // hand-written schema whose x-mcp-header breaks the rules is reported now, not at the first call. Only HTTP
     // carries these headers, so stdio and in-memory servers never pay for it.
-    factory.paramHeaders();
-    this.listenBus = factory.listenBus((error) => this.logger.warn(`HTTP: ${error.message}`));
-    this.modern = createMcpHandler(() => factory(), {
+    serving.paramHeaders();
+    this.listenBus = serving.listenBus((error) => this.logger.warn(`HTTP: ${error.message}`));
+    this.modern = createMcpHandler(() => serving.servers.create(), {
       bus: this.listenBus,
       legacy: options.stateless ? 'stateless' : 'reject',
       responseMode: options.jsonResponse ? 'json' : 'auto',
@@ -92,8 +92,8 @@ export class HttpEndpoint {
       onerror: (error) => this.logger.warn(`HTTP: ${error.message}`),
     });
     // 2026-07-28 clients hear about changes on their subscriptions/listen streams, which this handler holds.
-    this.unpublish = factory.hub.addPublisher(this.modern.notify);
-    if (!options.stateless) this.sessions = new LegacySessions(factory, options, this.limits, this.admission, logger, options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore()));
+    this.unpublish = serving.hub.addPublisher(this.modern.notify);
+    if (!options.stateless) this.sessions = new LegacySessions(serving, options, this.limits, this.admission, logger, options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore()));
   }
 
   /** The paths of the protected resource metadata (with `auth`), which the endpoint also answers. */
@@ -201,7 +201,7 @@ export class HttpEndpoint {
     // The caller of a listen stream is kept with it, so that updates of what it may not see never reach it; other
     // requests open no stream and pay nothing for it.
     if ((options.parsedBody as { method?: unknown } | undefined)?.method !== 'subscriptions/listen') return this.modern.fetch(request, options);
-    return this.listenBus.as(this.factory.callerOf(request, options.authInfo, options.parsedBody), () => this.modern.fetch(request, options));
+    return this.listenBus.as(this.serving.callerOf(request, options.authInfo, options.parsedBody), () => this.modern.fetch(request, options));
   }
 
   /**
@@ -275,7 +275,7 @@ export class HttpEndpoint {
    */
   private async checkParamHeaders(request: Request, body: unknown, authInfo: AuthInfo | undefined): Promise<Response | undefined> {
     if (request.headers.get('mcp-method')?.trim() !== 'tools/call') return undefined;
-    const headers = this.factory.paramHeaders();
+    const headers = this.serving.paramHeaders();
     if (headers.size === 0) return undefined;
     const message = body as { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown; _meta?: Record<string, unknown> } } | null;
     if (typeof message !== 'object' || message === null || Array.isArray(message) || message.method !== 'tools/call') return undefined;
@@ -286,7 +286,7 @@ export class HttpEndpoint {
     const refused = declarations && checkParamHeaders(declarations, message.params?.arguments, request.headers);
     if (!refused) return undefined;
     // A tool the caller may not see: no header is named; the tools/call handler answers it as a missing tool.
-    if (!(await this.factory.toolVisible(String(message.params?.name), this.factory.callerOf(request, authInfo, message)))) return undefined;
+    if (!(await this.serving.toolVisible(String(message.params?.name), this.serving.callerOf(request, authInfo, message)))) return undefined;
     this.logger.warn(`HTTP: refused tools/call ${String(message.params?.name)}: ${refused.data.mismatch.body}`);
     const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
     return jsonRpcRefusal(400, id, HEADER_MISMATCH, refused.message, refused.data);

@@ -3,7 +3,7 @@ import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } 
 import { ownerOf } from '../../context';
 import type { ServerLogger } from '../../invocation';
 import { fromAuthInfo } from '../../server/auth-info';
-import type { ServerFactory } from '../../server/server-factory';
+import type { HttpServing } from '../http-serving';
 import { SessionEvents, type EventStore } from './event-store';
 import { jsonRpcError } from './http-messages';
 import type { Admission, HttpLimits } from './http-limits';
@@ -58,7 +58,7 @@ export class LegacySessions {
   private sharedAt = 0;
 
   constructor(
-    private readonly factory: ServerFactory,
+    private readonly serving: HttpServing,
     private readonly options: HttpOptions,
     private readonly limits: HttpLimits,
     private readonly admission: Admission,
@@ -190,7 +190,7 @@ export class LegacySessions {
 
   /** A session's server and transport, connected; its events go to the store under its id. */
   private async create(id: string, client: string | undefined, owner: string | undefined): Promise<LegacySession> {
-    const server = this.factory();
+    const server = this.serving.servers.create();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessionclosed: this.dropSession,
@@ -292,7 +292,7 @@ export class LegacySessions {
     if (forget && store) await store.delete(session.id).catch((error: unknown) => this.warn('forget a session', error));
     if (forget || !store) await this.eventStore?.dropSession(session.id).catch((error: unknown) => this.warn('drop the events of a session', error));
     // Its tasks go with it (and their runs stop), so that they hold no place of the client's for their TTL.
-    if (forget || !store) await this.factory.sessionEnded(session.id);
+    if (forget || !store) await this.serving.sessionEnded(session.id);
   }
 
   private async evictIdle(ttl: number): Promise<void> {

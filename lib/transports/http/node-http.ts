@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { localhostAllowedHostnames, localhostAllowedOrigins, type AuthInfo } from '@modelcontextprotocol/server';
 import type { ServerLogger } from '../../invocation';
-import type { ServerFactory } from '../../server/server-factory';
+import type { HttpServing } from '../http-serving';
 import { OAUTH_PREFIX } from '../../auth/server/authorization-server';
 import { HttpEndpoint, jsonRpcError } from './http-endpoint';
 import { unread } from './http-messages';
@@ -27,8 +27,8 @@ export type NodeHttpHandler = ((req: IncomingMessage, res: ServerResponse, parse
 };
 
 /** A `(req, res)` handler for node:http and Express, serving the MCP endpoint at whatever path it is mounted. */
-export function createNodeHandler(factory: ServerFactory, options: HttpOptions, logger: ServerLogger, endpointUrl?: string): NodeHttpHandler {
-  const endpoint = new HttpEndpoint(factory, options, logger, endpointUrl);
+export function createNodeHandler(serving: HttpServing, options: HttpOptions, logger: ServerLogger, endpointUrl?: string): NodeHttpHandler {
+  const endpoint = new HttpEndpoint(serving, options, logger, endpointUrl);
   const { writeTimeoutMs } = endpoint.limits;
   const { authorizationServer } = endpoint;
   // A body parsed by a framework before us (Express's express.json() sets req.body) is used as is.
@@ -103,14 +103,14 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
  * EADDRINUSE and other listen errors. On a loopback bind, Host and Origin are checked against loopback
  * names unless allowedHosts / allowedOrigins say otherwise. `GET /healthz` answers 200 while serving.
  */
-export async function listenHttp(factory: ServerFactory, options: HttpListenOptions, logger: ServerLogger): Promise<HttpListener> {
-  const listener = await listenHttpEndpoints([{ factory, options, logger }], options);
+export async function listenHttp(serving: HttpServing, options: HttpListenOptions, logger: ServerLogger): Promise<HttpListener> {
+  const listener = await listenHttpEndpoints([{ serving, options, logger }], options);
   return { url: listener.urls[0], close: () => listener.close() };
 }
 
-/** One endpoint of a shared HTTP server: the server factory of an application, its HTTP options and path. */
+/** One endpoint of a shared HTTP server: what HTTP needs of an application, its HTTP options and path. */
 export interface HttpEndpointSpec {
-  readonly factory: ServerFactory;
+  readonly serving: HttpServing;
   readonly options: HttpOptions & { readonly path?: string };
   readonly logger: ServerLogger;
 }
@@ -168,9 +168,9 @@ export async function listenHttpEndpoints(
   const urls = paths.map((path) => `http://${shown}:${port}${path}`);
   const built: NodeHttpHandler[] = [];
   try {
-    endpoints.forEach(({ factory, options: http, logger }, i) => {
+    endpoints.forEach(({ serving, options: http, logger }, i) => {
       const handler = createNodeHandler(
-        factory,
+        serving,
         {
           ...http,
           allowedHosts: http.allowedHosts ?? (loopback ? localhostAllowedHostnames() : undefined),
