@@ -22,13 +22,27 @@ export function toPeerRealm(peer: object): PeerRealmCopy {
   const realm = hostRealmOf(peer);
   if (!realm) return same;
   const { Object: PeerObject, Array: PeerArray } = realm;
-  const copy = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.constructor === Array ? PeerArray.from(value, copy) : value;
-    if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
-    const out = new PeerObject() as Record<string, unknown>;
-    // defineProperty: a `__proto__` key (JSON.parse makes one an own property) stays a property.
-    for (const key of Object.keys(value)) Object.defineProperty(out, key, { value: copy((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
-    return out;
-  };
-  return copy as PeerRealmCopy;
+  return ((root: unknown) => {
+    // One copy per object of the graph: a shared object stays shared, a cycle stays a cycle (never endless).
+    const copies = new Map<object, unknown>();
+    const copy = (value: unknown): unknown => {
+      if (value === null || typeof value !== 'object') return value;
+      const done = copies.get(value);
+      if (done !== undefined) return done;
+      if (Array.isArray(value)) {
+        if (value.constructor !== Array) return value;
+        const out = new PeerArray() as unknown[];
+        copies.set(value, out);
+        for (const item of value) out.push(copy(item));
+        return out;
+      }
+      if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+      const out = new PeerObject() as Record<string, unknown>;
+      copies.set(value, out);
+      // defineProperty: a `__proto__` key (JSON.parse makes one an own property) stays a property.
+      for (const key of Object.keys(value)) Object.defineProperty(out, key, { value: copy((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+      return out;
+    };
+    return copy(root);
+  }) as PeerRealmCopy;
 }

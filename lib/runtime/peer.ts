@@ -16,7 +16,7 @@ type Require = (id: string) => unknown;
  * openid-client, bullmq, @apidevtools/json-schema-ref-parser, @opentelemetry/api) and of the ESM-only ones
  * (jose, TypeScript 7's API).
  *
- * - The name is required through `createRequire`, never as a literal `require('x')` or `import('x')`: a bundler
+ * - The name is required through `createRequire`, never as a literal require of the name nor a dynamic import: a bundler
  *   (esbuild `--bundle` with no `--external`, wrangler) leaves the call alone, so a bundle of an application that
  *   does not use the feature resolves without the package; an application that uses it finds it in node_modules
  *   at run time.

@@ -28,6 +28,18 @@ describe('toPeerRealm', () => {
     expect(JSON.stringify(copied)).toBe(JSON.stringify(given));
   });
 
+  it('copies a cycle as a cycle and a shared object once (never recursing without end)', () => {
+    const shared = { scope: 'openid' };
+    const given: Record<string, unknown> = { a: shared, b: shared, list: [shared] };
+    given.self = given;
+    const copied = toPeerRealm(refParser())(given);
+    expect(host.isPlain(copied)).toBe(true);
+    expect(copied.self).toBe(copied);
+    expect(copied.a).toBe(copied.b);
+    expect((copied.list as unknown[])[0]).toBe(copied.a);
+    expect(host.isPlain(copied.a)).toBe(true);
+  });
+
   it('keeps a `__proto__` key as a property (a payload from JSON.parse)', () => {
     const copied = toPeerRealm(refParser())(JSON.parse('{"__proto__":{"polluted":true},"a":1}') as Record<string, unknown>);
     expect(Object.keys(copied)).toEqual(['__proto__', 'a']);
