@@ -87,8 +87,7 @@ const swcrc = `{
 }
 `;
 
-const jestConfig = `/** @type {import('jest').Config} */
-module.exports = {
+const jestConfig = `module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src'],
   transform: { '^.+\\\\.ts$': '@swc/jest' },
