@@ -19,7 +19,9 @@ export type {
 } from './inspection';
 export type { McpHost } from './host';
 export { NativeHost } from './native/native-host';
+/** @internal The composition of an application (lib/cli, lib/nest): not in the published declarations. */
 export { composeApplication } from './compose';
+/** @internal */
 export type { BuildOptions, BuiltApplication } from './compose';
 export { hasComponents } from './explorer';
 export { refuseMcpDecoratorsUnderNest, refuseMcpModuleUnderNest } from './foreign-decorators';

@@ -60,4 +60,4 @@ export async function buildApplication(root: ModuleImport, options: BuildOptions
   return composeApplication(await NativeHost.create(root, { overrides: options.overrides }), options);
 }
 
-export type { BuildOptions, BuiltApplication, McpFactoryOptions };
+export type { McpFactoryOptions };

@@ -45,6 +45,7 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
   private remotes?: Promise<void>;
   private listening?: { unsubscribe(): void };
 
+  /** @internal Built by Nest's container (McpModule.forRoot()); an application gets it with `app.get(McpService)`. */
   constructor(
     @Inject(MCP_NEST_OPTIONS) private readonly options: McpNestOptions,
     @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
