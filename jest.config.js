@@ -20,7 +20,7 @@ module.exports = {
     '^mcp-reflect$': '<rootDir>/lib/index.ts',
     '^mcp-reflect/testing$': '<rootDir>/lib/testing/index.ts',
     '^mcp-reflect/nest$': '<rootDir>/lib/nest/index.ts',
-    '^mcp-reflect/(common|redis|tasks|builtins|auth-server)$': '<rootDir>/lib/entries/$1.ts',
+    '^mcp-reflect/(common|redis|tasks|builtins|auth-server|state|inspection)$': '<rootDir>/lib/entries/$1.ts',
   },
   testTimeout: 30000,
   // Most specs wait on sockets and child processes: two workers keep a 2-core machine busy (jest's default is one).

@@ -157,8 +157,9 @@ const ALLOWED: Record<string, string[]> = {
   // nest: a Nest root module is booted by mcp-reflect/nest (lib/nest/cli-application.ts), required lazily, only for
   // such an entry (lib/cli/application.ts), so that the CLI never loads @nestjs/* for a standalone application.
   cli: ['nest', 'generator', 'host', 'testing', 'validation', 'metadata', 'errors', 'constants'],
-  // The subpath entries (mcp-reflect/common, /redis, /tasks, /builtins, /auth-server): each names the areas it re-exports.
-  entries: ['decorators', 'errors', 'constants', 'context', 'interfaces', 'scale-out', 'tasks', 'builtins', 'auth'],
+  // The subpath entries (mcp-reflect/common, /redis, /tasks, /builtins, /auth-server, /state, /inspection): each names
+  // the areas it re-exports (common: the results of content, resources and prompts, which load no SDK).
+  entries: ['decorators', 'errors', 'constants', 'context', 'interfaces', 'content', 'resources', 'prompts', 'scale-out', 'tasks', 'builtins', 'auth', 'state', 'host'],
   index: [
     'openapi', 'proxy', 'state', 'tasks', 'builtins', 'pipeline', 'decorators', 'di', 'context', 'host', 'server', 'transports', 'scale-out', 'tools', 'resources', 'prompts',
     'completions', 'errors', 'constants', 'interfaces',

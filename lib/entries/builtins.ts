@@ -1,4 +1,4 @@
-// `mcp-reflect/builtins`: the ready-made enhancers (docs/builtins.md). The main entry exports the same classes.
+// `mcp-reflect/builtins`: the ready-made enhancers (docs/builtins.md), their one home.
 export {
   assertUpstreamOk,
   OpenTelemetryInterceptor,
