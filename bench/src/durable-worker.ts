@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import Redis from 'ioredis';
-import { Ctx, InMemoryTaskStore, Injectable, McpModule, Module, Param, RedisTaskStore, Tool, type Context } from 'mcp-reflect';
+import { Ctx, Injectable, McpModule, Module, Param, Tool, type Context } from 'mcp-reflect';
+import { InMemoryTaskStore } from 'mcp-reflect/tasks';
+import { RedisTaskStore } from 'mcp-reflect/redis';
 import { RedisStateStore, RedisTaskQueue } from 'mcp-reflect/redis';
 import { createTestClient, taskCalls } from 'mcp-reflect/testing';
 

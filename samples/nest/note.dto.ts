@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsOptional, IsString, Length, MaxLength } from 'class-validator';
-import { Field } from 'mcp-reflect';
+import { Field } from 'mcp-reflect/common';
 
 /**
  * A new note: the same class validates the REST body (Nest's ValidationPipe) and the tool's arguments

@@ -1,5 +1,5 @@
 import { Injectable, NotFoundException, UseGuards, UseInterceptors } from '@nestjs/common';
-import { Args, Param, Tool } from 'mcp-reflect';
+import { Args, Param, Tool } from 'mcp-reflect/common';
 import { NewNote } from './note.dto';
 import { type Note, NotesService } from './notes.service';
 import { Roles, RolesGuard } from './roles.guard';

@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Context } from 'mcp-reflect';
+import type { Context } from 'mcp-reflect/common';
 
 /** `@Roles('notes:admin')`: who may call it (a REST route or an MCP tool). */
 export const Roles = Reflector.createDecorator<string[]>();

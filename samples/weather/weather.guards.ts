@@ -1,4 +1,5 @@
-import { Injectable, RateLimitGuard, Reflector, type CanActivate, type ExecutionContext } from 'mcp-reflect';
+import { Injectable, Reflector, type CanActivate, type ExecutionContext } from 'mcp-reflect';
+import { RateLimitGuard } from 'mcp-reflect/builtins';
 import { ConfigService } from './config.module';
 
 /** `@RequireRole('admin')` on a tool (or a class): only callers with that role see and call it. */

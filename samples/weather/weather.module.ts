@@ -1,4 +1,5 @@
-import { APP_GUARD, McpModule, Module, ResponseCacheInterceptor, TimingInterceptor } from 'mcp-reflect';
+import { APP_GUARD, McpModule, Module } from 'mcp-reflect';
+import { ResponseCacheInterceptor, TimingInterceptor } from 'mcp-reflect/builtins';
 import { ConfigModule, ConfigService } from './config.module';
 import { GeoService } from './geo.service';
 import { PackingTools } from './packing.tools';

@@ -1,4 +1,5 @@
-import { Args, Context, Ctx, Injectable, ResponseCacheInterceptor, Tool, ToolError, UseGuards, UseInterceptors } from 'mcp-reflect';
+import { Args, Context, Ctx, Injectable, Tool, ToolError, UseGuards, UseInterceptors } from 'mcp-reflect';
+import { ResponseCacheInterceptor } from 'mcp-reflect/builtins';
 import { GeoService } from './geo.service';
 import { RequireRole, WeatherRateLimit } from './weather.guards';
 import { Forecast, ForecastQuery, TripPlan, Units } from './weather.dto';

@@ -6,7 +6,6 @@ import {
   McpModule,
   Module,
   Param,
-  RedisEventStore,
   Scope,
   Tool,
   UseGuards,
@@ -16,6 +15,7 @@ import {
   type ExecutionContext,
   type McpInterceptor,
 } from 'mcp-reflect';
+import { RedisEventStore } from 'mcp-reflect/redis';
 import { bookText, type BenchSystem } from '../system';
 import { clientSdk } from '../lazy';
 import { precompiledValidators } from '../precompiled';
