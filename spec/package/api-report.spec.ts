@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -78,6 +78,37 @@ function filesUnder(dir: string, pattern: RegExp): string[] {
     .filter((entry) => entry.isFile() && pattern.test(entry.name) && !path.join(entry.parentPath, entry.name).includes('node_modules'))
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
 }
+
+/**
+ * The published declarations hang together: every entry, /nest included (its peers are this repository's
+ * devDependencies), imported by a project that type-checks them with `skipLibCheck` off. The build strips
+ * `@internal` declarations, so a public signature that names one (a dangling import) fails here. The package
+ * spec does the same from the packed tarball for the entries a plain consumer installs.
+ */
+describe('the built declarations (stripInternal)', () => {
+  it('type-check with skipLibCheck off, every entry imported', async () => {
+    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    const entries = Object.keys(manifest.exports).filter((subpath) => subpath !== './package.json').map((subpath) => `mcp-reflect${subpath.slice(1)}`);
+    const project = mkdtempSync(path.join(tmpdir(), 'mcp-reflect-dts-'));
+    try {
+      mkdirSync(path.join(project, 'node_modules'));
+      symlinkSync(root, path.join(project, 'node_modules', 'mcp-reflect'), 'dir');
+      const compilerOptions = {
+        target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: false,
+        experimentalDecorators: true, types: ['node'], typeRoots: [path.join(root, 'node_modules', '@types')],
+      };
+      writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['entries.ts'] }));
+      writeFileSync(path.join(project, 'entries.ts'), entries.map((entry, i) => `export * as entry${i} from '${entry}';\n`).join(''));
+      expect(entries).toEqual(expect.arrayContaining(['mcp-reflect', 'mcp-reflect/nest', 'mcp-reflect/state', 'mcp-reflect/inspection']));
+      const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
+      await promisify(execFile)(tsc, ['-p', project], { cwd: project, encoding: 'utf8' }).catch((error: { stdout?: string }) => {
+        throw new Error(`the declarations in dist/ do not type-check (run npm run build first):\n${error.stdout ?? String(error)}`);
+      });
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
 
 describe('the homes of public names (CHANGELOG.md, 0.2.0)', () => {
   const docs = ['README.md', ...filesUnder(path.join(root, 'docs'), /\.md$/), ...filesUnder(path.join(root, 'samples'), /\.tsx?$/)];

@@ -94,6 +94,8 @@ import { InMemoryTaskStore, type TaskStore } from 'mcp-reflect/tasks';
 import { RedisTaskStore } from 'mcp-reflect/redis';
 import { TimingInterceptor } from 'mcp-reflect/builtins';
 import { githubUpstream, MemoryAuthStore, type AuthorizationServerOptions } from 'mcp-reflect/auth-server';
+import { InMemoryStateStore, type StateStore } from 'mcp-reflect/state';
+import type { McpInspection } from 'mcp-reflect/inspection';
 import * as entry from 'mcp-reflect';
 
 class Query { @IsInt() @Min(1) n!: number; }
@@ -108,12 +110,14 @@ class Tools {
 }
 
 const store: TaskStore = new InMemoryTaskStore();
-const single = store instanceof entry.InMemoryTaskStore && RedisTaskStore === entry.RedisTaskStore && TimingInterceptor === entry.TimingInterceptor;
+const states: StateStore = new InMemoryStateStore();
+// The names that moved out of the root in 0.2.0 are still there (deprecated aliases): the same classes.
+const single = store instanceof entry.InMemoryTaskStore && RedisTaskStore === entry.RedisTaskStore && TimingInterceptor === entry.TimingInterceptor && states instanceof entry.InMemoryStateStore;
 // mcp-reflect/auth-server types auth.server of the main entry's listen(), and loads no oidc-provider by itself.
 const signIn: AuthorizationServerOptions = { upstream: githubUpstream({ clientId: 'id', clientSecret: 'secret' }), store: new MemoryAuthStore() };
 const authServer = signIn.upstream.issuer === 'https://github.com/login/oauth' && (typeof require === 'undefined' || !Object.keys(require.cache).some((file) => file.includes('oidc-provider')));
 
-@Module({ imports: [McpModule.forRoot({ name: 'consumer', version: '1.0.0' })], providers: [Tools] })
+@Module({ imports: [McpModule.forRoot({ name: 'consumer', version: '1.0.0', state: { store: states } })], providers: [Tools] })
 class AppModule {}
 
 async function main() {
@@ -121,10 +125,11 @@ async function main() {
   const app: McpApplication = client.app;
   const signals: ShutdownSignal[] = ['SIGTERM'];
   app.enableShutdownHooks(signals);
+  const inspection: McpInspection = app.inspect();
   const tools = (await client.listTools()).tools.map((t) => t.name).join(',');
   const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
   const twice = await client.callTool({ name: 'twice', arguments: { n: 21 } });
-  console.log(JSON.stringify({ tools, sum: sum.content, twice: twice.content, size: app.tools.names().length, single, authServer }));
+  console.log(JSON.stringify({ tools, sum: sum.content, twice: twice.content, size: app.tools.names().length, inspected: inspection.tools.length, single, authServer }));
   await client.close();
 }
 main().catch((e) => { console.error(e); process.exit(1); });
@@ -235,7 +240,7 @@ describe('the packed tarball', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('holds the licence, the built library, the README and the docs, and no sources or specs', () => {
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/testing/index.js', 'docs/setup.md', 'docs/testing.md']));
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/testing/index.js', 'docs/setup.md', 'docs/testing.md']));
     expect(files.filter((f) => /^(lib|spec|samples|bench|tools)\//.test(f))).toEqual([]);
     const licence = readFileSync(path.join(unpacked, 'LICENSE'), 'utf8');
     expect(licence).toMatch(/^MIT License\n\nCopyright \(c\) 2026 the mcp-reflect authors\n/);
@@ -297,7 +302,7 @@ describe('the packed tarball', () => {
       expect(run(path.join(app, 'node_modules', '.bin', 'tsc'), ['--version'], app).trim()).toBe('Version 7.0.2');
       expect(readFileSync(path.join(app, 'dist', 'main.js'), 'utf8')).toMatch(emits);
       const surface = JSON.parse(run(process.execPath, ['dist/surface.js'], app).trim());
-      expect(surface).toEqual({ tools: 'add,twice', sum: [{ type: 'text', text: '5' }], twice: [{ type: 'text', text: '42' }], size: 2, single: true, authServer: true });
+      expect(surface).toEqual({ tools: 'add,twice', sum: [{ type: 'text', text: '5' }], twice: [{ type: 'text', text: '42' }], size: 2, inspected: 2, single: true, authServer: true });
       for (const script of Object.keys(plainSources)) expect(run(process.execPath, [script], app).trim()).toBe('function function function');
       expect(JSON.parse(run(process.execPath, ['common.cjs'], app).trim())).toEqual({ sdk: [], decorators: ['function', 'function', 'function', 'function'] });
     }, 240_000);
