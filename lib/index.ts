@@ -66,6 +66,8 @@ export type { ClientInfo, ContextLogger, ElicitResult, InputOptions, LogLevel, P
 export { McpModule, McpFactory, McpApplication } from './host';
 export { InMemoryEventStore } from './transports';
 export type { FetchHandler, FetchHandlerOptions, FetchRequestInfo, HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions, SessionRecord, SessionStore } from './transports';
+// What `app.connect()` returns.
+export type { ConnectionHandle } from './transports';
 export type { ChangeBus, ChangeMessage } from './server';
 export type { ListenOptions, StdioListenOptions, ConnectOptions, ShutdownSignal, McpFactoryOptions, McpModuleAsyncOptions, McpModuleOptions, McpWarningOptions, ToolSearchOptions, Transport } from './host';
 // Tool search (docs/composition.md#tool-search): the tools/list `_meta` key that asks for every tool.

@@ -85,6 +85,7 @@ export class Context {
   private asked?: InputRequiredSignal;
   private userState?: UserState;
 
+  /** @internal Built by the library for each call; a component gets it through `@Ctx()`. */
   constructor(private readonly channel: RequestChannel) {}
 
   /** Log messages for the client (built on first use: most calls never log). */

@@ -15,6 +15,7 @@ import { ErrorCode, McpReflectError } from '../errors';
  * app.tools.add(new ReportTools(db)); // every @Tool() method of the instance
  */
 export class ComponentControl {
+  /** @internal Built by the application (`app.tools`, `app.resources`, `app.prompts`). */
   constructor(
     private readonly catalogues: readonly Controlled[],
     private readonly addInstance: (instance: object, options?: AddOptions) => AddedComponents,
