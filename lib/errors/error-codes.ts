@@ -36,5 +36,7 @@ export const ErrorCode = {
   /** `getUrl()` before `listen({ transport: 'http' })`. */
   NotListening: 'NOT_LISTENING',
   UnknownTransport: 'UNKNOWN_TRANSPORT',
+  /** `app.listen({ transport: 'http' })` could not bind its host and port (the port in use, an address not of this machine). */
+  ListenFailed: 'LISTEN_FAILED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -95,6 +95,8 @@ export class McpApplication {
   private readonly connections = new Set<ConnectionHandle>();
   private readonly http: HttpListener[] = [];
   private readonly signalListeners = new Map<ShutdownSignal, () => void>();
+  /** The binds of `listen()` calls under way, which `close()` waits for. */
+  private readonly starting = new Set<Promise<unknown>>();
   private closed = false;
   /** Work to run once before the application first serves (`deferUntilServed()`), and its outcome. */
   private beforeServing?: () => Promise<void>;
@@ -152,7 +154,9 @@ export class McpApplication {
 
   /**
    * Serves the application. On stdio, messages arrive on stdin and go to stdout (log with `console.error`).
-   * Over HTTP it resolves once the port is bound and rejects if it cannot be (EADDRINUSE).
+   * Over HTTP it resolves once the port is bound, and rejects with `LISTEN_FAILED` if it cannot be (the port in
+   * use, an address not of this machine), leaving nothing bound: the application stays open (listen again, or
+   * close it). A `close()` called meanwhile closes what the listen bound, and the listen rejects.
    *
    * @example
    * await app.listen({ transport: 'stdio' });
@@ -161,6 +165,7 @@ export class McpApplication {
   async listen(options: ListenOptions): Promise<void> {
     if (this.closed) throw new McpReflectError(ErrorCode.ApplicationClosed, 'Cannot listen: the application is closed.\nFix: create a new application with McpFactory.create().');
     await this.servable();
+    if (this.closed) throw closedWhileListening();
     this.registries.warnUnprovidedComponents?.(); // here, not at create(): one process serves this one application
     if (options.transport === 'stdio') {
       const connection = options.auth ? { auth: options.auth } : undefined;
@@ -171,7 +176,16 @@ export class McpApplication {
     if (options.transport !== 'http') {
       throw new McpReflectError(ErrorCode.UnknownTransport, `Cannot listen on the transport '${String((options as { transport: unknown }).transport)}': there is no such transport.\nFix: use { transport: 'stdio' } or { transport: 'http' }.`);
     }
-    const listener = await httpTransport().listenHttp(this.parts.http, options, this.logger);
+    // A close() meanwhile waits for the bind, whose listener it then closes: once close() resolves, nothing is bound.
+    const bound = httpTransport()
+      .listenHttp(this.parts.http, options, this.logger)
+      .then(async (listener) => {
+        if (!this.closed) return listener;
+        await listener.close();
+        throw closedWhileListening();
+      });
+    this.starting.add(bound);
+    const listener = await bound.finally(() => this.starting.delete(bound));
     this.http.push(listener);
     this.track({ close: () => listener.close() });
   }
@@ -290,6 +304,7 @@ export class McpApplication {
     if (this.closed) return;
     this.closed = true;
     this.removeSignalListeners();
+    await Promise.allSettled([...this.starting]);
     const open = [...this.connections];
     this.connections.clear();
     await Promise.allSettled(open.map((c) => c.close()));
@@ -339,6 +354,14 @@ export class McpApplication {
     this.connections.add(tracked);
     return tracked;
   }
+}
+
+/** `app.close()` was called while `app.listen()` was starting: what it had bound is closed. */
+function closedWhileListening(): McpReflectError {
+  return new McpReflectError(
+    ErrorCode.ApplicationClosed,
+    'Cannot listen: the application was closed while it was starting to listen.\nFix: await app.listen() before closing the application, or create a new one with McpFactory.create().',
+  );
 }
 
 /** `handler`, whose every call first waits for `first()` (what runs before the application first serves). */

@@ -3,7 +3,7 @@ import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef, M
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpProxy, McpProxyOptions } from '../proxy';
-import type { OpenApiSettings } from '../openapi';
+import type { McpOpenApi, OpenApiSettings } from '../openapi';
 import { authGate, openApis, proxies } from '../host/optional-parts';
 import { composeApplication, stderrLogger, type ConnectOptions, type ListenOptions, type McpApplication } from '../host';
 import { completeAuth } from '../context';
@@ -41,6 +41,9 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
   private built?: McpApplication;
   private http?: NodeHttpHandler;
   private proxies: McpProxy[] = [];
+  private apis: McpOpenApi[] = [];
+  /** Nest is shutting the application down (a close() may come while it still initialises). */
+  private stopped = false;
   /** The remotes' connection, started once the application is first served (or listens). */
   private remotes?: Promise<void>;
   private listening?: { unsubscribe(): void };
@@ -91,8 +94,11 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     const services = { discovery: this.discovery, moduleRef: this.moduleRef, externalContextCreator: this.externalContextCreator, modules: this.modules };
     const host = new NestHost(options, services, middleware, served);
     const { built: _built, ...build } = this.cliBuild ?? { built: undefined };
+    // app.close() while Nest still initialises: what is built after it is closed at once (its shutdown hook has run).
+    if (this.stopped) return;
     const composed = await composeApplication(host, build);
     this.built = composed.app;
+    if (this.stopped) return void (await this.built.close());
     this.cliBuild?.built(composed, options.name);
     if (servers.length > 1) {
       this.built.refuseUnnamedComponents(
@@ -114,9 +120,9 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     try {
       // The proxy and OpenAPI modules load only for an application that has some.
       this.proxies = wanted(McpProxyProvider).map((proxy) => new (proxies().McpProxy)(proxy.options, this.built!, logger));
-      const apis = wanted(McpOpenApiProvider).map((api) => new (openApis().McpOpenApi)(api.options, this.built!, logger));
-      // OpenAPI documents are read now (bounded), and a bad one stops the bootstrap.
-      await Promise.all(apis.map((api) => api.onApplicationBootstrap()));
+      this.apis = wanted(McpOpenApiProvider).map((api) => new (openApis().McpOpenApi)(api.options, this.built!, logger));
+      // OpenAPI documents are read now (bounded), and a bad one stops the bootstrap (the others' readings are aborted).
+      await Promise.all(this.apis.map((api) => api.onApplicationBootstrap()));
       // Remotes (a child process, a connection) connect once the application is known to have initialised: when it
       // is first served (listen(), connect(), the endpoint's first request), or Nest's app.listen() has bound. Nest
       // runs no shutdown hook when a provider's onApplicationBootstrap fails after this one, and a failed
@@ -139,11 +145,24 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
     this.listening?.unsubscribe();
+    this.closeLateServer();
+    for (const api of this.apis) api.onApplicationShutdown();
     // A connection under way ends (bounded) before the remotes close; none starts after this.
     await (this.remotes ??= Promise.resolve()).catch(() => undefined);
     await Promise.all(this.proxies.map((proxy) => proxy.onApplicationShutdown()));
     await this.built?.close();
+  }
+
+  /**
+   * An `app.close()` called while `app.listen()` was initialising the application: Nest closes its HTTP server
+   * before it is bound, then binds it. Bound after the close, it is closed here, so that nothing is left listening.
+   */
+  private closeLateServer(): void {
+    const host = this.adapterHost;
+    if (!host?.httpAdapter || host.listening) return;
+    host.listen$?.subscribe(() => void Promise.resolve(host.httpAdapter.close()).catch(() => undefined));
   }
 
   /** Connects the remotes, once (each bounded; a remote that is down is retried in the background). */

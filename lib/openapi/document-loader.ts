@@ -30,9 +30,9 @@ function loadParser(): typeof import('@apidevtools/json-schema-ref-parser') {
  * schema converter refuses it where an operation uses it. Shared objects stay shared (YAML aliases are never
  * written out here): their expansion is counted by the schema converter.
  */
-export async function loadDocument(settings: OpenApiSettings, deadline: number): Promise<OpenApiDocument> {
+export async function loadDocument(settings: OpenApiSettings, deadline: number, stopping?: AbortSignal): Promise<OpenApiDocument> {
   const { $RefParser } = loadParser();
-  const text = settings.source.kind === 'object' ? undefined : await readText(settings, deadline);
+  const text = settings.source.kind === 'object' ? undefined : await readText(settings, deadline, stopping);
   const overdue = () => {
     if (Date.now() > deadline) {
       throw new DocumentProblem(`reading and resolving it took longer than documentTimeout (${settings.documentTimeout} ms)`, 'raise documentTimeout, or give a smaller document');
@@ -67,11 +67,19 @@ function copyOf(value: object): unknown {
   }
 }
 
-async function readText(settings: OpenApiSettings, deadline: number): Promise<string> {
+/**
+ * The document's text, read within `deadline`; `stopping` (the application stopped meanwhile) aborts the reading
+ * too, so that no fetch or file handle outlives a failed bootstrap.
+ */
+async function readText(settings: OpenApiSettings, deadline: number, stopping?: AbortSignal): Promise<string> {
   const { source, maxDocumentBytes, documentTimeout } = settings;
-  const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+  const timeout = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+  const signal = stopping ? AbortSignal.any([timeout, stopping]) : timeout;
   const tooBig = () => new DocumentProblem(`it is larger than maxDocumentBytes (${maxDocumentBytes} bytes)`, 'give a smaller document, or raise maxDocumentBytes');
-  const slow = () => new DocumentProblem(`reading it took longer than documentTimeout (${documentTimeout} ms)`, 'check that it can be read quickly, or raise documentTimeout');
+  const slow = () =>
+    stopping?.aborted
+      ? new DocumentProblem('the application stopped while it was being read', 'nothing, if the application was closed on purpose; otherwise see why its bootstrap failed (the error thrown first)')
+      : new DocumentProblem(`reading it took longer than documentTimeout (${documentTimeout} ms)`, 'check that it can be read quickly, or raise documentTimeout');
   if (source.kind === 'url') {
     let response: Response;
     try {

@@ -28,6 +28,9 @@ export class McpOpenApi {
     private readonly logger: Logger,
   ) {}
 
+  /** Aborts a reading of the document under way when the application stops (a bootstrap that failed meanwhile). */
+  private readonly stopping = new AbortController();
+
   async onApplicationBootstrap(): Promise<void> {
     const { settings } = this;
     // documentTimeout bounds the whole load: reading, parsing, resolving, selecting and converting.
@@ -36,7 +39,7 @@ export class McpOpenApi {
     const left: string[] = [];
     const dropped: string[] = [];
     try {
-      const document = await loadDocument(settings, deadline);
+      const document = await loadDocument(settings, deadline, this.stopping.signal);
       const notes = {
         leftOut: (operation: string, reason: string) => left.push(`${operation}: ${reason}`),
         dropped: (operation: string, what: string) => dropped.push(`${operation}: ${what}`),
@@ -54,6 +57,11 @@ export class McpOpenApi {
     this.warn(left, (n) => `${n} operation${n === 1 ? '' : 's'} left out, which cannot be served`);
     this.warn(dropped, (n) => `${n} part${n === 1 ? '' : 's'} of operations left out, which are never sent or run`);
     this.components.tools.add(built.instance, { namespace: settings.namespace, ...(settings.transforms ? { transforms: settings.transforms } : {}) });
+  }
+
+  /** The application stops: a fetch of the document still under way is aborted (its connection closed). */
+  onApplicationShutdown(): void {
+    this.stopping.abort();
   }
 
   /** One warning naming what was left out (the first few of them). */

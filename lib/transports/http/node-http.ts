@@ -10,6 +10,7 @@ import { peerHeader } from '../../server/peer-headers';
 import type { HttpListenOptions, HttpOptions } from './http-options';
 import { bodyOf, webRequest, writeResponse } from './node-adapter';
 import { requestTarget } from './request-target';
+import { ErrorCode, McpReflectError } from '../../errors';
 
 export type NodeHttpHandler = ((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>) & {
   /** Closes the endpoint's sessions and per-request handler. */
@@ -90,6 +91,26 @@ function badRequest(res: ServerResponse, message: string): void {
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
+/**
+ * Why the server could not bind `host:port`, naming the address and the fix; Node's error (its `code`, e.g.
+ * `EADDRINUSE`) is the cause. Nothing of the server is left: it never bound.
+ */
+function listenFailure(error: Error & { code?: string }, host: string, port: number): McpReflectError {
+  const address = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  const [why, fix] =
+    error.code === 'EADDRINUSE'
+      ? ['the port is in use (EADDRINUSE)', 'stop the process that holds it, or listen on another port (port: 0 picks a free one).']
+      : error.code === 'EADDRNOTAVAIL'
+        ? [`no network interface of this machine has the address ${bare} (EADDRNOTAVAIL)`, "give an address of this machine, e.g. host: '127.0.0.1' (this machine only) or '0.0.0.0' (every interface)."]
+        : error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN'
+          ? [`the host name '${bare}' does not resolve (${error.code})`, "give an address of this machine, or a name that resolves to one, e.g. host: '127.0.0.1'."]
+          : error.code === 'EACCES'
+            ? [`this process may not bind it (EACCES)`, 'listen on a port above 1023, or give the process the right to bind low ports.']
+            : [error.message, 'check the host and port given to listen().'];
+  return new McpReflectError(ErrorCode.ListenFailed, `Cannot listen on ${address}: ${why}.\nFix: ${fix}`, { cause: error });
+}
+
 /** A bound HTTP server: its URL, and how to stop it. */
 export interface HttpListener {
   readonly url: string;
@@ -157,7 +178,7 @@ export async function listenHttpEndpoints(
     res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Not found: ${where}` }, id: null }));
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => reject(listenFailure(error, host, options.port ?? 3000)));
     server.listen(options.port ?? 3000, host.replace(/^\[(.*)\]$/, '$1'), () => {
       server.off('error', reject);
       resolve();

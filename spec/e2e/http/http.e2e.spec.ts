@@ -62,7 +62,11 @@ describe('Streamable HTTP (stateful, real sockets on 127.0.0.1)', () => {
   it('refuses to listen on a port in use, instead of reporting success', async () => {
     const other = await McpFactory.create(HttpModule);
     const port = Number(new URL(url).port);
-    await expect(other.listen({ transport: 'http', host: '127.0.0.1', port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await expect(other.listen({ transport: 'http', host: '127.0.0.1', port })).rejects.toMatchObject({
+      code: 'LISTEN_FAILED',
+      message: `Cannot listen on http://127.0.0.1:${port}: the port is in use (EADDRINUSE).\nFix: stop the process that holds it, or listen on another port (port: 0 picks a free one).`,
+      cause: { code: 'EADDRINUSE' },
+    });
     await other.close();
   });
 
