@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCase, stillRunning } from '../support/failed-bootstrap';
+
+/**
+ * A proxied stdio remote started through a launcher — `npx some-server` is npm exec → sh → node — is ended with
+ * its launcher (docs/reliability.md): spec/fixtures/failed-bootstrap/wrapper.mjs starts the remote as a child of
+ * its own and forwards no signal, as such launchers do. On a failed bootstrap and on `app.close()` after a normal
+ * start, the launcher and its child must both be gone, and the process must exit on its own within a second.
+ */
+describe('a stdio remote started through a launcher', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'mcp-reflect-groups-'));
+  });
+  const started: number[] = [];
+  afterAll(() => {
+    // A failure here must not leave the remote behind either.
+    for (const pid of started) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone, as it should be
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['create', 'a failed McpFactory.create()', 'the database is unreachable'],
+    ['close', 'app.close() after a normal start', 'closed'],
+  ])('%s: %s ends the launcher and its child, and the process exits on its own within a second', async (kind, _what, message) => {
+    const pidFile = path.join(dir, `${kind}.pid`);
+    const outcome = await runCase('groups-case.ts', kind, [kind, pidFile]);
+    // Every launcher started (the SDK client's server/discover probe runs on one of its own first) and its child.
+    const launchers = readFileSync(`${pidFile}.launchers`, 'utf8').trim().split('\n').map(Number);
+    const remotes = launchers.filter((pid) => existsSync(`${pidFile}.${pid}`)).map((pid) => Number(readFileSync(`${pidFile}.${pid}`, 'utf8')));
+    started.push(...launchers, ...remotes);
+    expect(outcome.failed.message).toBe(message);
+    expect(outcome.exitAfter).toBeLessThan(1000);
+    expect(remotes.length).toBeGreaterThanOrEqual(1);
+    const left = [];
+    for (const pid of [...launchers, ...remotes]) if (await stillRunning(pid)) left.push(pid);
+    expect(left).toEqual([]);
+  }, 60_000);
+});
+
+/**
+ * The authorization server (`auth.server`, on oidc-provider) leaves nothing running (docs/reliability.md): a listen
+ * that fails after it was built (the port is taken), and `app.close()` after a whole sign-in at the local upstream
+ * provider of samples/signin (registration, upstream login, consent, token, an MCP request with the token).
+ */
+describe('the authorization server', () => {
+  let upstream: ChildProcess;
+  let issuer: string;
+  beforeAll(async () => {
+    upstream = spawn(process.execPath, [path.resolve(__dirname, '..', '..', 'samples', 'signin', 'upstream.mjs')], { env: { ...process.env, UPSTREAM_PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    issuer = await new Promise<string>((resolve, reject) => {
+      let seen = '';
+      const timer = setTimeout(() => reject(new Error(`the upstream provider did not start:\n${seen}`)), 20_000);
+      upstream.stderr!.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        const match = /upstream sign-in provider at (\S+)/.exec(seen);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      });
+    });
+  }, 30_000);
+  afterAll(() => upstream?.kill());
+
+  it.each([
+    ['listen-fails', 'a listen that fails (the port is taken)', /^listen EADDRINUSE/],
+    ['close', 'app.close() after a whole sign-in', /^closed$/],
+  ])('%s: %s, and the process exits on its own within a second', async (kind, _what, message) => {
+    const outcome = await runCase('auth-case.ts', kind, [kind, issuer]);
+    expect(outcome.failed.message).toMatch(message);
+    expect(outcome.exitAfter).toBeLessThan(1000);
+  }, 60_000);
+});
