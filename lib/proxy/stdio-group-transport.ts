@@ -209,7 +209,8 @@ let forwarding = false;
 function forwardSignals(): void {
   if (forwarding) return;
   forwarding = true;
-  for (const name of FORWARDED) process.on(name, onSignal);
+  // First among the listeners: when it runs, a `process.once()` listener of the application's is still counted.
+  for (const name of FORWARDED) process.prependListener(name, onSignal);
   process.on('exit', onExit);
 }
 
