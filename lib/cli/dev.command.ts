@@ -56,8 +56,10 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
 
   let child: ChildProcess | undefined;
   let shown = false;
+  let stopping = false;
   const start = () =>
     new Promise<void>((resolve) => {
+      if (stopping) return resolve();
       const started = Date.now();
       const current = fork(RUNNER, [], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       child = current;
@@ -77,12 +79,13 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
       current.once('exit', () => resolve());
       current.send(job);
     });
+  // The server closes itself within 3 s of SIGTERM, its proxied remotes included (./dev-runner.ts); past 5 s it is killed.
   const stop = (): Promise<void> =>
     new Promise((resolve) => {
       const current = child;
       child = undefined;
       if (!current || current.exitCode !== null || current.signalCode !== null) return resolve();
-      const kill = setTimeout(() => current.kill('SIGKILL'), 3_000);
+      const kill = setTimeout(() => current.kill('SIGKILL'), 5_000);
       current.once('exit', () => {
         clearTimeout(kill);
         resolve();
@@ -101,6 +104,7 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
     restarting = (async () => {
       do {
         again = false;
+        if (stopping) return;
         say(`${why}: restarting`);
         if (metadataFile && !/\.json$/.test(metadataFile)) {
           const generated = await generateCommand(['--quiet', '--out', metadataFile, '--project', projectConfig(entry)]).catch((error: Error) => ({ exitCode: 1, stdout: '', stderr: error.message }));
@@ -117,22 +121,33 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher | undefined;
   const changed = (file: string | null) => {
-    if (!file || IGNORED.test(file) || (metadataFile && path.resolve(folder, file) === metadataFile)) return;
+    if (stopping || !file || IGNORED.test(file) || (metadataFile && path.resolve(folder, file) === metadataFile)) return;
     clearTimeout(timer);
     timer = setTimeout(() => void restart(`${file} changed`), 150);
   };
-  await start();
-  watcher = watch(folder, { recursive: true }, (_event, file) => changed(file ? String(file) : null));
-  return new Promise<CommandOutput>((resolve) => {
+  // Ctrl-C (or SIGTERM) from the first moment, the first start included: the watcher closes, the server (and
+  // what it started) ends, then dev exits.
+  const stopped = new Promise<CommandOutput>((resolve) => {
     const quit = () => {
+      if (stopping) return;
+      stopping = true;
+      process.off('SIGINT', quit);
+      process.off('SIGTERM', quit);
       clearTimeout(timer);
       watcher?.close();
       say('stopping');
-      void stop().then(() => resolve({ stdout: '', exitCode: 0 }));
+      void (async () => {
+        await restarting;
+        await stop();
+        resolve({ stdout: '', exitCode: 0 });
+      })();
     };
-    process.once('SIGINT', quit);
-    process.once('SIGTERM', quit);
+    process.on('SIGINT', quit);
+    process.on('SIGTERM', quit);
   });
+  await start();
+  if (!stopping) watcher = watch(folder, { recursive: true }, (_event, file) => changed(file ? String(file) : null));
+  return stopped;
 }
 
 /** The folder of the entry's project it lies in (src/ of src/app.module.ts), or the entry's own folder. */
