@@ -62,15 +62,16 @@ export class StdioGroupTransport implements Transport {
         detached: true,
       });
       this.child = child;
+      // Known from now on (not from 'spawn'): an exit in between must end this group too.
+      if (child.pid !== undefined) {
+        groups.add(child);
+        forwardSignals();
+      }
       child.on('error', (error) => {
         reject(error);
         this.onerror?.(error);
       });
-      child.on('spawn', () => {
-        groups.add(child);
-        forwardSignals();
-        resolve();
-      });
+      child.on('spawn', () => resolve());
       child.on('close', () => {
         // Its pipes are closed: whatever is left of its group (a daemon it started) goes with it.
         void endGroup(child, true);

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { stillRunning } from '../support/failed-bootstrap';
 import { EVERYTHING } from '../support/everything';
+import { allGone, launched } from '../support/launched';
 import { waitFor, within } from '../support/waiting';
 
 /**
@@ -73,17 +73,10 @@ describe('mcp-reflect dev stops cleanly', () => {
   function started(): number[] {
     const file = (name: string) => path.join(pids, name);
     const server = existsSync(file('server')) ? [Number(readFileSync(file('server'), 'utf8'))] : [];
-    const launchers = existsSync(file('remote.launchers')) ? readFileSync(file('remote.launchers'), 'utf8').trim().split('\n').map(Number) : [];
-    const remotes = launchers.filter((pid) => existsSync(file(`remote.${pid}`))).map((pid) => Number(readFileSync(file(`remote.${pid}`), 'utf8')));
+    const { launchers, remotes } = launched(file('remote'));
     const all = [...server, ...launchers, ...remotes];
     seen.push(...all);
     return all;
-  }
-
-  async function left(all: number[]): Promise<number[]> {
-    const running: number[] = [];
-    for (const pid of all) if (await stillRunning(pid)) running.push(pid);
-    return running;
   }
 
   /** Sends `signal` to dev: it must exit with 0 within 5 s (the server closes within 3 s), leaving none of `all`. */
@@ -93,7 +86,7 @@ describe('mcp-reflect dev stops cleanly', () => {
     expect(await within(exited, `dev to exit after ${signal}\n${output}`, 10_000)).toBe(0);
     expect(Date.now() - sent).toBeLessThan(5_000);
     expect(output).toContain('stopping');
-    expect(await left(all)).toEqual([]);
+    await allGone(all);
   }
 
   it('Ctrl-C after the start: the server, the launcher and its child are gone, and dev exits with 0 within 5 s', async () => {
@@ -112,7 +105,7 @@ describe('mcp-reflect dev stops cleanly', () => {
     expect(output).not.toMatch(/serving .* at http/);
     await stops(exited, 'SIGTERM', started());
     // What started after the signal (the session's launcher after the probe's) is gone too.
-    expect(await left(started())).toEqual([]);
+    await allGone(started());
   }, 90_000);
 
   it('a server that fails to start: dev reports it and keeps watching, nothing of the server is left; Ctrl-C exits at once', async () => {
@@ -121,7 +114,7 @@ describe('mcp-reflect dev stops cleanly', () => {
     await waitFor(() => output.includes('the server did not start') || undefined, { what: `the failed start to be reported\n${output}`, timeout: 60_000 });
     expect(output).toContain('the database is unreachable');
     expect(output).toContain('waiting for a change');
-    expect(await left(started())).toEqual([]);
+    await allGone(started());
     expect(dev!.exitCode).toBeNull();
     await stops(exited, 'SIGINT', []);
   }, 90_000);
@@ -134,15 +127,7 @@ describe('mcp-reflect dev stops cleanly', () => {
     dev!.kill('SIGKILL');
     await exited;
     // The server closes within 3 s of noticing.
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    await waitFor(() => all.every((pid) => !alive(pid)) || undefined, { what: `the server and the remote to end: ${all.filter(alive).join(', ')}`, timeout: 6_000, interval: 50 });
+    await allGone(all, 6_000);
   }, 90_000);
 
   it('a bad entry path: exits with 2 (a CLI error) at once, naming it', async () => {

@@ -1,31 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCase } from '../support/failed-bootstrap';
-import { waitFor } from '../support/waiting';
+import { allGone, killLaunched, launched } from '../support/launched';
 
 /**
  * A proxied stdio remote started through a launcher — `npx some-server` is npm exec → sh → node — is ended with
  * its launcher (docs/reliability.md): spec/fixtures/failed-bootstrap/wrapper.mjs starts the remote as a child of
- * its own and forwards no signal, as such launchers do. On a failed bootstrap and on `app.close()` after a normal
- * start, the launcher and its child must both be gone, and the process must exit on its own within a second.
+ * its own and forwards no signal, as such launchers do. On a failed bootstrap, on `app.close()` after a normal
+ * start, and on a SIGTERM the process dies of (no listener) or closes on (`enableShutdownHooks()`), the launchers
+ * and their children must all be gone, and the process must exit on its own in time.
  */
 describe('a stdio remote started through a launcher', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'mcp-reflect-groups-'));
   });
-  const started: number[] = [];
   afterAll(() => {
-    // A failure here must not leave the remote behind either.
-    for (const pid of started) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone, as it should be
-      }
-    }
+    killLaunched(dir); // a failure here must not leave them behind either
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -38,23 +31,13 @@ describe('a stdio remote started through a launcher', () => {
   ])('%s: %s ends the launcher and its child, and the process exits on its own in time', async (kind, _what, message, bound) => {
     const pidFile = path.join(dir, `${kind}.pid`);
     const outcome = await runCase('groups-case.ts', kind, [kind, pidFile]);
-    // Every launcher started (the SDK client's server/discover probe runs on one of its own first) and its child.
-    const launchers = readFileSync(`${pidFile}.launchers`, 'utf8').trim().split('\n').map(Number);
-    const remotes = launchers.filter((pid) => existsSync(`${pidFile}.${pid}`)).map((pid) => Number(readFileSync(`${pidFile}.${pid}`, 'utf8')));
-    started.push(...launchers, ...remotes);
+    // Every launcher started (the SDK client's server/discover probe runs on one of its own first) and its child:
+    // gone at once after a close (it waits for them), within 3 s of a signal passed on to them.
+    const { launchers, remotes } = launched(pidFile);
     expect(outcome.failed.message).toBe(message);
     expect(outcome.exitAfter).toBeLessThan(bound);
     expect(remotes.length).toBeGreaterThanOrEqual(1);
-    // Gone at once after a close (it waits for them); within 3 s of the signal passed on to them otherwise.
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    await waitFor(() => ![...launchers, ...remotes].some(alive) || undefined, { what: `the launchers and remotes to end: ${[...launchers, ...remotes].filter(alive).join(', ')}`, timeout: 3_000, interval: 50 });
+    await allGone([...launchers, ...remotes]);
   }, 60_000);
 });
 
