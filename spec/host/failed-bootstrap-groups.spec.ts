@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCase } from '../support/failed-bootstrap';
 import { allGone, killLaunched, launched } from '../support/launched';
+import { startSignInUpstream } from '../support/signin-upstream';
 
 /**
  * A proxied stdio remote started through a launcher — `npx some-server` is npm exec → sh → node — is ended with
@@ -47,30 +47,17 @@ describe('a stdio remote started through a launcher', () => {
  * provider of samples/signin (registration, upstream login, consent, token, an MCP request with the token).
  */
 describe('the authorization server', () => {
-  let upstream: ChildProcess;
-  let issuer: string;
+  let upstream: Awaited<ReturnType<typeof startSignInUpstream>>;
   beforeAll(async () => {
-    upstream = spawn(process.execPath, [path.resolve(__dirname, '..', '..', 'samples', 'signin', 'upstream.mjs')], { env: { ...process.env, UPSTREAM_PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
-    issuer = await new Promise<string>((resolve, reject) => {
-      let seen = '';
-      const timer = setTimeout(() => reject(new Error(`the upstream provider did not start:\n${seen}`)), 20_000);
-      upstream.stderr!.on('data', (chunk: Buffer) => {
-        seen += chunk.toString();
-        const match = /upstream sign-in provider at (\S+)/.exec(seen);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      });
-    });
+    upstream = await startSignInUpstream();
   }, 30_000);
-  afterAll(() => upstream?.kill());
+  afterAll(() => upstream?.stop());
 
   it.each([
     ['listen-fails', 'a listen that fails (the port is taken)', /^listen EADDRINUSE/],
     ['close', 'app.close() after a whole sign-in', /^closed$/],
   ])('%s: %s, and the process exits on its own within a second', async (kind, _what, message) => {
-    const outcome = await runCase('auth-case.ts', kind, [kind, issuer]);
+    const outcome = await runCase('auth-case.ts', kind, [kind, upstream.issuer]);
     expect(outcome.failed.message).toMatch(message);
     expect(outcome.exitAfter).toBeLessThan(1000);
   }, 60_000);

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCase } from '../support/failed-bootstrap';
+import { freePort } from '../support/free-port';
 import { allGone, killLaunched, launched } from '../support/launched';
+import { startSignInUpstream } from '../support/signin-upstream';
 
 /**
  * In a Nest application too, a proxied stdio remote started through a launcher (`npx pkg`: npm → sh → node;
@@ -28,5 +30,27 @@ describe('a Nest application with a stdio remote started through a launcher', ()
     expect(outcome.exitAfter).toBeLessThan(1000);
     expect(remotes.length).toBeGreaterThanOrEqual(1);
     await allGone([...launchers, ...remotes]);
+  }, 60_000);
+});
+
+/**
+ * The authorization server (`auth.server`) of a Nest application (`http: { mount: 'server' }`) leaves nothing
+ * running (docs/reliability.md): an init that fails after McpService's, followed by `app.close()` as
+ * docs/nestjs.md says, and `app.close()` after a whole sign-in at the local upstream provider of samples/signin.
+ */
+describe('a Nest application with the authorization server', () => {
+  let upstream: Awaited<ReturnType<typeof startSignInUpstream>>;
+  beforeAll(async () => {
+    upstream = await startSignInUpstream();
+  }, 30_000);
+  afterAll(() => upstream?.stop());
+
+  it.each([
+    ['init-fails', 'an init that fails, then app.close()', 'the database is unreachable'],
+    ['close', 'app.close() after a whole sign-in', 'closed'],
+  ])('%s: %s, and the process exits on its own within a second', async (kind, _what, message) => {
+    const outcome = await runCase('nest-auth-case.ts', kind, [kind, upstream.issuer, String(await freePort())]);
+    expect(outcome.failed.message).toBe(message);
+    expect(outcome.exitAfter).toBeLessThan(1000);
   }, 60_000);
 });
