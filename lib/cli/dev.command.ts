@@ -43,6 +43,7 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
   const port = Number(options.port ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError(`Invalid --port ${JSON.stringify(options.port)}: give a port from 0 to 65535.`);
   const folder = typeof options.watch === 'string' ? path.resolve(options.watch) : watchedFolder(entry);
+  if (!existsSync(folder)) throw usageError(`Cannot watch ${folder}: it does not exist. Give a folder of the project with --watch <folder>.`);
   const say = (line: string) => io.stderr.write(`[mcp-reflect dev] ${line}\n`);
   const metadataFile = typeof options.metadata === 'string' ? path.resolve(options.metadata) : findMetadataFile(entry);
   const job = {
@@ -146,7 +147,14 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
     process.on('SIGTERM', quit);
   });
   await start();
-  if (!stopping) watcher = watch(folder, { recursive: true }, (_event, file) => changed(file ? String(file) : null));
+  try {
+    if (!stopping) watcher = watch(folder, { recursive: true }, (_event, file) => changed(file ? String(file) : null));
+  } catch (error) {
+    // A folder that cannot be watched: the server started for nothing is stopped before dev reports it.
+    stopping = true;
+    await stop();
+    throw error;
+  }
   return stopped;
 }
 

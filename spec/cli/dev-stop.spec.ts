@@ -62,8 +62,8 @@ describe('mcp-reflect dev stops cleanly', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function startDev(target = entry): Promise<number | null> {
-    dev = spawn(process.execPath, ['-r', './spec/support/register.js', 'lib/cli/main.ts', 'dev', target, '--port', '0'], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' } });
+  function startDev(target = entry, extra: string[] = []): Promise<number | null> {
+    dev = spawn(process.execPath, ['-r', './spec/support/register.js', 'lib/cli/main.ts', 'dev', target, '--port', '0', ...extra], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' } });
     dev.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     dev.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     return new Promise((resolve) => dev!.once('exit', (code) => resolve(code)));
@@ -134,5 +134,13 @@ describe('mcp-reflect dev stops cleanly', () => {
     const exited = startDev(path.join(dir, 'src', 'missing.module.ts'));
     expect(await within(exited, 'dev to exit', 15_000)).toBe(2);
     expect(output).toContain('Cannot find the entry file');
+  }, 30_000);
+
+  it('a folder to watch that does not exist: exits with 2 at once, naming it, having started no server', async () => {
+    writeFileSync(entry, app(pids, false));
+    const exited = startDev(entry, ['--watch', path.join(dir, 'missing')]);
+    expect(await within(exited, 'dev to exit', 15_000)).toBe(2);
+    expect(output).toContain(`Cannot watch ${path.join(dir, 'missing')}: it does not exist`);
+    expect(started()).toEqual([]);
   }, 30_000);
 });
