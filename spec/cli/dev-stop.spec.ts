@@ -6,7 +6,7 @@ import { allGone, launched } from '../support/launched';
 import { waitFor, within } from '../support/waiting';
 
 /**
- * `mcp-reflect dev` stops cleanly (docs/reliability.md, issue 40): its server proxies a stdio remote started
+ * `mcp-reflect dev` (its source and its build) stops cleanly (docs/reliability.md, issue 40): its server proxies a stdio remote started
  * through a launcher (spec/fixtures/failed-bootstrap/wrapper.mjs, as `npx pkg` is npm → sh → node). On Ctrl-C or
  * SIGTERM — after the start, during it, after a failed start — the watcher closes, the server, the launcher and
  * its child are gone and dev exits promptly; killed outright, dev's server notices and ends itself and the remote;
@@ -14,6 +14,9 @@ import { waitFor, within } from '../support/waiting';
  */
 const root = path.resolve(__dirname, '..', '..');
 const wrapper = path.join(root, 'spec', 'fixtures', 'failed-bootstrap', 'wrapper.mjs');
+/** The CLI from its TypeScript source, and its build (spec/support/global-setup.js builds dist/ first). */
+const SOURCE = ['-r', './spec/support/register.js', 'lib/cli/main.ts'];
+const BUILT = [path.join(root, 'dist', 'cli', 'main.js')];
 
 const app = (pids: string, fails: boolean) => `import { writeFileSync } from 'node:fs';
 import { Injectable, McpModule, Module, type OnApplicationBootstrap } from 'mcp-reflect';
@@ -62,8 +65,8 @@ describe('mcp-reflect dev stops cleanly', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function startDev(target = entry, extra: string[] = []): Promise<number | null> {
-    dev = spawn(process.execPath, ['-r', './spec/support/register.js', 'lib/cli/main.ts', 'dev', target, '--port', '0', ...extra], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' } });
+  function startDev(target = entry, extra: string[] = [], cli = SOURCE): Promise<number | null> {
+    dev = spawn(process.execPath, [...cli, 'dev', target, '--port', '0', ...extra], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' } });
     dev.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     dev.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     return new Promise((resolve) => dev!.once('exit', (code) => resolve(code)));
@@ -89,9 +92,12 @@ describe('mcp-reflect dev stops cleanly', () => {
     await allGone(all);
   }
 
-  it('Ctrl-C after the start: the server, the launcher and its child are gone, and dev exits with 0 within 5 s', async () => {
+  it.each([
+    ['the source', SOURCE],
+    ['the build', BUILT],
+  ])('Ctrl-C after the start (%s): the server, the launcher and its child are gone, and dev exits with 0 within 5 s', async (_which, cli) => {
     writeFileSync(entry, app(pids, false));
-    const exited = startDev();
+    const exited = startDev(entry, [], cli);
     await waitFor(() => /serving .* at http/.test(output) || undefined, { what: `dev to serve\n${output}`, timeout: 60_000 });
     const all = started();
     expect(all.length).toBeGreaterThanOrEqual(3);
