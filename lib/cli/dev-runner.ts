@@ -16,20 +16,46 @@ interface DevJob {
   readonly stateless: boolean;
 }
 
+/** How long the application may take to close when dev stops it; then the process exits all the same. */
+const CLOSE_MS = 3_000;
+
+let opened: Awaited<ReturnType<typeof openApplication>> | undefined;
+let ending = false;
+
+/**
+ * dev ends this process with SIGTERM (or by going away: the IPC channel closes, dev was killed): sessions are
+ * closed, calls drained (a Nest application closed), proxied remotes ended, at most CLOSE_MS; then it exits, and
+ * its exit ends the process groups of stdio remotes still there (lib/proxy/stdio-group-transport.ts). Asked while
+ * the application is still starting, it ends once the start is over (or failed), within the same bound.
+ */
+function end(): void {
+  if (ending) return;
+  ending = true;
+  setTimeout(() => process.exit(0), CLOSE_MS).unref();
+  if (opened) closeAndExit(opened);
+}
+
+function closeAndExit(application: NonNullable<typeof opened>): void {
+  void application.close().finally(() => process.exit(0));
+}
+
 async function run(job: DevJob): Promise<void> {
   const root = loadRootModule(job.entry, job.moduleName);
   const file = job.metadata ?? findMetadataFile(job.entry);
   const metadata = file ? loadMetadataFile(file, job.metadata !== undefined) : undefined;
-  const opened = await openApplication(root, job.entry, metadata ? { metadata: metadata as never } : {});
+  opened = await openApplication(root, job.entry, metadata ? { metadata: metadata as never } : {});
+  if (ending) return closeAndExit(opened);
   const { app } = opened;
-  // dev ends this process with SIGTERM: sessions are closed, calls drained (a Nest application closed), then it exits.
-  process.once('SIGTERM', () => void opened.close().finally(() => process.exit(0)));
   await app.listen({ transport: 'http', host: job.host, port: job.port, stateless: job.stateless });
-  process.send!({ url: await app.getUrl() });
+  if (!ending) process.send!({ url: await app.getUrl() });
 }
 
+// Ctrl-C in a terminal reaches this process too (dev's process group): it ends the same way.
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, end);
+process.once('disconnect', end);
 process.once('message', (job: DevJob) => {
   run(job).catch((error: unknown) => {
+    if (ending) return process.exit(1);
     const message = error instanceof Error && (error.name === 'BootstrapError' || error.name === 'CliError') ? error.message : (error instanceof Error ? error.stack : undefined) ?? describe(error);
     process.send!({ error: message }, () => process.exit(1));
   });

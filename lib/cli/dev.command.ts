@@ -43,6 +43,7 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
   const port = Number(options.port ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError(`Invalid --port ${JSON.stringify(options.port)}: give a port from 0 to 65535.`);
   const folder = typeof options.watch === 'string' ? path.resolve(options.watch) : watchedFolder(entry);
+  if (!existsSync(folder)) throw usageError(`Cannot watch ${folder}: it does not exist. Give a folder of the project with --watch <folder>.`);
   const say = (line: string) => io.stderr.write(`[mcp-reflect dev] ${line}\n`);
   const metadataFile = typeof options.metadata === 'string' ? path.resolve(options.metadata) : findMetadataFile(entry);
   const job = {
@@ -56,8 +57,10 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
 
   let child: ChildProcess | undefined;
   let shown = false;
+  let stopping = false;
   const start = () =>
     new Promise<void>((resolve) => {
+      if (stopping) return resolve();
       const started = Date.now();
       const current = fork(RUNNER, [], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       child = current;
@@ -77,12 +80,13 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
       current.once('exit', () => resolve());
       current.send(job);
     });
+  // The server closes itself within 3 s of SIGTERM, its proxied remotes included (./dev-runner.ts); past 5 s it is killed.
   const stop = (): Promise<void> =>
     new Promise((resolve) => {
       const current = child;
       child = undefined;
       if (!current || current.exitCode !== null || current.signalCode !== null) return resolve();
-      const kill = setTimeout(() => current.kill('SIGKILL'), 3_000);
+      const kill = setTimeout(() => current.kill('SIGKILL'), 5_000);
       current.once('exit', () => {
         clearTimeout(kill);
         resolve();
@@ -101,6 +105,7 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
     restarting = (async () => {
       do {
         again = false;
+        if (stopping) return;
         say(`${why}: restarting`);
         if (metadataFile && !/\.json$/.test(metadataFile)) {
           const generated = await generateCommand(['--quiet', '--out', metadataFile, '--project', projectConfig(entry)]).catch((error: Error) => ({ exitCode: 1, stdout: '', stderr: error.message }));
@@ -117,22 +122,40 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher | undefined;
   const changed = (file: string | null) => {
-    if (!file || IGNORED.test(file) || (metadataFile && path.resolve(folder, file) === metadataFile)) return;
+    if (stopping || !file || IGNORED.test(file) || (metadataFile && path.resolve(folder, file) === metadataFile)) return;
     clearTimeout(timer);
     timer = setTimeout(() => void restart(`${file} changed`), 150);
   };
-  await start();
-  watcher = watch(folder, { recursive: true }, (_event, file) => changed(file ? String(file) : null));
-  return new Promise<CommandOutput>((resolve) => {
+  // Ctrl-C (or SIGTERM) from the first moment, the first start included: the watcher closes, the server (and
+  // what it started) ends, then dev exits.
+  const stopped = new Promise<CommandOutput>((resolve) => {
     const quit = () => {
+      if (stopping) return;
+      stopping = true;
+      process.off('SIGINT', quit);
+      process.off('SIGTERM', quit);
       clearTimeout(timer);
       watcher?.close();
       say('stopping');
-      void stop().then(() => resolve({ stdout: '', exitCode: 0 }));
+      void (async () => {
+        await restarting;
+        await stop();
+        resolve({ stdout: '', exitCode: 0 });
+      })();
     };
-    process.once('SIGINT', quit);
-    process.once('SIGTERM', quit);
+    process.on('SIGINT', quit);
+    process.on('SIGTERM', quit);
   });
+  await start();
+  try {
+    if (!stopping) watcher = watch(folder, { recursive: true }, (_event, file) => changed(file ? String(file) : null));
+  } catch (error) {
+    // A folder that cannot be watched: the server started for nothing is stopped before dev reports it.
+    stopping = true;
+    await stop();
+    throw error;
+  }
+  return stopped;
 }
 
 /** The folder of the entry's project it lies in (src/ of src/app.module.ts), or the entry's own folder. */

@@ -35,7 +35,10 @@ const requireSdk = () => {
   const client = require('@modelcontextprotocol/client') as typeof import('@modelcontextprotocol/client');
   const stdio = require('@modelcontextprotocol/client/stdio') as typeof import('@modelcontextprotocol/client/stdio');
   const { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } = client;
-  return { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, StdioClientTransport: stdio.StdioClientTransport };
+  // POSIX: the remote in a process group of its own, ended whole (a wrapper's grandchild too). Windows has no such
+  // group: the SDK's transport (cross-spawn resolves `npx.cmd` and the like) ends the child it started.
+  const StdioClientTransport = process.platform === 'win32' ? stdio.StdioClientTransport : (require('./stdio-group-transport') as typeof import('./stdio-group-transport')).StdioGroupTransport;
+  return { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, StdioClientTransport };
 };
 type ClientSdk = ReturnType<typeof requireSdk>;
 export type Client = InstanceType<ClientSdk['Client']>;
