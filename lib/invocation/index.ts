@@ -1,7 +1,9 @@
 export { compileMethod, compileOrExplain, schemaCompilerOf } from './method-compiler';
 export { renamedParameterMessage } from './method.messages';
 export type { ArgumentMapper, CompiledMethod } from './method-compiler';
-export { methodInvoker } from './invoker';
+export { methodInvoker, providedInvoker } from './invoker';
+export { providedMethods, templateVariables } from './provided';
+export type { ProvidedKind, ProvidedMethod, ProvidedMethods } from './provided';
 export type { Invoker } from './invoker';
 export type { MethodHost, RequestHandle, RequestScopeOpener } from './method-host';
 export { parseMethod } from './method-parser';

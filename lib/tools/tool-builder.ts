@@ -3,7 +3,6 @@ import { InputRequiredSignal } from '../context';
 import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
 import type { JsonSchema, ToolOptions } from '../interfaces';
 import { compileMethod, compileOrExplain, pruneUndefined, schemaCompilerOf, toolErrorText, type CallPolicy } from '../invocation';
-import { getComponentOrigin } from '../metadata';
 import { Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
 import { inlineRefs, outputSchema } from '../schema';
 import { taskSettings } from '../tasks';
@@ -28,8 +27,8 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
   const { host, method, options } = record;
   const { policy } = build;
   // A proxied server's schemas are known only at run time: interpreted where code cannot be generated.
-  const compiler = schemaCompilerOf(host.target, build.compiler);
-  const origin = getComponentOrigin(host.target);
+  const compiler = schemaCompilerOf(host, build.compiler);
+  const origin = host.provided?.origin;
   const name = options.name ?? method;
   const owner = toolOwner(name, host.target.name, method);
   // A raw schema's references are checked before its validator is compiled: the compiler's own error would not say what to do.
