@@ -7,3 +7,4 @@ export { NAMESPACE_PATTERN, NAMESPACE_SEPARATOR, namespacedName, namespacedUri }
 export { closestName } from './closest';
 export { checkTransforms } from './transform-check';
 export { namesOf, printable } from './printable';
+export { expander, templateVariables } from './uri-template';

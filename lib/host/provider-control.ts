@@ -49,8 +49,9 @@ export class ProvidedSet {
 
   /** Serves `components` in place of what it served; `strict`: a refusal throws (nothing changes) instead of being logged. */
   replace(components: ProvidedComponents, options: ReplaceOptions, strict = false): AddedComponents {
-    const transforms = options.transforms && this.known(options.transforms, components, options.where);
-    const add = (part: ProvidedComponents) => this.site.register(this.provider, part, { ...options, ...(transforms ? { transforms: only(transforms, part) } : {}) });
+    // Strict (a provider added by the application): a transform naming nothing fails, as for a class; else it is logged and skipped.
+    const transforms = options.transforms && (strict ? options.transforms : this.known(options.transforms, components, options.where));
+    const add = (part: ProvidedComponents) => this.site.register(this.provider, part, { ...options, ...(transforms ? { transforms: part === components ? transforms : only(transforms, part) } : {}) });
     if (strict) {
       const added = this.site.batch(() => {
         const next = add(components);
@@ -105,7 +106,7 @@ export class ProvidedSet {
 
   /** The transforms of the names the provider lists now; the others are logged and skipped. */
   private known(transforms: ComponentTransforms, components: ProvidedComponents, where = 'transforms'): ComponentTransforms {
-    const listed = namesOf(components);
+    const listed = listedNames(components);
     const known: Record<string, Record<string, unknown>> = {};
     for (const kind of ['tools', 'prompts', 'resources'] as const) {
       const given = transforms[kind] as Record<string, unknown> | undefined;
@@ -144,7 +145,7 @@ export function serveProvider(site: ProviderSite, provider: McpProvider, options
 }
 
 /** The declared names of what `components` lists, by the kinds transforms name. */
-function namesOf(components: ProvidedComponents): { tools: string[]; prompts: string[]; resources: string[] } {
+function listedNames(components: ProvidedComponents): { tools: string[]; prompts: string[]; resources: string[] } {
   return {
     tools: (components.tools ?? []).map((t) => t.name),
     prompts: (components.prompts ?? []).map((p) => p.name),
@@ -154,7 +155,7 @@ function namesOf(components: ProvidedComponents): { tools: string[]; prompts: st
 
 /** The transforms of the components of `part` only (a component added on its own names no other). */
 function only(transforms: ComponentTransforms, part: ProvidedComponents): ComponentTransforms {
-  const names = namesOf(part);
+  const names = listedNames(part);
   const picked: Record<string, Record<string, unknown>> = {};
   for (const kind of ['tools', 'prompts', 'resources'] as const) {
     const given = transforms[kind] as Record<string, unknown> | undefined;

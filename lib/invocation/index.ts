@@ -2,7 +2,7 @@ export { compileMethod, compileOrExplain, schemaCompilerOf } from './method-comp
 export { renamedParameterMessage } from './method.messages';
 export type { ArgumentMapper, CompiledMethod } from './method-compiler';
 export { methodInvoker, providedInvoker } from './invoker';
-export { providedMethods, templateVariables } from './provided';
+export { providedMethods } from './provided';
 export type { ProvidedKind, ProvidedMethod, ProvidedMethods } from './provided';
 export type { Invoker } from './invoker';
 export type { MethodHost, RequestHandle, RequestScopeOpener } from './method-host';

@@ -1,3 +1,4 @@
+import { templateVariables } from '../catalogue';
 import type { Context } from '../context';
 import type { ProvidedComponents } from '../interfaces';
 import type { ParamMetadata } from '../metadata';
@@ -77,16 +78,4 @@ export function providedMethods(components: ProvidedComponents, name: string, or
   }
   const target = { [name]: function () {} }[name]!;
   return { target, ...(origin !== undefined ? { origin } : {}), methods: [...methods.values()], get: (key) => methods.get(key) };
-}
-
-/** The variable names of an RFC 6570 template, in order (`{a}`, `{+path}`, `{?q,page}`). */
-export function templateVariables(template: string): string[] {
-  const names: string[] = [];
-  for (const [, expression] of template.matchAll(/\{([^}]*)\}/g)) {
-    for (const part of expression.replace(/^[+#./;?&]/, '').split(',')) {
-      const name = part.replace(/[*]$|:\d+$/, '').trim();
-      if (name && !names.includes(name)) names.push(name);
-    }
-  }
-  return names;
 }
