@@ -1,9 +1,8 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type RequestMethod, type RequestTypeMap, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { CompletionRef } from '../completions';
-import { Context, InputRequiredSignal, type RequestChannel } from '../context';
-import { RequestError } from '../errors';
+import { Context, type RequestChannel } from '../context';
 import type { CacheHint, McpMethod, MiddlewareContext } from '../interfaces';
-import { toRequestError, toolErrorText } from '../invocation';
+import { answerFailure, requestFailure } from '../invocation';
 import { isGuarded, pageFor, runMiddleware } from '../pipeline';
 import { resourceNotFound, subscriptionLimitMessage } from '../resources';
 import { unknownToolMessage, type ToolDefinition } from '../tools';
@@ -75,7 +74,7 @@ function wire<T>(runtime: SessionRuntime, method: McpMethod, work: () => T | Pro
   return Promise.resolve()
     .then(work)
     .catch((error: unknown) => {
-      throw toWireError(toRequestError(error, `serving ${method}`, 'middleware', runtime.app.policy));
+      throw toWireError(requestFailure(error, `serving ${method}`, 'middleware', runtime.app.policy));
     });
 }
 
@@ -207,8 +206,9 @@ function rethrowWire(error: unknown): never {
 
 /** What a middleware of tools/call threw: a tool answer (isError) unless it is a protocol error. */
 function toolCallFailure(runtime: SessionRuntime, name: string, error: unknown): unknown {
-  if (error instanceof RequestError || runtime.app.policy.isProtocolError(error) || error instanceof InputRequiredSignal) throw toWireError(error);
-  return { content: [{ type: 'text', text: toolErrorText(error, name, 'a middleware of tools/call', runtime.app.policy) }], isError: true };
+  const answer = answerFailure(error, { kind: 'tool', name, where: 'a middleware of tools/call' }, runtime.app.policy);
+  if ('error' in answer) throw toWireError(answer.error);
+  return answer.result;
 }
 
 // The codec's projection only matters for structured results (the 2025-era {result} wrap).
