@@ -9,6 +9,7 @@ import { unknownToolMessage, type ToolDefinition } from '../tools';
 import { completionTargetVisible, resourceVisible, toolVisible } from './visibility';
 import { checkParamHeaders, HEADER_MISMATCH, paramHeaderMap, type ParamHeaderRejection } from './param-headers';
 import { toWireError } from './error-mapping';
+import { checkedHeader, PARAM_HEADERS_AGREE, PARAM_HEADERS_HIDDEN } from './peer-headers';
 import { SdkRequestChannel } from './request-channel';
 import { isModern } from './server-hub';
 import { taskCall } from './tasks/tasks-handlers';
@@ -138,7 +139,10 @@ function callTool(runtime: SessionRuntime, ctx: ServerContext, params: ToolCall,
   const tool = runtime.app.tools.get(params.name);
   // Spec 2025-11-25 server/tools#error-handling: unknown tools are a protocol error (-32602).
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(params.name));
-  const mismatch = ctx.http?.req && isModern(runtime.server) && !wrapped ? headerMismatch(runtime, tool.name, params.arguments, ctx.http.req.headers) : undefined;
+  // The HTTP endpoint checks the Mcp-Param-* headers before dispatch and says how it went: not checked again.
+  const checked = ctx.http?.req?.headers.get(checkedHeader());
+  if (checked === PARAM_HEADERS_HIDDEN && !wrapped) return turnedAway(runtime, ctx, tool);
+  const mismatch = ctx.http?.req && checked !== PARAM_HEADERS_AGREE && isModern(runtime.server) && !wrapped ? headerMismatch(runtime, tool.name, params.arguments, ctx.http.req.headers) : undefined;
   if (mismatch) return refuseMismatch(runtime, ctx, tool, mismatch);
   if (!tool.task) return plainCall(runtime, ctx, tool, params);
   if (!tool.pipeline.guarded) return taskOrCall(runtime, ctx, tool, params);
@@ -168,8 +172,15 @@ function refuseMismatch(runtime: SessionRuntime, ctx: ServerContext, tool: ToolD
   return Promise.resolve(toolVisible(runtime.app, tool.name, open))
     .then((visible) => {
       if (visible) throw new ProtocolError(HEADER_MISMATCH, mismatch.message, mismatch.data);
-      return convert(runtime.server, tool.descriptor.outputSchema, tool.pipeline.turnedAway(open().auth, undefined));
+      return turnedAway(runtime, ctx, tool);
     })
+    .catch(rethrowWire);
+}
+
+/** The answer to a call of `tool` this caller may not see, made without running it (unknown tool, or the scope refusal). */
+function turnedAway(runtime: SessionRuntime, ctx: ServerContext, tool: ToolDefinition): Promise<unknown> {
+  return Promise.resolve()
+    .then(() => convert(runtime.server, tool.descriptor.outputSchema, tool.pipeline.turnedAway(openChannel(runtime, ctx).auth, undefined)))
     .catch(rethrowWire);
 }
 
