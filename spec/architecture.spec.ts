@@ -117,14 +117,15 @@ const ALLOWED: Record<string, string[]> = {
   context: ['state', 'errors'],
   // ctx.state: the caller's values and the stores they live in.
   state: ['errors'],
-  invocation: ['context', 'schema', 'validation', 'metadata', 'interfaces', 'errors'],
+  // catalogue: the RFC 6570 variables of a provider's template (lib/catalogue/uri-template.ts).
+  invocation: ['catalogue', 'context', 'schema', 'validation', 'metadata', 'interfaces', 'errors'],
   catalogue: ['errors'],
   pipeline: ['catalogue', 'invocation', 'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors'],
   content: [],
   apps: ['metadata', 'interfaces', 'errors', 'constants'],
   builtins: ['runtime', 'catalogue', 'decorators', 'metadata', 'interfaces', 'errors'],
   tasks: ['catalogue', 'interfaces', 'errors'],
-  tools: ['apps', 'tasks', 'content', 'pipeline', 'catalogue', 'invocation', 'context', 'schema', 'validation', 'metadata', 'interfaces', 'errors', 'constants'],
+  tools: ['apps', 'tasks', 'content', 'pipeline', 'catalogue', 'invocation', 'context', 'schema', 'validation', 'interfaces', 'errors', 'constants'],
   resources: ['apps', 'pipeline', 'catalogue', 'invocation', 'context', 'validation', 'interfaces', 'errors'],
   prompts: ['content', 'pipeline', 'catalogue', 'invocation', 'context', 'validation', 'interfaces', 'errors'],
   completions: ['pipeline', 'validation', 'invocation', 'context', 'metadata', 'interfaces', 'errors'],
@@ -136,12 +137,12 @@ const ALLOWED: Record<string, string[]> = {
   transports: ['auth', 'server', 'invocation', 'context', 'interfaces', 'errors'],
   // Redis adapters of the stores and the bus the server and transports define.
   'scale-out': ['runtime', 'transports', 'server', 'state', 'tasks', 'errors'],
-  // A remote MCP server as a provider: the SDK client, and its components as decorated methods of a class.
+  // A remote MCP server as a provider (McpProvider): the SDK client, and its catalogue as provided components.
   // (schema: a remote tool's schema must be one that can be sent without $ref.)
-  proxy: ['resources', 'content', 'decorators', 'schema', 'catalogue', 'context', 'interfaces', 'errors'],
-  // An HTTP API described by OpenAPI as a provider: its operations as decorated methods of a class, calling it with fetch.
+  proxy: ['resources', 'content', 'schema', 'catalogue', 'context', 'interfaces', 'errors'],
+  // An HTTP API described by OpenAPI as a provider (McpProvider): its operations as provided components, calling it with fetch.
   // (schema: the rule for patterns from others, shared with proxy: schema/safe-pattern.ts.)
-  openapi: ['runtime', 'content', 'decorators', 'catalogue', 'context', 'schema', 'interfaces', 'errors'],
+  openapi: ['runtime', 'content', 'catalogue', 'context', 'schema', 'interfaces', 'errors'],
   // The composition root: an application on a host (host/), the standalone container's host (host/native/).
   // (proxy, openapi, auth: lib/host/optional-parts.ts requires them lazily, when an application asks for a proxy, an
   // OpenAPI document or bearer auth; auth is reached only that way, and a lazy arrow is an arrow all the same.)

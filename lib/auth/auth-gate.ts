@@ -4,6 +4,7 @@ import { Authenticator, MissingTokenError } from './authenticator';
 import { AuthUnavailableError, InvalidTokenError } from '../errors';
 import type { AuthOptions, McpAuth } from '../interfaces';
 import type { ServerLogger } from '../invocation';
+import type { ReadBody } from '../server/message-reading';
 import type { ProtocolApplication } from '../server/protocol-application';
 import { ScopeNeeds } from './scope-needs';
 import { toAuthInfo } from '../server/auth-info';
@@ -112,9 +113,9 @@ export class AuthGate {
   }
 
   /** Step-up: the scopes of the components a call names are known before it runs (403 when the token lacks them). */
-  stepUpFor(admitted: Admitted, body: unknown): Response | undefined {
+  stepUpFor(admitted: Admitted, body: ReadBody): Response | undefined {
     if (!this.readsBodies) return undefined;
-    const needed = [...new Set((Array.isArray(body) ? body : [body]).flatMap((message) => this.scopes.scopesFor(message) ?? []))];
+    const needed = [...new Set(body.messages.flatMap((message) => this.scopes.scopesFor(message) ?? []))];
     if (missingScopes(admitted.auth, needed).length === 0) return undefined;
     return this.insufficient(admitted.auth, [...this.authenticator.requiredScopes, ...needed]);
   }

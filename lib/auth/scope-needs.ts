@@ -1,3 +1,4 @@
+import type { ReadMessage } from '../server/message-reading';
 import type { ProtocolApplication } from '../server/protocol-application';
 import { scoped, scopesFor } from '../server/visibility';
 
@@ -9,7 +10,7 @@ export class ScopeNeeds {
    * The scopes a request needs beyond the server's (`@Scopes()` of the component a `tools/call`,
    * `resources/read` or `prompts/get` names), or undefined: none, or no such component.
    */
-  scopesFor(message: unknown): readonly string[] | undefined {
+  scopesFor(message: ReadMessage): readonly string[] | undefined {
     return scopesFor(this.app, message);
   }
 

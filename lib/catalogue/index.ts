@@ -6,3 +6,5 @@ export { unknownComponentMessage } from './catalogue.messages';
 export { NAMESPACE_PATTERN, NAMESPACE_SEPARATOR, namespacedName, namespacedUri } from './namespace';
 export { closestName } from './closest';
 export { checkTransforms } from './transform-check';
+export { namesOf, printable } from './printable';
+export { expander, templateVariables } from './uri-template';

@@ -1,7 +1,7 @@
 import type { RequestChannel } from '../context';
 import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
 import type { CompleteOptions } from '../interfaces';
-import { compileMethod, toRequestError, type CallPolicy } from '../invocation';
+import { compileMethod, requestFailure, type CallPolicy } from '../invocation';
 import type { ParamMetadata } from '../metadata';
 import { Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
 import type { SchemaCompiler } from '../validation';
@@ -120,7 +120,7 @@ export class CompletionRegistry {
           throw new RequestError(RpcCode.InvalidParams, `Invalid completion request for '${options.argument}': ${issues.join('; ')}`);
         },
         fail: (error) => {
-          throw toRequestError(error, `completing '${options.argument}'`, where, this.policy);
+          throw requestFailure(error, `completing '${options.argument}'`, where, this.policy);
         },
         denied: () => ({ values: [] }),
       });

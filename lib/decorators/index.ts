@@ -9,5 +9,3 @@ export type { ClassOrMethodDecorator } from './enhancers.decorator';
 export { createParamDecorator } from './param.decorator';
 export { Scopes, Public, CurrentAuth } from './auth.decorator';
 export { UiResource } from './ui-resource.decorator';
-export { ComponentClass } from './component-class';
-export type { ComponentDecoration } from './component-class';

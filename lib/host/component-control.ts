@@ -1,6 +1,7 @@
 import { unknownComponentMessage, type Catalogue } from '../catalogue';
 import { Injectable } from '../decorators';
-import type { AddedComponents, AddOptions } from '../interfaces';
+import type { AddedComponents, AddOptions, McpProvider } from '../interfaces';
+import { ProvidedSet, serveProvider, type ProviderSite, type ServedProvider } from './provider-control';
 
 /** What the control needs of a catalogue: names and switches, whatever its items. */
 type Controlled = Pick<Catalogue<never, unknown>, 'names' | 'has' | 'isEnabled' | 'enable' | 'disable' | 'remove' | 'kind'>;
@@ -65,10 +66,39 @@ export class ComponentControl {
   }
 }
 
+/**
+ * Runtime control of providers (`app.providers`): sources of components other than decorated classes — a
+ * proxied server, an OpenAPI document, one of yours (docs/composition.md#providers).
+ */
+export class ProviderControl {
+  constructor(private readonly site: ProviderSite) {}
+
+  /**
+   * Serves what `provider` lists, under `namespace` and reshaped by `transforms` (by its names), through the
+   * application's one pipeline: all of it, or — on any error, which says why — none. When the provider reports
+   * a change (`watch`), what it served is replaced by what it lists then, in one `list_changed` per kind (a
+   * component the application refuses then is left out and logged). `remove()` stops serving it.
+   *
+   * @example
+   * const served = app.providers.add(weather, { namespace: 'weather' });
+   * served.names.tools; // ['weather_forecast']
+   * served.remove();
+   */
+  add(provider: McpProvider, options?: AddOptions): ServedProvider {
+    return serveProvider(this.site, provider, options);
+  }
+
+  /** @internal What one provider serves, replaced as a whole when the caller says (a proxy's refresh). */
+  set(provider: McpProvider): ProvidedSet {
+    return new ProvidedSet(this.site, provider);
+  }
+}
+
 interface Controls {
   readonly tools: ComponentControl;
   readonly resources: ComponentControl;
   readonly prompts: ComponentControl;
+  readonly providers: ProviderControl;
   notifyResourceUpdated(uri: string): Promise<void>;
   batch?<T>(work: () => T): T;
 }
@@ -116,6 +146,11 @@ export class McpComponents {
   /** Runtime control of the prompts (what `app.prompts` is). */
   get prompts(): ComponentControl {
     return this.bound('prompts').prompts;
+  }
+
+  /** Serving providers (what `app.providers` is). */
+  get providers(): ProviderControl {
+    return this.bound('providers').providers;
   }
 
   /**

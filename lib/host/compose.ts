@@ -4,7 +4,7 @@ import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { AddedComponents, AddOptions, GeneratedMetadata, InjectionToken, McpMethod, MiddlewareHook, Provider } from '../interfaces';
 import { checkTransforms } from '../catalogue';
 import { CompletionRegistry } from '../completions';
-import { ElicitationForms, type MethodHost } from '../invocation';
+import { ElicitationForms, providedMethods, type MethodHost } from '../invocation';
 import { GeneratedTypes } from '../metadata';
 import { middlewareHooks } from '../pipeline';
 import { PromptRegistry } from '../prompts';
@@ -198,6 +198,13 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
       if (namespace !== undefined || transforms !== undefined) checkFeatureOptions({ namespace, transforms }, 'app.tools.add');
       return register(instances.map((instance) => host.adopt(instance, types, namespace)), { ...(transforms ? { transforms } : {}) });
     },
+    provide: (provider, components, options = {}) => {
+      const { namespace, transforms } = options;
+      if (namespace !== undefined || transforms !== undefined) checkFeatureOptions({ namespace, transforms }, 'app.providers.add');
+      const named = providerName(provider, namespace);
+      const provided = providedMethods(components, named, provider.runtimeSchemas ? `the ${provider.source}` : undefined);
+      return register([host.adopt(provider, types, namespace, provided)], { ...(transforms ? { transforms } : {}) });
+    },
     warnUnprovidedComponents: () => warnUnprovidedComponents(served, host.name, logger, settings.warnings),
   };
   const app = new McpApplication(host, parts, registries, logger);
@@ -209,6 +216,12 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
     throw error;
   }
   return { app, registries };
+}
+
+/** What messages and `ExecutionContext.getClass()` call a provider: its class, and its namespace (`McpProxy(docs)`). */
+function providerName(provider: object, namespace: string | undefined): string {
+  const own = provider.constructor !== Object && provider.constructor?.name ? provider.constructor.name : 'McpProvider';
+  return namespace !== undefined ? `${own}(${namespace})` : own;
 }
 
 /** The HMAC key of multi-round-trip state: the configured one (≥ 32 bytes), or a random one per process. */

@@ -41,6 +41,14 @@ export function exploreHosts(hosts: readonly MethodHost[], supplier: Pick<McpHos
       options,
       enhancers: supplier.enhancersFor(host, method),
     });
+    if (host.provided) {
+      // A provider's components are data: filed by kind as the decorated methods below are.
+      for (const { kind, key, options } of host.provided.methods) {
+        const filed = { tool: found.tools, resource: found.resources, 'resource-template': found.templates, prompt: found.prompts, complete: found.completers }[kind];
+        (filed as ComponentRecord<object>[]).push(record(key, options));
+      }
+      continue;
+    }
     for (const method of getToolMethods(target)) found.tools.push(record(method, getToolOptions(target, method) ?? {}));
     for (const method of getComponentMethods('resource', target)) found.resources.push(record(method, getComponentOptions('resource', target, method)!));
     for (const method of getComponentMethods('resource-template', target)) {

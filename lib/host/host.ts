@@ -1,5 +1,5 @@
 import type { InjectionToken, McpMiddleware } from '../interfaces';
-import type { ClientFacingError, MethodHost, RequestScopeOpener } from '../invocation';
+import type { ClientFacingError, MethodHost, ProvidedMethods, RequestScopeOpener } from '../invocation';
 import type { ComponentEnhancers } from '../pipeline';
 import type { GeneratedTypes } from '../metadata';
 import type { McpModuleOptions } from './mcp-options';
@@ -23,8 +23,11 @@ export interface McpHost {
   init(): Promise<void>;
   /** Every class with decorated methods, with its instance or its per-request resolver, carrying `types`. */
   components(types: GeneratedTypes): Promise<readonly MethodHost[]>;
-  /** A component host for an object added at runtime (`app.tools.add(instance, { namespace })`). */
-  adopt(instance: object, types: GeneratedTypes, namespace?: string): MethodHost;
+  /**
+   * A component host for an object added at runtime (`app.tools.add(instance, { namespace })`), or for a
+   * provider's components (`provided`: the provider is the instance, `provided.target` its identity).
+   */
+  adopt(instance: object, types: GeneratedTypes, namespace?: string, provided?: ProvidedMethods): MethodHost;
   /** The enhancers of one method of a component host this host supplied (or adopted). */
   enhancersFor(component: MethodHost, method: string): ComponentEnhancers;
   /** The application's middleware, built once. */

@@ -18,8 +18,8 @@ import {
   type Transport,
 } from '../transports';
 import type { ServerLogger } from '../tools';
-import { ComponentControl, McpComponents } from './component-control';
-import type { AddedComponents, AddOptions } from '../interfaces';
+import { ComponentControl, McpComponents, ProviderControl } from './component-control';
+import type { AddedComponents, AddOptions, McpProvider, ProvidedComponents } from '../interfaces';
 import type { McpHost } from './host';
 import { inspectApplication, type InspectionSources, type McpInspection } from './inspection';
 
@@ -41,6 +41,8 @@ export interface ApplicationRegistries extends InspectionSources {
   readonly hub: ServerHub;
   /** Adds the components of objects at runtime: all of them, or (on any error) none. */
   readonly register: (instances: readonly object[], options?: AddOptions) => AddedComponents;
+  /** Adds the components a provider lists: all of them, or (on any error) none. */
+  readonly provide: (provider: McpProvider, components: ProvidedComponents, options?: AddOptions) => AddedComponents;
   /** Warns about classes with component decorators that no module provides (once per class and process). */
   readonly warnUnprovidedComponents?: () => void;
 }
@@ -108,6 +110,8 @@ export class McpApplication {
   readonly resources: ComponentControl;
   /** Runtime control of the prompts. */
   readonly prompts: ComponentControl;
+  /** Serves the components of a provider (`McpProvider`): a source of components other than a decorated class. */
+  readonly providers: ProviderControl;
 
   /** @internal Built by `McpFactory.create()` (on the standalone host) or by another host's bootstrap. */
   constructor(
@@ -120,6 +124,18 @@ export class McpApplication {
     this.tools = new ComponentControl([registries.tools], add);
     this.resources = new ComponentControl([registries.resources.resources, registries.resources.templates], add);
     this.prompts = new ComponentControl([registries.prompts], add);
+    this.providers = new ProviderControl({
+      register: registries.provide,
+      remove: (added) => {
+        const remove = (catalogue: { has(name: string): boolean; remove(name: string): void }, name: string) => catalogue.has(name) && catalogue.remove(name);
+        for (const name of added.tools) remove(registries.tools, name);
+        for (const name of added.resources) remove(registries.resources.resources, name);
+        for (const name of added.templates) remove(registries.resources.templates, name);
+        for (const name of added.prompts) remove(registries.prompts, name);
+      },
+      batch: (work) => registries.hub.batch(work),
+      logger,
+    });
     // Providers reach the same controls by injecting McpComponents (or, with several servers, McpComponents.of(name)).
     for (const token of [McpComponents, McpComponents.of(registries.server.name)]) if (host.has(token)) host.get<McpComponents>(token)?.bind(this);
   }

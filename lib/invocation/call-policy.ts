@@ -28,33 +28,47 @@ export interface ClientFacingError {
   readonly code: number;
 }
 
-/**
- * Maps what a resource, prompt or completion method threw to the JSON-RPC error the client gets:
- * `ToolError` keeps its message, protocol and request errors pass through, anything else is logged and
- * masked (unless `maskErrorDetails` is off).
- */
-export function toRequestError(error: unknown, what: string, where: string, policy: CallPolicy): unknown {
-  if (error instanceof RequestError || error instanceof InputRequiredSignal || policy.isProtocolError(error)) return error;
-  if (error instanceof ToolError) return new RequestError(RpcCode.InternalError, error.message);
-  const facing = policy.clientFacing?.(error);
-  if (facing) return new RequestError(facing.code, facing.message);
-  policy.logger.error(`${capitalize(what)} (${where}) threw:`, error);
-  const detail = policy.maskErrorDetails ? '' : `: ${error instanceof Error ? error.message : String(error)}`;
-  return new RequestError(RpcCode.InternalError, `Error ${what}${detail}`);
-}
+/** Where a failure happened, as its answer names it. */
+export type FailureSite =
+  /** A tool call (the tool, or a middleware or filter around it): answered with an `isError` result. */
+  | { readonly kind: 'tool'; readonly name: string; readonly where: string }
+  /** Any other request (a resource read, a prompt, a completion, a list, a task method): answered with a JSON-RPC error. */
+  | { readonly kind: 'request'; readonly what: string; readonly where: string };
+
+/** The answer to a failure: a tool result to send, or the error to throw (a JSON-RPC error, or a signal the protocol layer answers). */
+export type FailureAnswer = { readonly result: { content: [{ type: 'text'; text: string }]; isError: true } } | { readonly error: unknown };
 
 /**
- * The text of the `isError` result a tool call gets for what was thrown on its way (by the tool, or by a
- * middleware around it): a `ToolError`'s message verbatim; anything else logged in full and masked (unless
- * `maskErrorDetails` is off). The one place this decision is made.
+ * The one place that decides what a client is told of a failure, whatever failed (lib/invocation/call-policy.ts):
+ * - a request for input (`InputRequiredSignal`), a `RequestError` and the SDK's protocol errors are the caller's
+ *   answer as they are: thrown on, for the protocol layer;
+ * - a `ToolError` keeps its message: a tool's `isError` result, else a -32603 error with that message;
+ * - an error the host made for clients (`clientFacing`: Nest's `HttpException`) keeps its message (and, outside
+ *   tools, its JSON-RPC code);
+ * - anything else is logged in full and masked (unless `maskErrorDetails` is off): nothing internal leaks.
+ * Exception filters run before (the pipeline's `recover`); what they rethrow is decided here too. The wire
+ * encoding of a `RequestError` (the SDK's error classes) is the adapter's (server/error-mapping.ts).
  */
-export function toolErrorText(error: unknown, tool: string, where: string, policy: CallPolicy): string {
-  if (error instanceof ToolError) return error.message;
-  const facing = policy.clientFacing?.(error);
-  if (facing) return facing.message;
-  policy.logger.error(`Tool '${tool}' (${where}) threw:`, error);
-  if (policy.maskErrorDetails) return `Error calling tool '${tool}'`;
-  return `Error calling tool '${tool}': ${error instanceof Error ? error.message : String(error)}`;
+export function answerFailure(error: unknown, site: FailureSite, policy: CallPolicy): FailureAnswer {
+  if (error instanceof InputRequiredSignal || error instanceof RequestError || policy.isProtocolError(error)) return { error };
+  const facing = error instanceof ToolError ? { message: error.message, code: RpcCode.InternalError } : policy.clientFacing?.(error);
+  if (site.kind === 'tool') {
+    const text = facing?.message ?? masked(error, `calling tool '${site.name}'`, `Tool '${site.name}' (${site.where}) threw:`, policy);
+    return { result: { content: [{ type: 'text', text }], isError: true } };
+  }
+  if (facing) return { error: new RequestError(facing.code, facing.message) };
+  return { error: new RequestError(RpcCode.InternalError, masked(error, site.what, `${capitalize(site.what)} (${site.where}) threw:`, policy)) };
+}
+
+/** Logs `error` in full; the text the client gets: `Error <what>`, with the error's message unless details are masked. */
+function masked(error: unknown, what: string, logged: string, policy: CallPolicy): string {
+  policy.logger.error(logged, error);
+  return policy.maskErrorDetails ? `Error ${what}` : `Error ${what}: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** The error a request other than a tool call throws for `error` ({@link answerFailure}). */
+export function requestFailure(error: unknown, what: string, where: string, policy: CallPolicy): unknown {
+  return (answerFailure(error, { kind: 'request', what, where }, policy) as { error: unknown }).error;
 }
 
 export function capitalize(text: string): string {

@@ -1,12 +1,14 @@
 export { compileMethod, compileOrExplain, schemaCompilerOf } from './method-compiler';
 export { renamedParameterMessage } from './method.messages';
 export type { ArgumentMapper, CompiledMethod } from './method-compiler';
-export { methodInvoker } from './invoker';
+export { methodInvoker, providedInvoker } from './invoker';
+export { providedMethods } from './provided';
+export type { ProvidedKind, ProvidedMethod, ProvidedMethods } from './provided';
 export type { Invoker } from './invoker';
 export type { MethodHost, RequestHandle, RequestScopeOpener } from './method-host';
 export { parseMethod } from './method-parser';
 export type { ParsedParameter } from './method-parser';
-export { capitalize, toRequestError, toolErrorText } from './call-policy';
-export type { CallPolicy, ClientFacingError, ServerLogger } from './call-policy';
+export { answerFailure, capitalize, requestFailure } from './call-policy';
+export type { CallPolicy, ClientFacingError, FailureAnswer, FailureSite, ServerLogger } from './call-policy';
 export { ElicitationForms } from './elicitation-forms';
 export { pruneUndefined } from './prune';

@@ -45,3 +45,8 @@ export function methodInvoker(
     },
   };
 }
+
+/** A provider's component: its handler, called with the bound argument list (lib/invocation/provided.ts). */
+export function providedInvoker(target: Function, handler: (...args: unknown[]) => unknown): Invoker {
+  return { target, handler, perRequest: false, invoke: (values) => handler(...values) };
+}

@@ -3,10 +3,10 @@ import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { JsonSchema } from '../interfaces';
 import { argsInputSchema, generatedDates, jsonValue, paramsInputSchema, type Converter, type RootSchema, type SchemaSite } from '../schema';
 import { ArgumentValidator, formatIssues, type SchemaCompiler } from '../validation';
-import { getComponentOrigin, type GeneratedTypes, type ParamMetadata } from '../metadata';
-import { methodInvoker, type Invoker } from './invoker';
+import type { GeneratedTypes, ParamMetadata } from '../metadata';
+import { methodInvoker, providedInvoker, type Invoker } from './invoker';
 import type { MethodHost } from './method-host';
-import { parseMethod, type ParsedParameter } from './method-parser';
+import { parseMethod, parseProvided, type ParsedParameter } from './method-parser';
 import { looksBundlerRenamed } from './parameter-names';
 import { argsNotClassMessage, invalidDefaultMessage, invalidSchemaMessage, runtimeSchemaMessage } from './method.messages';
 
@@ -65,14 +65,15 @@ export function compileMethod(
   implicit?: readonly ParamMetadata[],
 ): CompiledMethod {
   const { target } = host;
-  const origin = getComponentOrigin(target);
-  const schemas = schemaCompilerOf(target, compiler);
-  const parsed = parseMethod(target, method, owner, host.types, implicit);
+  const origin = host.provided?.origin;
+  const schemas = schemaCompilerOf(host, compiler);
+  const provided = host.provided?.get(method);
+  const parsed = provided ? parseProvided(provided, owner, implicit) : parseMethod(target, method, owner, host.types, implicit);
   const input = rawInputSchema ? rawRoot(rawInputSchema) : inputRoot(parsed, owner, host.types);
   const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(schemas, input.schema, input.generated), origin);
   if (!rawInputSchema) checkDefaults(parsed, input, schemas, owner);
   const runtime = input.runtimeValidated.size > 0 && !rawInputSchema;
-  const invoker = methodInvoker(target, method, host.instance, host.resolve);
+  const invoker = provided ? providedInvoker(target, provided.handler) : methodInvoker(target, method, host.instance, host.resolve);
   return {
     className: target.name,
     methodName: method,
@@ -200,7 +201,7 @@ function site(owner: string, position: string, explicitFix: string, arrayFix?: s
 
 /**
  * Runs `compile`; its error becomes the bootstrap error naming `owner`'s schema — a decorator's, or, for a
- * component built at run time, the schema `origin` gave (see getComponentOrigin).
+ * provider's component whose schemas are known only at run time, the source `origin` names.
  */
 export function compileOrExplain<T>(owner: string, which: string, compile: () => T, origin?: string): T {
   try {
@@ -213,10 +214,10 @@ export function compileOrExplain<T>(owner: string, which: string, compile: () =>
 }
 
 /**
- * The compiler for the schemas of `target`'s methods: the application's, or for a class built at run time from
- * a source's catalogue (a proxied server), the one that interprets where code cannot be generated.
+ * The compiler for the schemas of `host`'s components: the application's, or for a provider whose schemas are
+ * known only at run time (a proxied server's catalogue), the one that interprets where code cannot be generated.
  */
-export function schemaCompilerOf(target: Function, compiler: SchemaCompiler): SchemaCompiler {
-  return getComponentOrigin(target) !== undefined ? compiler.forRuntimeSchemas() : compiler;
+export function schemaCompilerOf(host: MethodHost, compiler: SchemaCompiler): SchemaCompiler {
+  return host.provided?.origin !== undefined ? compiler.forRuntimeSchemas() : compiler;
 }
 

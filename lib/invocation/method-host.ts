@@ -1,6 +1,7 @@
 import type { Context } from '../context';
 import type { ComponentTransforms } from '../interfaces';
 import type { GeneratedTypes } from '../metadata';
+import type { ProvidedMethods } from './provided';
 
 /** One request's scope of request-scoped instances: everything of the request runs inside `run()`. */
 export interface RequestHandle {
@@ -23,4 +24,9 @@ export interface MethodHost {
   readonly namespace?: string;
   /** The transforms of that module (`McpModule.forFeature({ transforms })`), keyed by declared names. */
   readonly transforms?: ComponentTransforms;
+  /**
+   * A provider's components (a proxied server's, an OpenAPI document's, a hand-written `McpProvider`'s): described
+   * as data, in place of decorated methods of `target` (lib/invocation/provided.ts).
+   */
+  readonly provided?: ProvidedMethods;
 }

@@ -4,6 +4,7 @@ import { getParamMetadata, getParamTypes, type GeneratedTypes, type ParamMetadat
 import { statesType } from '../schema';
 import { generatedParamTypes, generatedSignature } from './generated-signature';
 import { literalValue, readParameters, type SourceParameter } from './parameter-names';
+import type { ProvidedMethod } from './provided';
 import {
   argsMixedWithParamMessage,
   decoratorMetadataMissingMessage,
@@ -56,22 +57,41 @@ export function parseMethod(
   implicit: readonly ParamMetadata[] = [],
 ): ParsedParameter[] {
   const fn = target.prototype[method] as Function;
-  const own = getParamMetadata(target, method);
   const readable = readParameters(fn);
-  const source = readable ?? [];
   const declaredTypes = getParamTypes(target.prototype, method);
   const generated = generatedSignature(types, target, method, owner, readable, declaredTypes);
   const reflected = declaredTypes ?? generatedParamTypes(types, generated);
-  const declared = Math.max(fn.length, source.length, reflected?.length ?? 0);
+  const signature = { own: getParamMetadata(target, method), source: readable ?? [], reflected, generated, length: fn.length };
+  return parseSignature(signature, owner, implicit, () => decoratorMetadataMissingMessage(owner, target.name, method));
+}
+
+/**
+ * Parses a provider's component (lib/invocation/provided.ts) as a decorated method is parsed: its parameters
+ * are given as the decorators would have written them, with their types, so the same rules and messages apply.
+ */
+export function parseProvided(provided: ProvidedMethod, owner: string, implicit: readonly ParamMetadata[] = []): ParsedParameter[] {
+  const signature = { own: provided.params, source: [], reflected: provided.types, generated: undefined, length: provided.types.length };
+  return parseSignature(signature, owner, implicit, () => `Cannot build ${owner}: its parameters have no types.`);
+}
+
+/** What a method's parameters are read from: its decorators' entries, its source text, its reflected and generated types. */
+interface Signature {
+  readonly own: readonly (ParamMetadata | undefined)[];
+  readonly source: readonly SourceParameter[];
+  readonly reflected: readonly unknown[] | undefined;
+  readonly generated: ReturnType<typeof generatedSignature>;
+  readonly length: number;
+}
+
+function parseSignature(signature: Signature, owner: string, implicit: readonly ParamMetadata[], untyped: () => string): ParsedParameter[] {
+  const { own, source, reflected, generated } = signature;
+  const declared = Math.max(signature.length, source.length, reflected?.length ?? 0);
   // Positions without a decorator take the kind's implicit binding (completers: the typed value, then the context).
   const decorated: readonly (ParamMetadata | undefined)[] =
     implicit.length === 0 ? own : [...implicit.slice(0, declared).map((entry, i) => own[i] ?? entry), ...own.slice(implicit.length)];
   const count = Math.max(declared, decorated.length);
   if (count > 0 && reflected === undefined) {
-    throw new BootstrapError(
-      BootstrapErrorCode.DecoratorMetadataMissing,
-      decoratorMetadataMissingMessage(owner, target.name, method),
-    );
+    throw new BootstrapError(BootstrapErrorCode.DecoratorMetadataMissing, untyped());
   }
 
   const parsed: ParsedParameter[] = [];

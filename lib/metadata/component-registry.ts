@@ -15,26 +15,3 @@ export function recordComponentClass(target: object): void {
 export function getComponentClasses(): readonly Function[] {
   return [...componentClasses];
 }
-
-/**
- * Forgets a class built at run time to carry components (a proxied server's catalogue): it is served by the
- * application that built it, never "unprovided", and a class per catalogue must not stay here for good.
- */
-export function forgetComponentClass(target: Function): void {
-  componentClasses.delete(target);
-}
-
-/** Where the components of a class built at run time come from, for the classes that name it. */
-const origins = new WeakMap<Function, string>();
-
-/**
- * Records that the components of `target` come from elsewhere than code (`the remote MCP server 'ev' (…)`): their
- * schemas are known only at run time, and messages about them name that source, not a decorator.
- */
-export function defineComponentOrigin(target: Function, origin: string): void {
-  origins.set(target, origin);
-}
-
-export function getComponentOrigin(target: Function): string | undefined {
-  return origins.get(target);
-}

@@ -11,4 +11,4 @@ export type { EnhancerKind } from './enhancer.metadata';
 export { defineScopes, definePublic, getRequiredScopes } from './auth.metadata';
 export { GeneratedTypes, signatureFingerprint } from './generated.metadata';
 export type { SignatureParameter } from './generated.metadata';
-export { recordComponentClass, getComponentClasses, forgetComponentClass, defineComponentOrigin, getComponentOrigin } from './component-registry';
+export { recordComponentClass, getComponentClasses } from './component-registry';

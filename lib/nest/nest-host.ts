@@ -3,7 +3,7 @@ import { ContextIdFactory, type DiscoveryService, type ExternalContextCreator, t
 import type { Context } from '../context';
 import { BootstrapError, BootstrapErrorCode, RpcCode } from '../errors';
 import type { InjectionToken, McpFeatureOptions, McpMiddleware } from '../interfaces';
-import type { ClientFacingError, MethodHost, RequestHandle, RequestScopeOpener } from '../invocation';
+import type { ClientFacingError, MethodHost, ProvidedMethods, RequestHandle, RequestScopeOpener } from '../invocation';
 import type { GeneratedTypes } from '../metadata';
 import { MCP_FEATURE, MCP_OPTIONS } from '../constants';
 import { checkedScopes, hasComponents, moduleFeature, refuseMcpDecoratorsUnderNest, refuseMcpModuleUnderNest, unprovidedComponentClasses, type McpHost, type McpModuleOptions } from '../host';
@@ -102,15 +102,16 @@ export class NestHost implements McpHost {
     return found;
   }
 
-  adopt(instance: object, types: GeneratedTypes, namespace?: string): MethodHost {
-    const named = namespace ? { namespace } : {};
-    return this.site({ target: instance.constructor, instance, types, moduleKey: this.nest.moduleKey(undefined), moduleName: 'the application', ...named });
+  adopt(instance: object, types: GeneratedTypes, namespace?: string, provided?: ProvidedMethods): MethodHost {
+    const named = { ...(namespace ? { namespace } : {}), ...(provided ? { provided } : {}) };
+    return this.site({ target: provided?.target ?? instance.constructor, instance, types, moduleKey: this.nest.moduleKey(undefined), moduleName: 'the application', ...named });
   }
 
   enhancersFor(component: MethodHost, method: string): ComponentEnhancers {
     const site = this.sites.get(component)!;
-    const handler = (component.target.prototype as Record<string, (...args: unknown[]) => unknown>)[method];
-    const requiredScopes = checkedScopes(component.target, method);
+    // A provider's component runs its handler; a decorated one, its method (Nest reads the enhancers' metadata from either).
+    const handler = component.provided?.get(method)?.handler ?? (component.target.prototype as Record<string, (...args: unknown[]) => unknown>)[method];
+    const requiredScopes = checkedScopes(component, method);
     const nestSite: NestComponentSite = {
       target: component.target,
       handler,

@@ -1,4 +1,4 @@
-import type { AddOptions } from '../interfaces';
+import type { AddOptions, McpProvider, ProvidedComponents } from '../interfaces';
 import { ApiClient, type Logger } from './api-client';
 import { loadDocument } from './document-loader';
 import { DocumentProblem, invalidDocument } from './openapi.messages';
@@ -6,9 +6,9 @@ import type { OpenApiSettings } from './openapi-options.check';
 import { openApiComponents } from './openapi-components';
 import { readOperations } from './operations';
 
-/** What the provider needs of the application: its runtime component control, as `McpComponents` gives it. */
+/** What the provider needs of the application: its providers, as `McpComponents` gives them. */
 export interface OpenApiComponentControl {
-  readonly tools: { add(instance: object, options?: AddOptions): unknown };
+  readonly providers: { add(provider: McpProvider, options?: AddOptions): unknown };
 }
 
 /** How many operations a left-out warning names before it says "and N more". */
@@ -21,15 +21,26 @@ const NAMED = 10;
  * served through the application's one pipeline. A document that cannot be served fails the bootstrap with
  * `INVALID_OPENAPI_DOCUMENT`, naming where and why.
  */
-export class McpOpenApi {
+export class McpOpenApi implements McpProvider {
+  private built: ProvidedComponents = {};
+
   constructor(
     private readonly settings: OpenApiSettings,
-    private readonly components: OpenApiComponentControl,
+    private readonly control: OpenApiComponentControl,
     private readonly logger: Logger,
   ) {}
 
   /** Aborts a reading of the document under way when the application stops (a bootstrap that failed meanwhile). */
   private readonly stopping = new AbortController();
+
+  /** Names the document in messages. */
+  get source(): string {
+    return `OpenAPI document ${this.settings.label} (namespace '${this.settings.namespace}')`;
+  }
+
+  components(): ProvidedComponents {
+    return this.built;
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     const { settings } = this;
@@ -56,7 +67,8 @@ export class McpOpenApi {
     }
     this.warn(left, (n) => `${n} operation${n === 1 ? '' : 's'} left out, which cannot be served`);
     this.warn(dropped, (n) => `${n} part${n === 1 ? '' : 's'} of operations left out, which are never sent or run`);
-    this.components.tools.add(built.instance, { namespace: settings.namespace, ...(settings.transforms ? { transforms: settings.transforms } : {}) });
+    this.built = built.components;
+    this.control.providers.add(this, { namespace: settings.namespace, ...(settings.transforms ? { transforms: settings.transforms } : {}) });
   }
 
   /** The application stops: a fetch of the document still under way is aborted (its connection closed). */

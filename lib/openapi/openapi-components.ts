@@ -1,7 +1,6 @@
 import type { Context } from '../context';
-import { Args, ComponentClass, Ctx, Param, Resource, ResourceTemplate, Scopes, Tool } from '../decorators';
 import { ToolError } from '../errors';
-import type { ToolAnnotations } from '../interfaces';
+import type { ProvidedComponents, ProvidedResource, ProvidedTemplate, ProvidedTool, ToolAnnotations } from '../interfaces';
 import type { ApiClient } from './api-client';
 import { resourceValue, toolResult } from './api-results';
 import { callMessages, DocumentProblem, operationLabel } from './openapi.messages';
@@ -17,20 +16,20 @@ const SCHEME = 'openapi';
 /** A template variable is an RFC 6570 varname: a path parameter named otherwise stays a tool. */
 const VARNAME = /^[A-Za-z0-9_]+$/;
 
-/** What was built: the instance to serve, and how many of each kind. */
+/** What was built: the components to serve, and how many of each kind. */
 export interface OpenApiComponents {
-  readonly instance: object;
+  readonly components: ProvidedComponents;
   readonly tools: number;
   readonly resources: number;
   readonly templates: number;
 }
 
 /**
- * The operations as one class of decorated methods (a `ComponentClass`), so that they run through the
- * application's one pipeline like a hand-written class (middleware, guards, scopes, interceptors, filters,
- * validation against the advertised input schema): each operation a `@Tool()` whose input schema is built
- * from its parameters and body and whose output schema is its 2xx answer's, or — by the `resources` rule —
- * a GET as a `@Resource()` or `@ResourceTemplate()`. Every request is compiled here, once.
+ * The operations as a provider's components (docs/composition.md#providers), so that they run through the
+ * application's one pipeline like a hand-written class's (middleware, guards, scopes, interceptors, filters,
+ * validation against the advertised input schema): each operation a tool whose input schema is built from its
+ * parameters and body and whose output schema is its 2xx answer's, or — by the `resources` rule — a GET as a
+ * resource or a resource template. Every request is compiled here, once.
  */
 export function openApiComponents(
   operations: readonly Operation[],
@@ -38,7 +37,6 @@ export function openApiComponents(
   client: ApiClient,
   load: { readonly deadline: number; readonly dropped?: (operation: string, what: string) => void },
 ): OpenApiComponents {
-  const built = new ComponentClass(`McpOpenApi(${settings.namespace})`);
   let current = '';
   const converter = new SchemaConverter({
     maxDepth: settings.maxSchemaDepth,
@@ -47,7 +45,9 @@ export function openApiComponents(
     dropped: (part) => load.dropped?.(current, `${part.what} at ${part.pointer}`),
   });
   const names = new Set<string>();
-  const counts = { tools: 0, resources: 0, templates: 0 };
+  const tools: ProvidedTool[] = [];
+  const resources: ProvidedResource[] = [];
+  const templates: ProvidedTemplate[] = [];
   for (const operation of operations) {
     const label = operationLabel(operation.method, operation.path);
     current = label;
@@ -70,59 +70,33 @@ export function openApiComponents(
     };
     const info: OpenApiOperationInfo = { method: operation.method, path: operation.path, ...(operation.operationId ? { operationId: operation.operationId } : {}), tags: operation.tags, name };
     const scopes = typeof settings.scopes === 'function' ? settings.scopes(info) : settings.scopes;
-    const withScopes = (proto: object, key: string, descriptor: PropertyDescriptor) => {
-      if (scopes && scopes.length > 0) Scopes(...scopes)(proto, key, descriptor);
-    };
+    const scoped = scopes && scopes.length > 0 ? { scopes } : {};
     const description = describe(operation);
-    const common = { ...(operation.summary ? { title: operation.summary } : {}), ...(description ? { description } : {}), ...(operation.tags.length > 0 ? { tags: [...operation.tags] } : {}) };
+    const common = { ...(operation.summary ? { title: operation.summary } : {}), ...(description ? { description } : {}), ...(operation.tags.length > 0 ? { tags: [...operation.tags] } : {}), ...scoped };
 
     const variables = operation.parameters.filter((p) => p.in === 'path').map((p) => p.name);
     if (settings.resources && asResource(operation, settings)) {
       const uri = `${SCHEME}://${operation.path.slice(1)}`;
       const options = { name, ...common, ...(operation.responseType ? { mimeType: operation.responseType } : {}) };
       if (variables.length === 0) {
-        const read = async (ctx: Context) => resourceValue(await client.send(request({}), ctx, served));
-        built.method('resource', name, read, [Object], (proto, key, descriptor) => {
-          Resource(uri, options)(proto, key, descriptor);
-          withScopes(proto, key, descriptor);
-          Ctx()(proto, key, 0);
-        });
-        counts.resources++;
+        resources.push({ uri, ...options, read: async (ctx: Context) => resourceValue(await client.send(request({}), ctx, served)) });
       } else {
-        // A plain function reading `arguments`: the parser refuses rest parameters (they have no schema).
-        const read = async function (this: unknown) {
-          const values = Array.from(arguments) as unknown[];
-          const args = Object.fromEntries(variables.map((v, i) => [v, values[i]]));
-          return resourceValue(await client.send(request(args), values[variables.length] as Context, served));
-        };
-        built.method('template', name, read, [...variables.map(() => String), Object], (proto, key, descriptor) => {
-          ResourceTemplate(uri, options)(proto, key, descriptor);
-          withScopes(proto, key, descriptor);
-          variables.forEach((variable, i) => Param(variable, { type: String })(proto, key, i));
-          Ctx()(proto, key, variables.length);
-        });
-        counts.templates++;
+        templates.push({ uriTemplate: uri, ...options, read: async (values: Record<string, string>, ctx: Context) => resourceValue(await client.send(request(values), ctx, served)) });
       }
       continue;
     }
 
     const shape = schemas.output ? { output: { wrapped: schemas.output.wrapped } } : {};
-    const call = async (args: Record<string, unknown>, ctx: Context) => toolResult(await client.send(request(args ?? {}), ctx, served), shape);
-    built.method('tool', name, call, [Object, Object], (proto, key, descriptor) => {
-      Tool({
-        name,
-        ...common,
-        annotations: annotations(operation),
-        inputSchema: schemas.input,
-        ...(schemas.output ? { outputSchema: schemas.output.schema } : {}),
-      })(proto, key, descriptor);
-      withScopes(proto, key, descriptor);
-      Args()(proto, key, 0);
-      Ctx()(proto, key, 1);
+    tools.push({
+      name,
+      ...common,
+      annotations: annotations(operation),
+      inputSchema: schemas.input,
+      ...(schemas.output ? { outputSchema: schemas.output.schema } : {}),
+      call: async (args: Record<string, unknown>, ctx: Context) => toolResult(await client.send(request(args ?? {}), ctx, served), shape),
     });
-    counts.tools++;
   }
-  return { instance: built.instantiate(), ...counts };
+  return { components: { tools, resources, templates }, tools: tools.length, resources: resources.length, templates: templates.length };
 }
 
 /** A GET the `resources` rule names, whose only required inputs are path parameters named as template variables can be. */

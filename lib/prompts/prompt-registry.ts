@@ -2,7 +2,7 @@ import { Catalogue, passesTags, type TagFilter } from '../catalogue';
 import type { RequestChannel } from '../context';
 import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
 import type { JsonSchema, PromptOptions, ToolIcon } from '../interfaces';
-import { compileMethod, toRequestError, type CallPolicy, type CompiledMethod, pruneUndefined } from '../invocation';
+import { compileMethod, requestFailure, type CallPolicy, type CompiledMethod, pruneUndefined } from '../invocation';
 import { allowedItems, isGuarded, Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
 import type { SchemaCompiler } from '../validation';
 import { toPromptResult, type PromptResult } from './prompt-result';
@@ -107,7 +107,7 @@ export class PromptRegistry extends Catalogue<PromptDefinition, PromptDescriptor
         throw new RequestError(RpcCode.InvalidParams, `Invalid arguments for prompt ${name}: ${issues.join('; ')}`);
       },
       fail: (error) => {
-        throw toRequestError(error, `getting prompt '${name}'`, where, this.policy);
+        throw requestFailure(error, `getting prompt '${name}'`, where, this.policy);
       },
       denied: () => {
         throw new HiddenPrompt();

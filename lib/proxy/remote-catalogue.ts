@@ -1,5 +1,6 @@
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import type { McpProxyOptions } from './proxy.options';
+import { namesOf, printable } from '../catalogue';
 import { withSafePatterns } from '../schema';
 import type { JsonSchema } from '../interfaces';
 
@@ -27,7 +28,6 @@ const KINDS = [
 ] as const;
 
 const MAX_CURSOR = 4_096; // characters of a cursor sent back to the remote
-const NAMED = 5; // names given in one log line
 
 /**
  * Lists the remote's components page by page within the catalogue's bounds (docs/reliability.md, "Proxy"):
@@ -117,20 +117,4 @@ function withSafeSchemas(tool: Tool, label: string, report: (message: string) =>
 function nameOf(item: unknown): string {
   const record = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
   return String(record.name ?? record.uri ?? record.uriTemplate ?? '?');
-}
-
-/** Up to five names, quoted and escaped, then how many more. */
-export function namesOf(names: readonly string[]): string {
-  const shown = names.slice(0, NAMED).map((name) => `'${printable(name, 100)}'`);
-  return names.length > NAMED ? `${shown.join(', ')} and ${names.length - NAMED} more` : shown.join(', ');
-}
-
-/**
- * Text from a remote, fit for a log line: control and bidirectional-override characters escaped (`\u001b`), so
- * that a name or a message cannot forge log lines or recolour a terminal, and at most `max` characters.
- */
-export function printable(text: unknown, max = 2_000): string {
-  const value = String(text);
-  const cut = value.length > max ? `${value.slice(0, max)}…` : value;
-  return cut.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -4,7 +4,8 @@ import { RequestError, RpcCode } from '../errors';
 import { boundedFetch } from './bounded-fetch';
 import { CallSlots } from './call-slots';
 import { Bucket } from './forwarded-call';
-import { listCatalogue, printable, type RemoteCatalogue } from './remote-catalogue';
+import { printable } from '../catalogue';
+import { listCatalogue, type RemoteCatalogue } from './remote-catalogue';
 import { ToolCalls } from './tool-calls';
 import type { McpProxyOptions } from './proxy.options';
 

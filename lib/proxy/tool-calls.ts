@@ -2,7 +2,7 @@ import type { Context, InputSpec } from '../context';
 import { isModernRevision } from '../context';
 import { RequestError, RpcCode } from '../errors';
 import { Bucket, ForwardedCall, specOf } from './forwarded-call';
-import { printable } from './remote-catalogue';
+import { printable } from '../catalogue';
 import type { RemoteServer } from './remote-server';
 
 /** A call on the remote now: the remote's questions and log messages go to the Context of the one running. */

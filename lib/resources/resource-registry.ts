@@ -4,7 +4,7 @@ import type { RequestChannel } from '../context';
 import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
 import type { CacheHint, ResourceOptions, ResourceTemplateOptions } from '../interfaces';
 import { checkCacheHint } from './cache-hint';
-import { compileMethod, toRequestError, type CallPolicy, type CompiledMethod, pruneUndefined } from '../invocation';
+import { compileMethod, requestFailure, type CallPolicy, type CompiledMethod, pruneUndefined } from '../invocation';
 import { allowedItems, isGuarded, Pipeline, type ComponentRecord, type ExploredComponents, type PipelineServices } from '../pipeline';
 import type { SchemaCompiler } from '../validation';
 import type {
@@ -139,7 +139,7 @@ export class ResourceRegistry {
         convert: listConverter(record.host.namespace, where, this.policy),
         invalid: () => [],
         fail: (error) => {
-          throw toRequestError(error, 'listing resources', where, this.policy);
+          throw requestFailure(error, 'listing resources', where, this.policy);
         },
         denied: () => [],
       });
@@ -177,7 +177,7 @@ export class ResourceRegistry {
         throw new RequestError(RpcCode.InvalidParams, `Invalid resource URI '${uri}' for template '${uriTemplate}': ${issues.join('; ')}`, { uri });
       },
       fail: (error, uri) => {
-        throw toRequestError(error, `reading resource '${uri}'`, where, this.policy);
+        throw requestFailure(error, `reading resource '${uri}'`, where, this.policy);
       },
       denied: (uri) => {
         throw resourceNotFound(uri);

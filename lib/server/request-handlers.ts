@@ -1,15 +1,15 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type RequestMethod, type RequestTypeMap, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { CompletionRef } from '../completions';
-import { Context, InputRequiredSignal, type RequestChannel } from '../context';
-import { RequestError } from '../errors';
+import { Context, type RequestChannel } from '../context';
 import type { CacheHint, McpMethod, MiddlewareContext } from '../interfaces';
-import { toRequestError, toolErrorText } from '../invocation';
+import { answerFailure, requestFailure } from '../invocation';
 import { isGuarded, pageFor, runMiddleware } from '../pipeline';
 import { resourceNotFound, subscriptionLimitMessage } from '../resources';
 import { unknownToolMessage, type ToolDefinition } from '../tools';
 import { completionTargetVisible, resourceVisible, toolVisible } from './visibility';
 import { checkParamHeaders, HEADER_MISMATCH, paramHeaderMap, type ParamHeaderRejection } from './param-headers';
 import { toWireError } from './error-mapping';
+import { checkedHeader, PARAM_HEADERS_AGREE, PARAM_HEADERS_HIDDEN } from './peer-headers';
 import { SdkRequestChannel } from './request-channel';
 import { isModern } from './server-hub';
 import { taskCall } from './tasks/tasks-handlers';
@@ -75,7 +75,7 @@ function wire<T>(runtime: SessionRuntime, method: McpMethod, work: () => T | Pro
   return Promise.resolve()
     .then(work)
     .catch((error: unknown) => {
-      throw toWireError(toRequestError(error, `serving ${method}`, 'middleware', runtime.app.policy));
+      throw toWireError(requestFailure(error, `serving ${method}`, 'middleware', runtime.app.policy));
     });
 }
 
@@ -139,7 +139,10 @@ function callTool(runtime: SessionRuntime, ctx: ServerContext, params: ToolCall,
   const tool = runtime.app.tools.get(params.name);
   // Spec 2025-11-25 server/tools#error-handling: unknown tools are a protocol error (-32602).
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(params.name));
-  const mismatch = ctx.http?.req && isModern(runtime.server) && !wrapped ? headerMismatch(runtime, tool.name, params.arguments, ctx.http.req.headers) : undefined;
+  // The HTTP endpoint checks the Mcp-Param-* headers before dispatch and says how it went: not checked again.
+  const checked = ctx.http?.req?.headers.get(checkedHeader());
+  if (checked === PARAM_HEADERS_HIDDEN && !wrapped) return turnedAway(runtime, ctx, tool);
+  const mismatch = ctx.http?.req && checked !== PARAM_HEADERS_AGREE && isModern(runtime.server) && !wrapped ? headerMismatch(runtime, tool.name, params.arguments, ctx.http.req.headers) : undefined;
   if (mismatch) return refuseMismatch(runtime, ctx, tool, mismatch);
   if (!tool.task) return plainCall(runtime, ctx, tool, params);
   if (!tool.pipeline.guarded) return taskOrCall(runtime, ctx, tool, params);
@@ -169,8 +172,15 @@ function refuseMismatch(runtime: SessionRuntime, ctx: ServerContext, tool: ToolD
   return Promise.resolve(toolVisible(runtime.app, tool.name, open))
     .then((visible) => {
       if (visible) throw new ProtocolError(HEADER_MISMATCH, mismatch.message, mismatch.data);
-      return convert(runtime.server, tool.descriptor.outputSchema, tool.pipeline.turnedAway(open().auth, undefined));
+      return turnedAway(runtime, ctx, tool);
     })
+    .catch(rethrowWire);
+}
+
+/** The answer to a call of `tool` this caller may not see, made without running it (unknown tool, or the scope refusal). */
+function turnedAway(runtime: SessionRuntime, ctx: ServerContext, tool: ToolDefinition): Promise<unknown> {
+  return Promise.resolve()
+    .then(() => convert(runtime.server, tool.descriptor.outputSchema, tool.pipeline.turnedAway(openChannel(runtime, ctx).auth, undefined)))
     .catch(rethrowWire);
 }
 
@@ -207,8 +217,9 @@ function rethrowWire(error: unknown): never {
 
 /** What a middleware of tools/call threw: a tool answer (isError) unless it is a protocol error. */
 function toolCallFailure(runtime: SessionRuntime, name: string, error: unknown): unknown {
-  if (error instanceof RequestError || runtime.app.policy.isProtocolError(error) || error instanceof InputRequiredSignal) throw toWireError(error);
-  return { content: [{ type: 'text', text: toolErrorText(error, name, 'a middleware of tools/call', runtime.app.policy) }], isError: true };
+  const answer = answerFailure(error, { kind: 'tool', name, where: 'a middleware of tools/call' }, runtime.app.policy);
+  if ('error' in answer) throw toWireError(answer.error);
+  return answer.result;
 }
 
 // The codec's projection only matters for structured results (the 2025-era {result} wrap).

@@ -2,31 +2,31 @@ import type { ClientInfo, RequestChannel } from '../context';
 import type { McpAuth } from '../interfaces';
 import { visibleTo } from '../pipeline';
 import { visibleHeaders } from './peer-headers';
+import type { ReadMessage } from './message-reading';
 import type { ProtocolApplication } from './protocol-application';
 import { CALL_TOOL } from './tool-search';
 import { neverAborted } from '../runtime/never-aborted';
 
 /** The `@Scopes()` of the component a JSON-RPC request names (a completion: of the prompt or template it completes). */
-export function scopesFor(app: ProtocolApplication, message: unknown): readonly string[] | undefined {
-  if (typeof message !== 'object' || message === null) return undefined;
-  const { method, params } = message as { method?: unknown; params?: Record<string, unknown> };
-  switch (method) {
+export function scopesFor(app: ProtocolApplication, message: ReadMessage): readonly string[] | undefined {
+  switch (message.method) {
     case 'tools/call': {
       // A call_tool (tool search) needs what the tool it names needs.
-      const name = app.toolSearch && params?.name === CALL_TOOL ? (params.arguments as { name?: unknown } | undefined)?.name : params?.name;
-      return typeof name === 'string' ? app.tools.get(name)?.pipeline.requiredScopes : undefined;
+      const target = (message.arguments as { name?: unknown } | undefined)?.name;
+      const name = app.toolSearch && message.name === CALL_TOOL ? (typeof target === 'string' ? target : undefined) : message.name;
+      return name !== undefined ? app.tools.get(name)?.pipeline.requiredScopes : undefined;
     }
     case 'prompts/get':
-      return typeof params?.name === 'string' ? app.prompts.get(params.name)?.pipeline.requiredScopes : undefined;
+      return message.name !== undefined ? app.prompts.get(message.name)?.pipeline.requiredScopes : undefined;
     // Subscribing to a resource needs what reading it needs.
     case 'resources/read':
     case 'resources/subscribe':
-      return typeof params?.uri === 'string' ? app.resources.pipelineFor(params.uri)?.requiredScopes : undefined;
+      return message.uri !== undefined ? app.resources.pipelineFor(message.uri)?.requiredScopes : undefined;
     case 'completion/complete': {
       // Completing a prompt's or template's arguments needs what using it needs.
-      const ref = params?.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
-      if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') return app.prompts.get(ref.name)?.pipeline.requiredScopes;
-      if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') return app.resources.templates.values().find((t) => t.uriTemplate === ref.uri)?.pipeline.requiredScopes;
+      const { ref } = message;
+      if (ref?.type === 'ref/prompt') return app.prompts.get(ref.name)?.pipeline.requiredScopes;
+      if (ref?.type === 'ref/resource') return app.resources.templates.values().find((t) => t.uriTemplate === ref.uri)?.pipeline.requiredScopes;
       return undefined;
     }
     default:

@@ -1,9 +1,7 @@
 import { withToolUi } from '../apps';
-import { InputRequiredSignal } from '../context';
 import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
 import type { JsonSchema, ToolOptions } from '../interfaces';
-import { compileMethod, compileOrExplain, pruneUndefined, schemaCompilerOf, toolErrorText, type CallPolicy } from '../invocation';
-import { getComponentOrigin } from '../metadata';
+import { answerFailure, compileMethod, compileOrExplain, pruneUndefined, schemaCompilerOf, type CallPolicy } from '../invocation';
 import { Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
 import { inlineRefs, outputSchema } from '../schema';
 import { taskSettings } from '../tasks';
@@ -28,8 +26,8 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
   const { host, method, options } = record;
   const { policy } = build;
   // A proxied server's schemas are known only at run time: interpreted where code cannot be generated.
-  const compiler = schemaCompilerOf(host.target, build.compiler);
-  const origin = getComponentOrigin(host.target);
+  const compiler = schemaCompilerOf(host, build.compiler);
+  const origin = host.provided?.origin;
   const name = options.name ?? method;
   const owner = toolOwner(name, host.target.name, method);
   // A raw schema's references are checked before its validator is compiled: the compiler's own error would not say what to do.
@@ -82,10 +80,9 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
   const where = `${compiled.className}.${compiled.methodName}`;
 
   const failure = (error: unknown): CallOutcome => {
-    if (error instanceof InputRequiredSignal) throw error; // answered by the protocol layer (input required)
-    // A RequestError (or the SDK's ProtocolError) is the tool's way of answering with a JSON-RPC error.
-    if (error instanceof RequestError || policy.isProtocolError(error)) throw error;
-    return errorResult(toolErrorText(error, name, where, policy));
+    const answer = answerFailure(error, { kind: 'tool', name, where }, policy);
+    if ('error' in answer) throw answer.error; // input required, or the tool's way of answering with a JSON-RPC error
+    return answer.result;
   };
 
   const pipeline = new Pipeline<CallOutcome, undefined>({

@@ -2,6 +2,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { fromAuthInfo } from '../server/auth-info';
 import { CallerBus } from '../server/listen-bus';
 import { paramHeaderMap, type ParamHeader } from '../server/param-headers';
+import type { ReadMessage } from '../server/message-reading';
 import type { ProtocolApplication } from '../server/protocol-application';
 import type { ServerFactory } from '../server/server-factory';
 import type { ServerHub } from '../server/server-hub';
@@ -39,18 +40,15 @@ export class HttpServing {
 
   /**
    * The `Caller` of an HTTP request: the identity of `authInfo`, the headers and signal of `request`, and the
-   * `id` and `_meta` of `body` when it is one JSON-RPC message.
+   * `id` and `_meta` of the one JSON-RPC message the body carries, as read once (server/message-reading.ts).
    */
-  callerOf(request: Request, authInfo?: AuthInfo, body?: unknown): Caller {
-    const message = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { id?: unknown; params?: { _meta?: unknown } }) : undefined;
-    const meta = message?.params?._meta;
-    const id = message?.id;
+  callerOf(request: Request, authInfo?: AuthInfo, message?: ReadMessage): Caller {
     return {
       ...(authInfo ? { auth: fromAuthInfo(authInfo) } : {}),
       headers: request.headers,
       signal: request.signal,
-      ...(typeof meta === 'object' && meta !== null ? { meta: meta as Record<string, unknown> } : {}),
-      ...(typeof id === 'string' || typeof id === 'number' ? { requestId: id } : {}),
+      ...(message?.meta ? { meta: message.meta as Record<string, unknown> } : {}),
+      ...(message?.id !== undefined ? { requestId: message.id } : {}),
     };
   }
 

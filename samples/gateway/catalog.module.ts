@@ -21,5 +21,5 @@ export class CatalogTools {
   }
 }
 
-@Module({ imports: [McpModule.forFeature({ namespace: 'catalog' })], providers: [CatalogTools] })
+@Module({ imports: [McpModule.forFeature({ namespace: 'catalog' })], providers: [CatalogTools], exports: [CatalogTools] })
 export class CatalogModule {}

@@ -3,6 +3,7 @@ import { createTestClient, type TestClient } from 'mcp-reflect/testing';
 import { gatewayModule } from '../../samples/gateway/gateway.module';
 import { startInventoryApi } from '../../samples/gateway/inventory.api';
 import { everythingStdio } from '../support/everything';
+import { waitFor } from '../support/waiting';
 
 const text = (result: unknown) => ((result as { content?: { text?: string }[] }).content ?? [])[0]?.text;
 
@@ -22,7 +23,7 @@ describe('the gateway sample', () => {
   it('lists the local modules under their namespaces beside the proxied reference server', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['catalog_search', 'orders_place', 'orders_list', 'everything_echo', 'everything_get-sum', 'inventory_getStock', 'inventory_listStock']));
-    expect(names.every((name) => /^(catalog|orders|everything|inventory)_/.test(name))).toBe(true);
+    expect(names.every((name) => /^(catalog|orders|everything|inventory|saved)_/.test(name))).toBe(true);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(expect.arrayContaining(['orders_confirm', 'everything_simple-prompt']));
     expect((await client.listResources()).resources.map((r) => r.uri)).toContain('books://catalog/all');
   });
@@ -43,5 +44,18 @@ describe('the gateway sample', () => {
     expect(missing).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('404') }] });
     const books = await client.readResource({ uri: 'books://catalog/all' });
     expect(JSON.parse((books.contents[0] as { text: string }).text)).toHaveLength(3);
+  });
+
+  it('serves the saved searches provider: a tool per search, and a new one after saving it (list_changed)', async () => {
+    const changed: string[] = [];
+    client.setNotificationHandler('notifications/tools/list_changed', () => void changed.push('tools'));
+    const le = await client.callTool({ name: 'saved_le_guin', arguments: {} });
+    expect((le.structuredContent as { books: unknown[] }).books).toHaveLength(2);
+    expect(text(await client.callTool({ name: 'saved_save', arguments: { name: 'hyperion', text: 'hyperion' } }))).toBe('Saved: call saved_hyperion');
+    await waitFor(() => changed.length > 0);
+    const found = await client.callTool({ name: 'saved_hyperion', arguments: {} });
+    expect((found.structuredContent as { books: { title: string }[] }).books.map((b) => b.title)).toEqual(['Hyperion']);
+    const bad = await client.callTool({ name: 'saved_save', arguments: { name: 'Not A Name', text: 'x' } });
+    expect(bad).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('Invalid arguments for tool saved_save: name: must match the pattern') }] });
   });
 });

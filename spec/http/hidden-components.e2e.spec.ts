@@ -24,6 +24,7 @@ import {
   type McpAuth,
 } from 'mcp-reflect';
 import type { HttpServing } from '../../lib/transports/http-serving';
+import { readBody } from '../../lib/server/message-reading';
 import { initializeBody, JSON_AND_SSE, messagesOf, rawRequest } from '../support/http-helpers';
 import { Arrivals } from '../support/waiting';
 
@@ -198,12 +199,12 @@ describe('HttpServing.toolVisible (for checks made before dispatch, such as the 
     const body = { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'redTeam', _meta: { 'io.modelcontextprotocol/clientInfo': { name: 'ops-console', version: '1' } } } };
     const request = (team: string) => new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'x-team': team } });
     const authInfo: AuthInfo = { token: 'ada', clientId: 'cli', scopes: ['ops:admin'], extra: { sub: 'ada', roles: ['admin'] } };
-    const caller = factory.callerOf(request('red'), authInfo, body);
+    const caller = factory.callerOf(request('red'), authInfo, readBody(body).single);
     expect(caller).toMatchObject({ requestId: 4, auth: { subject: 'ada', scopes: ['ops:admin'] }, meta: body.params._meta });
     expect(await factory.toolVisible('redTeam', caller)).toBe(true);
     expect(await factory.toolVisible('deploy', caller)).toBe(true);
-    expect(await factory.toolVisible('redTeam', factory.callerOf(request('blue'), authInfo, body))).toBe(false);
-    expect(await factory.toolVisible('redTeam', factory.callerOf(request('red'), authInfo, { ...body, params: { name: 'redTeam' } }))).toBe(false);
+    expect(await factory.toolVisible('redTeam', factory.callerOf(request('blue'), authInfo, readBody(body).single))).toBe(false);
+    expect(await factory.toolVisible('redTeam', factory.callerOf(request('red'), authInfo, readBody({ ...body, params: { name: 'redTeam' } }).single))).toBe(false);
   });
 });
 

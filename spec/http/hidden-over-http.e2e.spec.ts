@@ -5,7 +5,10 @@ import { JSON_AND_SSE, messagesOf, rawRequest } from '../support/http-helpers';
 import { Arrivals } from '../support/waiting';
 
 class AdminOnly implements CanActivate {
+  /** What the guard was asked, as `<phase> <component>`: each check runs once per message. */
+  static readonly asked: string[] = [];
   canActivate(context: ExecutionContext): boolean {
+    AdminOnly.asked.push(`${(context as unknown as { phase: string }).phase} ${context.name}`);
     return (context.auth?.claims.roles as string[] | undefined)?.includes('admin') === true;
   }
 }
@@ -51,12 +54,19 @@ it('keeps hidden tools and resources hidden over HTTP: header refusals and liste
     const r = await rawRequest(url, { headers: { ...JSON_AND_SSE, authorization: `Bearer ${token}`, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, ...(region ? { 'mcp-param-region': region } : {}) }, body: JSON.stringify(body) });
     return { status: r.status, message: messagesOf(r.body).find((m) => m.id === 3) };
   };
+  AdminOnly.asked.length = 0;
   const hidden = await call('eve', 'deploy');
+  // The header check is made once, before dispatch: it asks whether eve may see the tool (no), and the handler,
+  // told so, answers without asking again.
+  expect(AdminOnly.asked).toEqual(['list deploy']);
   const missing = await call('eve', 'nothing');
   expect(JSON.stringify(hidden).split('deploy').join('nothing')).toBe(JSON.stringify(missing));
   expect((await call('eve', 'route')).status).toBe(400);
   expect((await call('ada', 'deploy')).status).toBe(400);
+  AdminOnly.asked.length = 0;
   expect((await call('ada', 'deploy', 'eu')).message.result.content[0].text).toBe('deployed to eu');
+  // Headers that agree: checked once before dispatch (no guard to ask), then the call's own guard.
+  expect(AdminOnly.asked).toEqual(['call deploy']);
   await eve.client.close();
   await ada.client.close();
   await app.close();

@@ -2,7 +2,7 @@ import type { Container, ModuleRecord, ProviderRecord, RequestScope } from '../.
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import { describeValue } from '../../errors/describe';
 import type { McpMiddleware } from '../../interfaces';
-import type { RequestHandle, RequestScopeOpener } from '../../invocation';
+import type { MethodHost, RequestHandle, RequestScopeOpener } from '../../invocation';
 import { getCatch, getEnhancers, getParamMetadata, type EnhancerKind } from '../../metadata';
 import { checkedScopes } from '../required-scopes';
 import { EnhancerChain, NO_ENHANCERS, type ComponentEnhancers, type Resolved, type ResolvedFilter } from '../../pipeline';
@@ -100,10 +100,11 @@ export class EnhancerResolver {
   }
 
   /** Global, class and method enhancers of `target.method` (and its parameters' pipes), in running order. */
-  forMethod(target: Function, module: ModuleRecord, method: string): ComponentEnhancers {
+  forMethod(component: MethodHost, module: ModuleRecord, method: string): ComponentEnhancers {
+    const { target } = component;
     const where = `${target.name}.${method}`;
     const atClass = this.classLevel(target, module, where);
-    const requiredScopes = checkedScopes(target, method);
+    const requiredScopes = checkedScopes(component, method);
     if (this.plain && atClass.plain && !requiredScopes && !hasMethodEnhancers(target, method)) return NO_ENHANCERS; // the common case, shared
     const at = (kind: EnhancerKind) => [
       ...atClass[kind],

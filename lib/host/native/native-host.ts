@@ -3,7 +3,7 @@ import { Context } from '../../context';
 import { Container, type ModuleRecord } from '../../di';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import type { InjectionToken, McpMiddleware, ModuleImport, Provider } from '../../interfaces';
-import type { MethodHost, RequestScopeOpener } from '../../invocation';
+import type { MethodHost, ProvidedMethods, RequestScopeOpener } from '../../invocation';
 import type { GeneratedTypes } from '../../metadata';
 import { Reflector, type ComponentEnhancers } from '../../pipeline';
 import { EnhancerResolver } from './enhancer-resolver';
@@ -105,12 +105,12 @@ export class NativeHost implements McpHost {
     return found;
   }
 
-  adopt(instance: object, types: GeneratedTypes, namespace?: string): MethodHost {
-    return { target: instance.constructor, instance, types, ...(namespace ? { namespace } : {}) };
+  adopt(instance: object, types: GeneratedTypes, namespace?: string, provided?: ProvidedMethods): MethodHost {
+    return { target: provided?.target ?? instance.constructor, instance, types, ...(namespace ? { namespace } : {}), ...(provided ? { provided } : {}) };
   }
 
   enhancersFor(component: MethodHost, method: string): ComponentEnhancers {
-    return this.enhancers.forMethod(component.target, this.modules.get(component) ?? this.container.root, method);
+    return this.enhancers.forMethod(component, this.modules.get(component) ?? this.container.root, method);
   }
 
   get middleware(): readonly McpMiddleware[] {

@@ -3,7 +3,7 @@ import { ForwardingChannel, isModernRevision, type RequestChannel } from '../../
 import { RequestError, RpcCode } from '../../errors';
 import { missingScopes } from '../../context';
 import type { McpAuth } from '../../interfaces';
-import { toRequestError } from '../../invocation';
+import { requestFailure } from '../../invocation';
 import { TASKS_EXTENSION, TERMINAL_STATUSES, type TaskRecord } from '../../tasks';
 import type { ToolDefinition } from '../../tools';
 import { toWireError } from '../error-mapping';
@@ -84,7 +84,7 @@ export function taskCall(
     const origin = originOf(channel, modern ? undefined : runtime.server);
     return tasks.start({ ...base, origin, controller: new AbortController() }).then(answer, (error: unknown) => {
       // A store that fails (its connection lost) is logged and masked like a component's failure.
-      throw toRequestError(error, `starting a task of tool '${tool.name}'`, 'task store', runtime.app.policy);
+      throw requestFailure(error, `starting a task of tool '${tool.name}'`, 'task store', runtime.app.policy);
     });
   }
   return onDemand(runtime, ctx, tasks, channel, { ...base, modern, target, answer });
@@ -219,7 +219,7 @@ export function answerTasks(runtime: SessionRuntime, tasks: TaskService): void {
   const on = <T>(method: string, schema: StandardSchemaV1<T>, handler: (params: T, ctx: ServerContext) => Promise<unknown>) =>
     server.setRequestHandler(method, { params: schema }, ((params: T, ctx: ServerContext) => handler(params, ctx).catch((error: unknown) => {
       // A store that fails (its connection lost) is logged and masked: nothing internal reaches the client.
-      throw toWireError(toRequestError(error, `serving ${method}`, 'task store', runtime.app.policy));
+      throw toWireError(requestFailure(error, `serving ${method}`, 'task store', runtime.app.policy));
     })) as never);
 
   on('tasks/get', TASK_ID, async ({ taskId }, ctx) => {

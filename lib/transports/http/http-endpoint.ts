@@ -6,7 +6,6 @@ import {
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   originValidationResponse,
-  PROTOCOL_VERSION_META_KEY,
   type AuthInfo,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
@@ -22,8 +21,9 @@ import { Admission, resolveLimits, type HttpLimits, type ListenTicket, type Pend
 import { jsonRpcError, jsonRpcRefusal, unread, watchBody } from './http-messages';
 import type { HttpOptions } from './http-options';
 import { DEFAULTS, LegacySessions, type RequestOptions } from './legacy-sessions';
-import { clientHeader, peerHeader } from '../../server/peer-headers';
+import { checkedHeader, clientHeader, PARAM_HEADERS_AGREE, PARAM_HEADERS_HIDDEN, peerHeader } from '../../server/peer-headers';
 import { clientKeyOf, isLoopbackAddress } from '../../server/client-address';
+import { readBody, type ReadMessage } from '../../server/message-reading';
 import { checkParamHeaders, HEADER_MISMATCH } from '../../server/param-headers';
 import { checkParsedBody, parseBody, receiveBody, webBody, type BodyRefusal, type BodySource } from './request-body';
 
@@ -163,22 +163,24 @@ export class HttpEndpoint {
       } else {
         const message = json?.json;
         const sent: RequestOptions = { ...forwarded, ...(json !== undefined ? { parsedBody: message } : {}) };
-        const stepUp = admitted && this.gate!.stepUpFor(admitted, message);
-        const headerRefusal = stepUp ? undefined : await this.checkParamHeaders(request, message, sent.authInfo);
-        const listen = stepUp || headerRefusal ? undefined : this.admitListen(message, client);
+        // The body is read once; every check below reads that reading.
+        const read = readBody(message);
+        const stepUp = admitted && this.gate!.stepUpFor(admitted, read);
+        const headerRefusal = stepUp ? undefined : await this.checkParamHeaders(request, read.single, sent.authInfo);
+        const listen = stepUp || headerRefusal ? undefined : this.admitListen(read.single, client);
         if (stepUp || headerRefusal || listen instanceof Response) {
           response = (stepUp ?? headerRefusal ?? listen) as Response;
         } else if (listen) {
           // A listen stream is not a call in progress: it holds no call slot, and listen bounds count it instead.
           release!();
           release = undefined;
-          const stream = await this.dispatch(request, sent).catch((error: unknown) => {
+          const stream = await this.dispatch(request, sent, read.single).catch((error: unknown) => {
             listen.release(); // its place is free again
             throw error;
           });
           response = watchBody(stream, listen.release, this.limits.listenIdleTimeoutMs, listen.bind);
         } else {
-          response = await this.dispatch(request, sent);
+          response = await this.dispatch(request, sent, read.single);
         }
       }
     } catch (error) {
@@ -194,14 +196,14 @@ export class HttpEndpoint {
     return watchBody(response, release);
   };
 
-  /** One request, parsed, to the era that serves it: 2025 sessions, or the per-request handler. */
-  private async dispatch(request: Request, options: RequestOptions): Promise<Response> {
+  /** One request, parsed (`message`: the one message it carries, read), to the era that serves it: 2025 sessions, or the per-request handler. */
+  private async dispatch(request: Request, options: RequestOptions, message?: ReadMessage): Promise<Response> {
     const legacy = this.sessions !== undefined && (await isLegacyRequest(request, options.parsedBody));
     if (legacy) return this.sessions!.handle(request, options);
     // The caller of a listen stream is kept with it, so that updates of what it may not see never reach it; other
     // requests open no stream and pay nothing for it.
-    if ((options.parsedBody as { method?: unknown } | undefined)?.method !== 'subscriptions/listen') return this.modern.fetch(request, options);
-    return this.listenBus.as(this.serving.callerOf(request, options.authInfo, options.parsedBody), () => this.modern.fetch(request, options));
+    if (message?.method !== 'subscriptions/listen') return this.modern.fetch(request, options);
+    return this.listenBus.as(this.serving.callerOf(request, options.authInfo, message), () => this.modern.fetch(request, options));
   }
 
   /**
@@ -239,13 +241,11 @@ export class HttpEndpoint {
   }
 
   /** A 2026-07-28 `subscriptions/listen`: admitted under the per-client and total stream bounds (the release), or refused. */
-  private admitListen(message: unknown, client: string | undefined): ListenTicket | Response | undefined {
-    const listen = message as { method?: unknown; id?: unknown } | null;
-    if (typeof listen !== 'object' || listen === null || listen.method !== 'subscriptions/listen') return undefined;
+  private admitListen(message: ReadMessage | undefined, client: string | undefined): ListenTicket | Response | undefined {
+    if (message?.method !== 'subscriptions/listen') return undefined;
     const admitted = this.admission.enterListen(client);
     if (!('status' in admitted)) return admitted;
-    const id = typeof listen.id === 'string' || typeof listen.id === 'number' ? listen.id : null;
-    return jsonRpcRefusal(admitted.status, id, -32000, admitted.message);
+    return jsonRpcRefusal(admitted.status, message.id ?? null, -32000, admitted.message);
   }
 
   /**
@@ -271,25 +271,22 @@ export class HttpEndpoint {
 
   /**
    * SEP-2243: a 2026-07-28 `tools/call` of a tool with `Mcp-Param-*` headers is refused before dispatch when
-   * they disagree with its arguments (HTTP 400, -32020), read from the body parsed once.
+   * they disagree with its arguments (HTTP 400, -32020), read from the body read once. The check is made once:
+   * the handler is told its outcome (agree, or a tool this caller may not see) and does not make it again.
    */
-  private async checkParamHeaders(request: Request, body: unknown, authInfo: AuthInfo | undefined): Promise<Response | undefined> {
-    if (request.headers.get('mcp-method')?.trim() !== 'tools/call') return undefined;
-    const headers = this.serving.paramHeaders();
-    if (headers.size === 0) return undefined;
-    const message = body as { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown; _meta?: Record<string, unknown> } } | null;
-    if (typeof message !== 'object' || message === null || Array.isArray(message) || message.method !== 'tools/call') return undefined;
-    const version = message.params?._meta?.[PROTOCOL_VERSION_META_KEY];
+  private async checkParamHeaders(request: Request, message: ReadMessage | undefined, authInfo: AuthInfo | undefined): Promise<Response | undefined> {
+    // What the handler is told of this check: nothing, unless it is made here (a client cannot send the header).
+    request.headers.delete(checkedHeader());
+    if (request.headers.get('mcp-method')?.trim() !== 'tools/call' || message?.method !== 'tools/call') return undefined;
     // The per-request envelope of 2026-07-28 (an unsupported claim is the transport's to refuse, -32022).
-    if (version !== MODERN_REVISION) return undefined;
-    const declarations = typeof message.params?.name === 'string' ? headers.get(message.params.name) : undefined;
-    const refused = declarations && checkParamHeaders(declarations, message.params?.arguments, request.headers);
-    if (!refused) return undefined;
+    if (message.protocolVersion !== MODERN_REVISION || message.name === undefined) return undefined;
+    const declarations = this.serving.paramHeaders().get(message.name);
+    const refused = declarations && checkParamHeaders(declarations, message.arguments, request.headers);
+    if (!refused) return void request.headers.set(checkedHeader(), PARAM_HEADERS_AGREE);
     // A tool the caller may not see: no header is named; the tools/call handler answers it as a missing tool.
-    if (!(await this.serving.toolVisible(String(message.params?.name), this.serving.callerOf(request, authInfo, message)))) return undefined;
-    this.logger.warn(`HTTP: refused tools/call ${String(message.params?.name)}: ${refused.data.mismatch.body}`);
-    const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
-    return jsonRpcRefusal(400, id, HEADER_MISMATCH, refused.message, refused.data);
+    if (!(await this.serving.toolVisible(message.name, this.serving.callerOf(request, authInfo, message)))) return void request.headers.set(checkedHeader(), PARAM_HEADERS_HIDDEN);
+    this.logger.warn(`HTTP: refused tools/call ${message.name}: ${refused.data.mismatch.body}`);
+    return jsonRpcRefusal(400, message.id ?? null, HEADER_MISMATCH, refused.message, refused.data);
   }
 
   /** A call in progress, counted in all and for its client: the release (once). */
