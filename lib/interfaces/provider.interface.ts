@@ -50,13 +50,10 @@ export interface ProvidedComponents {
   readonly completers?: readonly ProvidedCompleter[];
 }
 
-/** The scopes the caller's token must grant to see and use a provided component (as `@Scopes()`). */
-interface Scoped {
-  readonly scopes?: readonly string[];
-}
-
 /** A tool: its descriptor (as `@Tool()` takes it, with its input schema) and `call`, given the validated arguments. */
-export interface ProvidedTool extends Omit<ToolOptions, 'name' | 'inputSchema' | 'output'>, Scoped {
+export interface ProvidedTool extends Omit<ToolOptions, 'name' | 'inputSchema' | 'output'> {
+  /** The scopes the caller's token must grant to see and use it (as `@Scopes()`). */
+  readonly scopes?: readonly string[];
   readonly name: string;
   /** The JSON Schema of its arguments (an object schema): advertised as is, and what arguments are validated against. */
   readonly inputSchema: JsonSchema;
@@ -65,14 +62,18 @@ export interface ProvidedTool extends Omit<ToolOptions, 'name' | 'inputSchema' |
 }
 
 /** A resource at a fixed URI, and `read`. */
-export interface ProvidedResource extends Omit<ResourceOptions, 'name'>, Scoped {
+export interface ProvidedResource extends Omit<ResourceOptions, 'name'> {
+  /** The scopes the caller's token must grant to see and use it (as `@Scopes()`). */
+  readonly scopes?: readonly string[];
   readonly uri: string;
   readonly name: string;
   read(ctx: Context): unknown;
 }
 
 /** A resource template (RFC 6570), and `read`, given the URI's variables. */
-export interface ProvidedTemplate extends Omit<ResourceTemplateOptions, 'name'>, Scoped {
+export interface ProvidedTemplate extends Omit<ResourceTemplateOptions, 'name'> {
+  /** The scopes the caller's token must grant to see and use it (as `@Scopes()`). */
+  readonly scopes?: readonly string[];
   readonly uriTemplate: string;
   readonly name: string;
   read(variables: Record<string, string>, ctx: Context): unknown;
@@ -86,7 +87,9 @@ export interface ProvidedPromptArgument {
 }
 
 /** A prompt, its arguments, and `get`, given the arguments the client sent. */
-export interface ProvidedPrompt extends Omit<PromptOptions, 'name'>, Scoped {
+export interface ProvidedPrompt extends Omit<PromptOptions, 'name'> {
+  /** The scopes the caller's token must grant to see and use it (as `@Scopes()`). */
+  readonly scopes?: readonly string[];
   readonly name: string;
   readonly arguments?: readonly ProvidedPromptArgument[];
   get(args: Record<string, string>, ctx: Context): unknown;
