@@ -214,9 +214,11 @@ export function compileOrExplain<T>(owner: string, which: string, compile: () =>
 
 /**
  * The compiler for the schemas of `target`'s methods: the application's, or for a class built at run time from
- * a source's catalogue (a proxied server), the one that interprets where code cannot be generated.
+ * a source's catalogue (a proxied server), that source's: it interprets where code cannot be generated, and keeps
+ * its validators apart from the application's, bounded.
  */
 export function schemaCompilerOf(target: Function, compiler: SchemaCompiler): SchemaCompiler {
-  return getComponentOrigin(target) !== undefined ? compiler.forRuntimeSchemas() : compiler;
+  const origin = getComponentOrigin(target);
+  return origin !== undefined ? compiler.forRuntimeSchemas(origin) : compiler;
 }
 
