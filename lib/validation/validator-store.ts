@@ -14,7 +14,7 @@ export const SOURCE_VALIDATOR_BYTES = 1024 * 1024;
  */
 export interface ValidatorStore {
   get(key: string): ValidateFunction | undefined;
-  /** Keeps `validate`, made for the schema text `json` (by an engine of this store's, or not). */
+  /** Keeps `validate` under `key` (whose schema text is its size). */
   set(key: string, validate: ValidateFunction): void;
   isChecked(json: string): boolean;
   checked(json: string): void;
@@ -51,11 +51,6 @@ export class ApplicationValidators implements ValidatorStore {
     let engine = this.engines.get(key);
     if (!engine) this.engines.set(key, (engine = make()));
     return engine;
-  }
-
-  /** Validators kept (a figure for specs and diagnostics). */
-  get size(): number {
-    return this.compiled.size;
   }
 }
 
