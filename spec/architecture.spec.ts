@@ -123,7 +123,7 @@ const ALLOWED: Record<string, string[]> = {
   pipeline: ['catalogue', 'invocation', 'context', 'validation', 'decorators', 'metadata', 'interfaces', 'errors'],
   content: [],
   apps: ['metadata', 'interfaces', 'errors', 'constants'],
-  builtins: ['runtime', 'catalogue', 'decorators', 'metadata', 'interfaces', 'errors'],
+  builtins: ['runtime', 'decorators', 'metadata', 'interfaces', 'errors'],
   tasks: ['catalogue', 'interfaces', 'errors'],
   tools: ['apps', 'tasks', 'content', 'pipeline', 'catalogue', 'invocation', 'context', 'schema', 'validation', 'interfaces', 'errors', 'constants'],
   resources: ['apps', 'pipeline', 'catalogue', 'invocation', 'context', 'validation', 'interfaces', 'errors'],
@@ -132,7 +132,7 @@ const ALLOWED: Record<string, string[]> = {
   // The SDK server adapter (with the tasks methods on the wire in server/tasks/): the registries behind SDK handlers.
   server: ['runtime', 'apps', 'state', 'tasks', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'invocation', 'context', 'interfaces', 'errors'],
   // The resource server: access-token verification and the HTTP bearer gate (RFC 6750, RFC 9728), on the server's types.
-  auth: ['runtime', 'server', 'catalogue', 'invocation', 'context', 'interfaces', 'errors'],
+  auth: ['runtime', 'server', 'invocation', 'context', 'interfaces', 'errors'],
   // stdio, in-memory connections and Streamable HTTP: they serve what the server factory makes.
   transports: ['auth', 'server', 'invocation', 'context', 'interfaces', 'errors'],
   // Redis adapters of the stores and the bus the server and transports define.

@@ -1,4 +1,4 @@
-import { LruMap } from '../catalogue/lru-map';
+import { LRUCache } from 'lru-cache';
 import { BootstrapError, BootstrapErrorCode, InvalidTokenError } from '../errors';
 import type { AuthOptions, McpAuth, TokenVerifier } from '../interfaces';
 import { audiencesOf, sameResource, SCOPE_TOKEN } from '../context';
@@ -11,7 +11,7 @@ export const MAX_AUTHORIZATION_LENGTH = 8_192;
 /** A verified token is verified again after this long, even when it is still valid (a key may have been withdrawn). */
 const REVERIFY_AFTER_MS = 5 * 60_000;
 const CACHE_BYTES = 16 * 1024 * 1024;
-/** Most verifications shared at once (beyond that, a verification is simply not shared). */
+/** Most verifications shared at once (beyond that, the oldest running one is no longer shared: it still answers those waiting on it). */
 const MAX_PENDING = 1_000;
 /** RFC 6750 §2.1: `Bearer` then a token68. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -25,8 +25,6 @@ export class MissingTokenError extends InvalidTokenError {
 
 interface Cached {
   readonly auth: McpAuth;
-  /** Until when (ms) the verification stands. */
-  readonly until: number;
   readonly bytes: number;
 }
 
@@ -43,8 +41,19 @@ export class Authenticator {
   private readonly tolerance: number;
   /** Tokens checked by JWT verification already had iss/aud/exp checked there. */
   private readonly checked: boolean;
-  private readonly cache: LruMap<string, Cached>;
-  private readonly pending = new Map<string, Promise<McpAuth>>();
+  /** Verified tokens, each until it expires (five minutes at most): bounded in entries and bytes. */
+  private readonly cache: LRUCache<string, Cached>;
+  /**
+   * Verifications running, shared by the requests with the same token; apart from `cache`, so that a flood of
+   * tokens being verified (or refused) never pushes a verified one out. A settled one is left for 1 ms only:
+   * its result, when it may be kept, is in `cache`.
+   */
+  private readonly pending = new LRUCache<string, McpAuth>({
+    max: MAX_PENDING,
+    ttl: 1,
+    ignoreFetchAbort: true,
+    fetchMethod: (token) => this.verified(token),
+  });
   private readonly recheck?: (auth: McpAuth) => Promise<void>;
 
   constructor(options: AuthOptions, resource: string) {
@@ -68,7 +77,7 @@ export class Authenticator {
         requireAccessTokenType: options.tokenType !== undefined,
       });
     this.checked = !options.verify && !options.introspection;
-    this.cache = new LruMap(options.cacheSize ?? 10_000, (entry) => entry.bytes, CACHE_BYTES);
+    this.cache = new LRUCache({ max: options.cacheSize ?? 10_000, maxSize: CACHE_BYTES, sizeCalculation: (entry) => entry.bytes });
     this.recheck = options.recheck;
   }
 
@@ -80,19 +89,11 @@ export class Authenticator {
     }
     const token = BEARER.exec(authorization)?.[1];
     if (!token) return Promise.reject(new InvalidTokenError('The Authorization header must be: Bearer <token>.'));
-    const now = Date.now();
+    // An expired entry is not found (the cache's TTL is the verification's lifetime).
     const cached = this.cache.get(token);
-    if (cached && cached.until > now) return this.recheck ? this.recheck(cached.auth).then(() => cached.auth) : Promise.resolve(cached.auth);
-    if (cached) this.cache.delete(token);
-    const shared = this.pending.get(token);
-    if (shared) return shared;
-    const verifying = this.verified(token);
+    if (cached) return this.recheck ? this.recheck(cached.auth).then(() => cached.auth) : Promise.resolve(cached.auth);
     // Requests with the same token share one verification; how many are shared is bounded (tokens ≤ 8 KiB each).
-    if (this.pending.size < MAX_PENDING) {
-      this.pending.set(token, verifying);
-      void verifying.finally(() => this.pending.delete(token)).catch(() => undefined);
-    }
-    return verifying;
+    return this.pending.fetch(token) as Promise<McpAuth>;
   }
 
   private async verified(token: string): Promise<McpAuth> {
@@ -101,8 +102,8 @@ export class Authenticator {
     if (!this.checked) this.checkClaims(auth);
     const now = Date.now();
     const expires = auth.expiresAt !== undefined ? (auth.expiresAt + this.tolerance) * 1000 : now;
-    const until = Math.min(expires, now + REVERIFY_AFTER_MS);
-    if (until > now) this.cache.set(token, { auth, until, bytes: token.length * 2 + JSON.stringify(auth.claims).length * 2 + 256 });
+    const ttl = Math.min(expires, now + REVERIFY_AFTER_MS) - now;
+    if (ttl >= 1) this.cache.set(token, { auth, bytes: token.length * 2 + JSON.stringify(auth.claims).length * 2 + 256 }, { ttl: Math.floor(ttl) });
     return auth;
   }
 

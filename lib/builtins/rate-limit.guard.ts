@@ -1,6 +1,6 @@
 import type { CanActivate, ExecutionContext } from '../interfaces';
 import { boundedKey, callerOf, checkExactlyOne, checkNumber, invalidOption, type CallerScope } from './caller-key';
-import { LruMap } from '../catalogue/lru-map';
+import { LRUCache } from 'lru-cache';
 import { RateLimitError } from './rate-limit.error';
 
 /** Options of {@link RateLimitGuard}: a bucket of `capacity` tokens per key, refilled continuously. */
@@ -46,7 +46,11 @@ export class RateLimitGuard implements CanActivate {
   private readonly rate: number;
   private readonly key: CallerScope | ((context: ExecutionContext) => string);
   private readonly perComponent: boolean;
-  private readonly buckets: LruMap<string, Bucket>;
+  /**
+   * One bucket per key, the least recently used forgotten first; a bucket left alone until it is full again is
+   * forgotten too (its TTL): a new one starts full, so nothing changes for its caller.
+   */
+  private readonly buckets: LRUCache<string, Bucket>;
 
   constructor(given: RateLimitOptions) {
     const owner = 'RateLimitGuard';
@@ -66,7 +70,11 @@ export class RateLimitGuard implements CanActivate {
     this.key = key;
     this.perComponent = options.perComponent ?? false;
     const example = `{ capacity: 10, refillPerMinute: 30, maxKeys: 10000 }`;
-    this.buckets = new LruMap(checkNumber(owner, 'maxKeys', options.maxKeys ?? 10_000, { min: 1, integer: true }, example));
+    const max = checkNumber(owner, 'maxKeys', options.maxKeys ?? 10_000, { min: 1, integer: true }, example);
+    const refilled = Math.ceil(this.capacity / this.rate); // ms from empty to full
+    // The buckets' clock (read each time), from the epoch: lru-cache takes an entry that starts at 0 for one that never expires.
+    const perf = { now: () => performance.timeOrigin + performance.now() };
+    this.buckets = new LRUCache({ max, ...(Number.isSafeInteger(refilled) ? { ttl: Math.max(1, refilled), perf, ttlResolution: 0 } : {}) });
   }
 
   canActivate(context: ExecutionContext): boolean {

@@ -1,7 +1,7 @@
 import type { CallHandler, ExecutionContext, McpInterceptor } from '../interfaces';
 import { getToolOptions } from '../metadata';
 import { boundedKey, callerOf, checkNumber, invalidOption, stableJson } from './caller-key';
-import { LruMap } from '../catalogue/lru-map';
+import { LRUCache } from 'lru-cache';
 import { isErrorResult } from './request-outcome';
 
 /** Options of {@link ResponseCacheInterceptor}. */
@@ -32,7 +32,6 @@ export interface ResponseCacheOptions {
 
 interface Entry {
   readonly value: unknown;
-  readonly expires: number;
   /** The answer's size as JSON, plus its key. */
   readonly bytes: number;
 }
@@ -51,10 +50,10 @@ const EXAMPLE = '{ ttlMs: 60_000 }';
  * @Tool({ annotations: { readOnlyHint: true } }) forecast(@Param() city: string) { … }
  */
 export class ResponseCacheInterceptor implements McpInterceptor {
-  private readonly ttlMs: number;
   private readonly perCaller: false | 'session' | 'subject';
   private readonly key?: (context: ExecutionContext) => string | undefined;
-  private readonly entries: LruMap<string, Entry>;
+  /** Answers for `ttlMs` each, bounded in entries and bytes. */
+  private readonly entries: LRUCache<string, Entry>;
   private readonly maxBytes: number;
   /** Whether a component method's answers may be cached, decided once per method. */
   private readonly readOnly = new WeakMap<Function, boolean>();
@@ -62,10 +61,19 @@ export class ResponseCacheInterceptor implements McpInterceptor {
   constructor(given: ResponseCacheOptions) {
     const owner = 'ResponseCacheInterceptor';
     const options = given ?? ({} as ResponseCacheOptions);
-    this.ttlMs = checkNumber(owner, 'ttlMs', options.ttlMs, { min: 0, exclusive: true }, EXAMPLE);
+    const ttl = checkNumber(owner, 'ttlMs', options.ttlMs, { min: 0, exclusive: true }, EXAMPLE);
     const maxEntries = checkNumber(owner, 'maxEntries', options.maxEntries ?? 1000, { min: 1, integer: true }, '{ ttlMs: 60_000, maxEntries: 1000 }');
     this.maxBytes = checkNumber(owner, 'maxBytes', options.maxBytes ?? 16 * 1024 * 1024, { min: 1, integer: true }, '{ ttlMs: 60_000, maxBytes: 16_777_216 }');
-    this.entries = new LruMap(maxEntries, (entry) => entry.bytes, this.maxBytes);
+    this.entries = new LRUCache({
+      max: maxEntries,
+      maxSize: this.maxBytes,
+      sizeCalculation: (entry) => entry.bytes,
+      ttl: Math.max(1, Math.round(ttl)),
+      // The process's clock when the answer is looked up (read each time, to the millisecond), from the epoch:
+      // lru-cache takes an entry that starts at 0 for one that never expires.
+      perf: { now: () => performance.timeOrigin + performance.now() },
+      ttlResolution: 0,
+    });
     const perCaller = options.perCaller ?? false;
     if (perCaller !== false && perCaller !== true && perCaller !== 'session' && perCaller !== 'subject') {
       invalidOption(owner, 'perCaller', perCaller, `true, false, 'session' or 'subject'`, `{ ttlMs: 60_000, perCaller: 'session' }`);
@@ -84,7 +92,7 @@ export class ResponseCacheInterceptor implements McpInterceptor {
 
   /** Bytes of the answers kept now. */
   get bytes(): number {
-    return this.entries.total;
+    return this.entries.calculatedSize;
   }
 
   /** Forgets every answer (after the data behind them changed, say). */
@@ -95,14 +103,14 @@ export class ResponseCacheInterceptor implements McpInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<unknown> {
     const key = this.cacheable(context) ? this.keyOf(context) : undefined;
     if (key === undefined) return next.handle();
+    // An expired answer is not found (and is forgotten).
     const hit = this.entries.get(key);
-    if (hit && hit.expires > performance.now()) return hit.value;
-    if (hit) this.entries.delete(key);
+    if (hit) return hit.value;
     const value = await next.handle();
     if (isErrorResult(value)) return value;
     // Weighed once, when kept: a client choosing arguments must not fill the process with large answers.
     const bytes = sizeOf(value) + key.length * 2;
-    if (bytes <= this.maxBytes / 10) this.entries.set(key, { value, expires: performance.now() + this.ttlMs, bytes });
+    if (bytes <= this.maxBytes / 10) this.entries.set(key, { value, bytes });
     return value;
   }
 

@@ -133,7 +133,9 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
       prompts.addAll(stagedPrompts, disabled);
       completions.commit(stagedCompleters);
     });
-    for (const host of hosts) served.add(host.target);
+    // A class built from a source's catalogue (a proxied remote's, new at each of its list_changed) is never among
+    // the decorated classes the warning looks for: kept, it would only keep every catalogue ever served.
+    for (const host of hosts) if (host.provided === undefined) served.add(host.target);
     for (const prompt of stagedPrompts) completions.addStatic({ type: 'ref/prompt', name: prompt.name }, prompt.complete);
     for (const template of stagedResources.templates) {
       completions.addStatic({ type: 'ref/resource', uri: template.uriTemplate }, template.complete);

@@ -215,9 +215,11 @@ export function compileOrExplain<T>(owner: string, which: string, compile: () =>
 
 /**
  * The compiler for the schemas of `host`'s components: the application's, or for a provider whose schemas are
- * known only at run time (a proxied server's catalogue), the one that interprets where code cannot be generated.
+ * known only at run time (a proxied server's catalogue), that source's: it interprets where code cannot be
+ * generated, and keeps its validators apart from the application's, bounded.
  */
 export function schemaCompilerOf(host: MethodHost, compiler: SchemaCompiler): SchemaCompiler {
-  return host.provided?.origin !== undefined ? compiler.forRuntimeSchemas() : compiler;
+  const origin = host.provided?.origin;
+  return origin !== undefined ? compiler.forRuntimeSchemas(origin) : compiler;
 }
 

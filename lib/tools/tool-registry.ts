@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Catalogue, passesTags, type TagFilter } from '../catalogue';
 import { TOOL_NAME_PATTERN } from '../constants';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
@@ -17,6 +18,8 @@ export interface ToolRegistrySettings {
 }
 
 const NONE: ReadonlySet<string> = new Set();
+/** Schema text (JSON characters) of the schemas the tools share by identity. */
+const INTERNED_SCHEMA_BYTES = 1024 * 1024;
 
 /**
  * Every tool of the application, built at bootstrap (or when added at runtime). `tools/list` is answered
@@ -25,9 +28,10 @@ const NONE: ReadonlySet<string> = new Set();
 export class ToolRegistry extends Catalogue<ToolDefinition, ToolDescriptor> {
   /**
    * Identical schemas share one object: tools/list results are validated by the SDK on every request, and
-   * its validator short-cuts objects it has already seen in the same parse.
+   * its validator short-cuts objects it has already seen in the same parse. Bounded by schema text (a proxied
+   * remote may list new schemas at each `list_changed`): one forgotten is only shared no more with tools added later.
    */
-  private readonly schemas = new Map<string, JsonSchema>();
+  private readonly schemas = new LRUCache<string, JsonSchema>({ maxSize: INTERNED_SCHEMA_BYTES, sizeCalculation: (_schema, key) => Math.max(1, key.length) });
   private readonly intern = (schema: JsonSchema): JsonSchema => {
     const key = JSON.stringify(schema);
     const known = this.schemas.get(key);

@@ -4,6 +4,7 @@ import type { IntegerCoercion } from './coercion';
 import { interpretedValidator } from './interpreted';
 import { formatIssues } from './issue-format';
 import { codeGenerationAllowed, isCodeGenerationRefused, validatorKey, type ValidatorSource } from './precompiled';
+import { ApplicationValidators, SourceValidators, type ValidatorStore } from './validator-store';
 
 /**
  * ajv loads when the first validator is compiled (or a schema checked against a dialect's meta-schema): a
@@ -34,48 +35,72 @@ export type SchemaUse = 'input' | 'output';
  * Generated schemas are 2020-12; a raw schema that names draft-07 gets a draft-07 compiler.
  */
 export class SchemaCompiler {
-  private readonly engines: Map<string, Ajv>;
-  /** Identical schemas (many tools share one shape) compile once. */
-  private readonly compiled: Map<string, ValidateFunction>;
-  /** Schemas already checked against their meta-schema. */
-  private readonly checked: Set<string>;
+  /**
+   * The application's validators: identical schemas (many tools share one shape) compile once, and are kept for
+   * good. Shared by the compilers derived from this one.
+   */
+  private readonly application: ApplicationValidators;
+  /** The validators of each source of runtime schemas (by origin), each bounded: shared by the derived compilers. */
+  private readonly sources: Map<string, SourceValidators>;
+  /** Where this compiler keeps what it makes: the application's store, or its origin's. */
+  private readonly store: ValidatorStore;
   private canonical?: SchemaCompiler;
-  private runtime?: SchemaCompiler;
+  private readonly runtimes = new Map<string, SchemaCompiler>();
   /** Validators compiled ahead of time, and who records what is compiled (the `validators` command). */
   private readonly source: ValidatorSource;
 
   /**
-   * `integers`: how lenient coercion reads strings at `integer` positions (see IntegerCoercion). `interprets`:
-   * the schemas are known only at run time (see `forRuntimeSchemas`).
+   * `integers`: how lenient coercion reads strings at `integer` positions (see IntegerCoercion). `origin`: the
+   * schemas are known only at run time, from that source (see `forRuntimeSchemas`).
    */
   constructor(
     readonly lenient: boolean,
     readonly integers: IntegerCoercion = 'numeric',
     shared?: SchemaCompiler,
     source: ValidatorSource = {},
-    readonly interprets = false,
+    readonly origin?: string,
   ) {
-    this.engines = shared?.engines ?? new Map();
-    this.compiled = shared?.compiled ?? new Map();
-    this.checked = shared?.checked ?? new Set();
+    this.application = shared?.application ?? new ApplicationValidators();
+    this.sources = shared?.sources ?? new Map();
     this.source = shared?.source ?? source;
+    if (origin === undefined) this.store = this.application;
+    else {
+      let store = this.sources.get(origin);
+      if (!store) this.sources.set(origin, (store = new SourceValidators()));
+      this.store = store;
+    }
+  }
+
+  /** Whether the schemas are known only at run time: interpreted where code cannot be generated. */
+  get interprets(): boolean {
+    return this.origin !== undefined;
   }
 
   /** This compiler, sharing its engines and caches, coercing only canonical integers: for URI template variables. */
   withCanonicalIntegers(): SchemaCompiler {
     if (this.integers === 'canonical') return this;
-    return (this.canonical ??= new SchemaCompiler(this.lenient, 'canonical', this, this.source, this.interprets));
+    return (this.canonical ??= new SchemaCompiler(this.lenient, 'canonical', this, this.source, this.origin));
   }
 
   /**
-   * This compiler, sharing its engines and caches, for schemas known only at run time (a proxied server's): where
-   * the runtime refuses code generation (Cloudflare Workers) and no validator was compiled ahead of time for a
-   * schema, it is interpreted (@cfworker/json-schema) instead of refused — no validator made before the remote
-   * was connected can cover what it lists later.
+   * This compiler for schemas known only at run time, from `origin` (a proxied server's, `the remote MCP server
+   * 'ev' (…)`): where the runtime refuses code generation (Cloudflare Workers) and no validator was compiled ahead
+   * of time for a schema, it is interpreted (@cfworker/json-schema) instead of refused — no validator made before
+   * the remote was connected can cover what it lists later. What it compiles is kept apart from the application's,
+   * bounded per origin (see SourceValidators): a remote that keeps changing its schemas never grows the process,
+   * nor pushes out the application's own validators.
    */
-  forRuntimeSchemas(): SchemaCompiler {
-    if (this.interprets) return this;
-    return (this.runtime ??= new SchemaCompiler(this.lenient, this.integers, this, this.source, true));
+  forRuntimeSchemas(origin = 'a source of runtime schemas'): SchemaCompiler {
+    if (this.origin === origin) return this;
+    let runtime = this.runtimes.get(origin);
+    if (!runtime) this.runtimes.set(origin, (runtime = new SchemaCompiler(this.lenient, this.integers, this, this.source, origin)));
+    return runtime;
+  }
+
+  /** Schema text held for `origin`'s validators now, in this compiler (for specs and diagnostics). */
+  sourceBytes(origin: string): { kept: number; compiled: number } | undefined {
+    const store = this.sources.get(origin);
+    return store && { kept: store.bytes, compiled: store.engineBytes };
   }
 
   /**
@@ -102,14 +127,14 @@ export class SchemaCompiler {
   }
 
   private checkOnce(schema: JsonSchema, json: string, use: SchemaUse): void {
-    if (this.checked.has(json)) return;
+    if (this.store.isChecked(json) || (this.store !== this.application && this.application.isChecked(json))) return;
     this.checkSchema(schema, use);
-    this.checked.add(json);
+    this.store.checked(json);
   }
 
   /** Throws "schema is invalid: …" (ajv's own words) when `schema` does not match its meta-schema. */
   private checkSchema(schema: JsonSchema, use: SchemaUse): void {
-    const engine = () => this.engine(dialect(schema), use, false);
+    const engine = () => this.engine(dialect(schema), use, false, '');
     if (schema.$schema !== undefined && schema.$schema !== META_2020) {
       if (codeGenerationAllowed()) engine().validateSchema(schema, true); // another dialect: ajv compiles that meta-schema
       else checkDraft07(schema); // which needs code generation: the meta-schema is interpreted instead
@@ -129,11 +154,12 @@ export class SchemaCompiler {
 
   private cached(schema: JsonSchema, json: string, use: SchemaUse, allErrors: boolean): ValidateFunction {
     const key = `${use}:${allErrors}:${json}`;
-    // An interpreted validator is kept apart: only a compiler for runtime schemas may take it from the cache.
-    const found = this.compiled.get(key) ?? (this.interprets ? this.compiled.get(`interpreted:${key}`) : undefined);
+    // A source's compiler may take the application's validator of the same schema; the application never takes a
+    // source's (an interpreted one among them).
+    const found = this.store.get(key) ?? (this.store !== this.application ? this.application.get(key) : undefined);
     if (found) return found;
     const validate = this.precompiledOrCompiled(schema, json, use, allErrors);
-    this.compiled.set(interpreted.has(validate) ? `interpreted:${key}` : key, validate);
+    this.store.set(key, validate);
     return validate;
   }
 
@@ -149,7 +175,7 @@ export class SchemaCompiler {
     // A runtime schema where code cannot be generated is interpreted: ajv is not even loaded.
     if (this.interprets && !codeGenerationAllowed()) return interpret(schema, version, allErrors, removeAdditional);
     try {
-      return this.engine(version, use, allErrors).compile(schema) as ValidateFunction;
+      return this.engine(version, use, allErrors, json).compile(schema) as ValidateFunction;
     } catch (error) {
       if (!isCodeGenerationRefused(error)) throw error;
       if (this.interprets) return interpret(schema, version, allErrors, removeAdditional);
@@ -160,13 +186,12 @@ export class SchemaCompiler {
     }
   }
 
-  private engine(version: '2020' | '07', use: SchemaUse, allErrors: boolean): Ajv {
-    const key = `${version}:${use}:${allErrors}`;
-    let engine = this.engines.get(key);
-    if (!engine) {
+  /** The engine for (dialect, use, reporting) of this compiler's store, about to compile the schema text `json`. */
+  private engine(version: '2020' | '07', use: SchemaUse, allErrors: boolean, json: string): Ajv {
+    return this.store.engine(`${version}:${use}:${allErrors}`, json, () => {
       const { Ajv, Ajv2020, addFormats } = engines();
       const Engine = version === '2020' ? Ajv2020 : Ajv;
-      engine = new Engine({
+      const engine = new Engine({
         allErrors,
         strict: false,
         removeAdditional: use === 'input' && this.lenient,
@@ -176,21 +201,15 @@ export class SchemaCompiler {
         validateSchema: false, // compile() checks the schemas that need it
       });
       addFormats(engine);
-      this.engines.set(key, engine);
-    }
-    return engine;
+      return engine;
+    });
   }
 }
 
 const META_2020 = 'https://json-schema.org/draft/2020-12/schema';
 
-/** The validators made by interpretation rather than compiled code. */
-const interpreted = new WeakSet<ValidateFunction>();
-
 function interpret(schema: JsonSchema, version: '2020' | '07', allErrors: boolean, removeAdditional: boolean): ValidateFunction {
-  const validate = interpretedValidator(schema, version, allErrors, removeAdditional);
-  interpreted.add(validate);
-  return validate;
+  return interpretedValidator(schema, version, allErrors, removeAdditional);
 }
 
 let draft07: ValidateFunction | undefined;

@@ -1,11 +1,9 @@
-import { LruMap } from '../../catalogue/lru-map';
+import { LRUCache } from 'lru-cache';
 import type { AuthStore } from '../../interfaces';
 
 interface Entry {
   value: string;
   members?: Set<string>;
-  /** ms since the epoch. */
-  expiresAt: number;
 }
 
 /** Options of `MemoryAuthStore`. */
@@ -33,36 +31,34 @@ export function isAnonymousKey(key: string): boolean {
  * for several.
  */
 export class MemoryAuthStore implements AuthStore {
-  private readonly working: LruMap<string, Entry>;
-  private readonly anonymous: LruMap<string, Entry>;
+  private readonly working: LRUCache<string, Entry>;
+  private readonly anonymous: LRUCache<string, Entry>;
 
   constructor(options: MemoryAuthStoreOptions = {}) {
-    const weigh = (entry: Entry) => 96 + entry.value.length * 2 + [...(entry.members ?? [])].reduce((n, m) => n + 48 + m.length * 2, 0);
-    this.working = new LruMap(options.maxEntries ?? 100_000, weigh, options.maxBytes ?? 64 * 1024 * 1024);
-    this.anonymous = new LruMap(options.maxEntries ?? 100_000, weigh, options.maxAnonymousBytes ?? 32 * 1024 * 1024);
+    // The key counts too: a client chooses some of them (a registration's id).
+    const sizeCalculation = (entry: Entry, key: string) => 96 + key.length * 2 + entry.value.length * 2 + [...(entry.members ?? [])].reduce((n, m) => n + 48 + m.length * 2, 0);
+    const max = options.maxEntries ?? 100_000;
+    this.working = new LRUCache({ max, maxSize: options.maxBytes ?? 64 * 1024 * 1024, sizeCalculation });
+    this.anonymous = new LRUCache({ max, maxSize: options.maxAnonymousBytes ?? 32 * 1024 * 1024, sizeCalculation });
   }
 
-  private space(key: string): LruMap<string, Entry> {
+  private space(key: string): LRUCache<string, Entry> {
     return isAnonymousKey(key) ? this.anonymous : this.working;
   }
 
-  private live(key: string): Entry | undefined {
-    const entries = this.space(key);
-    const entry = entries.get(key);
-    if (entry && entry.expiresAt <= Date.now()) {
-      entries.delete(key);
-      return undefined;
-    }
-    return entry;
+  /** Keeps `entry` for `ms` (an entry whose lifetime is over is not kept: the cache's 0 would mean for ever). */
+  private keep(key: string, entry: Entry, ms: number): void {
+    if (ms >= 1) this.space(key).set(key, entry, { ttl: Math.ceil(ms) });
+    else this.space(key).delete(key);
   }
 
   async get(key: string): Promise<string | undefined> {
-    const entry = this.live(key);
+    const entry = this.space(key).get(key);
     return entry?.members ? undefined : entry?.value;
   }
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
-    this.space(key).set(key, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
+    this.keep(key, { value }, ttlSeconds * 1000);
   }
 
   async delete(key: string): Promise<void> {
@@ -70,21 +66,24 @@ export class MemoryAuthStore implements AuthStore {
   }
 
   async add(key: string, member: string, ttlSeconds: number): Promise<void> {
-    const entry = this.live(key);
+    const space = this.space(key);
+    const entry = space.get(key);
     const members = new Set(entry?.members ?? []);
     members.add(member);
-    // Set again (not mutated in place): the map weighs an entry when it is set.
-    this.space(key).set(key, { value: '', members, expiresAt: Math.max(entry?.expiresAt ?? 0, Date.now() + ttlSeconds * 1000) });
+    // Set again (not mutated in place): the cache weighs an entry when it is set. A shorter lifetime never shortens the set.
+    this.keep(key, { value: '', members }, Math.max(entry ? space.getRemainingTTL(key) : 0, ttlSeconds * 1000));
   }
 
   async members(key: string): Promise<readonly string[]> {
-    return [...(this.live(key)?.members ?? [])];
+    return [...(this.space(key).get(key)?.members ?? [])];
   }
 
   async increment(key: string, amount: number, ttlSeconds: number): Promise<number> {
-    const entry = this.live(key);
+    const space = this.space(key);
+    const entry = space.get(key);
     const total = (Number(entry?.value) || 0) + amount;
-    this.space(key).set(key, { value: String(total), expiresAt: entry?.expiresAt ?? Date.now() + ttlSeconds * 1000 });
+    // A counter keeps the lifetime it was made with.
+    this.keep(key, { value: String(total) }, entry ? space.getRemainingTTL(key) : ttlSeconds * 1000);
     return total;
   }
 }

@@ -8,7 +8,7 @@ import type { AuthOptions, AuthorizationServerOptions, AuthStore, McpAuth, Upstr
 import type { ServerLogger } from '../../invocation';
 import { MemoryAuthStore } from './auth-stores';
 import { tokenRejection } from '../jwt-verifier';
-import { LruMap } from '../../catalogue/lru-map';
+import { LRUCache } from 'lru-cache';
 import { AnonymousAdmission, anonymousLimits, isAnonymousWrite, requestCost } from './anonymous-admission';
 import { clientDocuments } from './client-documents';
 import { Interactions } from './interactions';
@@ -76,8 +76,8 @@ export class AuthorizationServer {
   private readonly admission: AnonymousAdmission;
   private readonly adapter: OidcAdapterClass;
   private readonly logout: Logout;
-  /** Grants seen not revoked lately (id → until when, ms): another instance's revocation takes at most this long. */
-  private readonly liveGrants = new LruMap<string, number>(10_000);
+  /** Grants seen not revoked lately, each for GRANT_CHECK_MS: another instance's revocation takes at most this long. */
+  private readonly liveGrants = new LRUCache<string, true>({ max: 10_000, ttl: GRANT_CHECK_MS });
   private readonly issuerUrl: URL;
 
   constructor(
@@ -315,10 +315,9 @@ export class AuthorizationServer {
    * at once when this instance revokes it.
    */
   private async grantAlive(grantId: string): Promise<boolean> {
-    const until = this.liveGrants.get(grantId);
-    if (until !== undefined && until > Date.now()) return true;
+    if (this.liveGrants.get(grantId)) return true;
     const alive = (await this.store.get(`revoked:${grantId}`)) === undefined;
-    if (alive) this.liveGrants.set(grantId, Date.now() + GRANT_CHECK_MS);
+    if (alive) this.liveGrants.set(grantId, true);
     else this.liveGrants.delete(grantId);
     return alive;
   }

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { LruMap } from '../../catalogue/lru-map';
+import { LRUCache } from 'lru-cache';
 import type { ClientIdMetadataDocumentOptions } from '../../interfaces';
 
 /**
@@ -37,7 +37,8 @@ export function clientDocuments(options: ClientIdMetadataDocumentOptions = {}): 
   const blocked = specialUse();
   const allow = options.allow;
   // Documents allowed on private networks, by URL: only their fetch goes without oidc-provider's connect-time guard.
-  const privateDocuments = new LruMap<string, true>(1_000);
+  // A client chooses the URL: 1,000 of them and 1 MiB of their text at most (one forgotten before its fetch is checked again: refused).
+  const privateDocuments = new LRUCache<string, true>({ max: 1_000, maxSize: 1024 * 1024, sizeCalculation: (_value, href) => href.length * 2 + 64 });
   const feature = {
     enabled: options.enabled ?? true,
     ack: 'draft-02',

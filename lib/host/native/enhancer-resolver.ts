@@ -63,7 +63,8 @@ export function perRequest(container: Container, record: ProviderRecord): (handl
  */
 export class EnhancerResolver {
   private readonly cache = new Map<ModuleRecord, Map<Function, Resolved<unknown>>>();
-  private readonly classes = new Map<ModuleRecord, Map<Function, ClassLevel>>();
+  /** By class, weakly: a class built at run time (a proxied remote's catalogue, new at each change) goes when it is no longer served. */
+  private readonly classes = new Map<ModuleRecord, WeakMap<Function, ClassLevel>>();
   /** No global enhancer at all. */
   private readonly plain: boolean;
   private readonly globals: { [K in EnhancerKind]: readonly Resolved<any>[] };
@@ -133,7 +134,7 @@ export class EnhancerResolver {
   /** The class-level enhancers of `target`, resolved once per class and module (messages name the first method). */
   private classLevel(target: Function, module: ModuleRecord, where: string): ClassLevel {
     let byModule = this.classes.get(module);
-    if (!byModule) this.classes.set(module, (byModule = new Map()));
+    if (!byModule) this.classes.set(module, (byModule = new WeakMap()));
     let found = byModule.get(target);
     if (!found) {
       const of = (kind: EnhancerKind) =>
