@@ -214,6 +214,31 @@ function moduleScopeRefusals(s: { rel: string; text: string }): string[] {
   return refused;
 }
 
+/**
+ * Node's private module hooks that a file names: `Module._load`, `_resolveFilename`, `_extensions`, `_compile`, … (as a
+ * member, a computed member, a destructured key or a type's key) and `require.extensions` / `require.cache`. A loader
+ * reaches Node through its public API (`createRequire`, `module.registerHooks()`) or a maintained library (pirates).
+ */
+const PRIVATE_MODULE_HOOKS = new Set(['_load', '_resolveFilename', '_extensions', '_compile', '_findPath', '_nodeModulePaths', '_resolveLookupPaths', '_pathCache', '_cache', '_initPaths']);
+function privateModuleHooks(text: string): string[] {
+  const found: string[] = [];
+  const name = (n: unknown) => (n as { value?: unknown } | undefined)?.value;
+  walk(parse(text), (n) => {
+    if (n.type === 'MemberExpression') {
+      const property = n.property as Node & { expression?: unknown };
+      const key = property.type === 'Computed' ? literalOf(property.expression) : property.type === 'Identifier' ? String(name(property)) : undefined;
+      if (key === undefined) return;
+      const object = (n.object as Node).type === 'Identifier' ? String(name(n.object)) : '…';
+      if (PRIVATE_MODULE_HOOKS.has(key)) found.push(property.type === 'Computed' ? `${object}['${key}']` : `${object}.${key}`);
+      else if (object === 'require' && (key === 'extensions' || key === 'cache')) found.push(`require.${key}`);
+    } else if (n.type === 'KeyValuePatternProperty' || n.type === 'AssignmentPatternProperty' || n.type === 'TsPropertySignature' || n.type === 'TsMethodSignature') {
+      const key = String(name(n.key) ?? '');
+      if (PRIVATE_MODULE_HOOKS.has(key)) found.push(`{ ${key} }`);
+    }
+  });
+  return found;
+}
+
 /** The arrows of a file at `rel` (in lib/) that ALLOWED does not draw, each with how it is drawn. */
 function wrongArrows(rel: string, text: string): string[] {
   const area = areaOf(rel);
@@ -326,9 +351,26 @@ describe('architecture', () => {
     expect(wrong).toEqual([]);
   });
 
-  it("uses no private hook of Node's module system to load modules (Module._load, require.cache)", () => {
-    const wrong = sources.filter((s) => /Module\._load\b|\brequire\.cache\b/.test(s.text)).map((s) => s.rel);
+  it("uses no private hook of Node's module system to load modules (require.extensions, require.cache, Module._load, Module._resolveFilename, …)", () => {
+    const wrong = sources.flatMap((s) => privateModuleHooks(s.text).map((what) => `${s.rel}: ${what}`));
     expect(wrong).toEqual([]);
+  });
+
+  it("sees a private module hook however it is named (member, computed member, destructuring, a type's key), and not the public module API", () => {
+    // The rule itself, fed the loader the CLI had before pirates and module.registerHooks(), and lib/runtime/peer.ts's public calls.
+    const text = [
+      "const Module = require('node:module');",
+      'const resolve = Module._resolveFilename;',
+      "Module['_load'] = () => undefined;",
+      'const { _extensions } = Module;',
+      "require.extensions['.ts'] = compile;",
+      'delete require.cache[file];',
+      'type Compiled = NodeJS.Module & { _compile(code: string, filename: string): void };',
+      "// Module._load in a comment is no hook, nor is a string: 'require.extensions'",
+      "const { createRequire } = require('node:module') as typeof import('node:module');",
+      "createRequire(here())('x'); host.getBuiltinModule('node:module'); const extensions = ['.ts']; options.extensions;",
+    ].join('\n');
+    expect(privateModuleHooks(text)).toEqual(['Module._resolveFilename', "Module['_load']", '{ _extensions }', 'require.extensions', 'require.cache', '{ _compile }']);
   });
 
   it('does nothing at import that a Workers runtime refuses (AbortController, timers, random values in the global scope)', () => {

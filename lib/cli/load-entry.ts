@@ -1,26 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { getModuleMetadata, isNestModule } from '../metadata';
 import { CliError, CliErrorCode } from './cli.error';
-
-type CompiledModule = NodeJS.Module & { _compile(code: string, filename: string): void };
-interface Swc {
-  transformSync(source: string, options: object): { code: string };
-}
-
-/** The options of spec/support/register.js and docs/testing.md: legacy decorators with their design metadata. */
-const swcOptions = {
-  swcrc: false,
-  sourceMaps: 'inline',
-  module: { type: 'commonjs' },
-  jsc: {
-    target: 'es2022',
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-    keepClassNames: true,
-  },
-};
+import { registerTypeScript } from './typescript-loader';
 
 /**
  * The root module of an entry: a class of mcp-reflect's `@Module()` (run on the standalone container), or of
@@ -46,7 +28,7 @@ export function loadRootModule(entry: string, moduleName?: string): RootModule {
   return pickModule(entry, exported, moduleName);
 }
 
-/** Requires a JavaScript or TypeScript file (TypeScript through the project's @swc/core, see registerTypeScript). */
+/** Requires a JavaScript or TypeScript file (TypeScript through the project's @swc/core, see ./typescript-loader.ts). */
 export function requireFile(file: string): unknown {
   if (/\.[cm]?tsx?$/.test(file)) registerTypeScript(file);
   return require(file);
@@ -87,61 +69,6 @@ function pickModule(entry: string, exported: unknown, moduleName?: string): Root
     `Cannot find a root module in ${entry}: none of its exports (${names.join(', ') || 'none'}) is ${BOTH_KINDS}.\n` +
       'Export the root module class from the entry (as the default export or a named one), decorated with either @Module().',
   );
-}
-
-/**
- * Lets `require` load TypeScript with the project's @swc/core, unless a loader is already registered (ts-node,
- * @swc/register, spec/support/register.js).
- */
-function registerTypeScript(file: string): void {
-  resolveJsToTs();
-  if (require.extensions['.ts']) return;
-  const swc = requireSwc(file);
-  const compile = (module: NodeJS.Module, filename: string) => {
-    const { code } = swc.transformSync(readFileSync(filename, 'utf8'), { ...swcOptions, filename });
-    (module as CompiledModule)._compile(code, filename);
-  };
-  for (const extension of ['.ts', '.cts', '.tsx']) require.extensions[extension] = compile;
-}
-
-/**
- * `import './report.tools.js'` in TypeScript source (what docs/setup.md recommends for nodenext) names the file
- * the build will write: as TypeScript does, a relative `.js` / `.cjs` / `.mjs` that is not there is taken for the
- * `.ts` / `.cts` / `.mts` (or `.tsx`) beside it.
- */
-let resolvingJsToTs = false;
-function resolveJsToTs(): void {
-  if (resolvingJsToTs) return;
-  resolvingJsToTs = true;
-  const Module = require('node:module') as { _resolveFilename: (request: string, parent: unknown, ...rest: unknown[]) => string };
-  const resolve = Module._resolveFilename;
-  const sources: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.cjs': ['.cts'], '.mjs': ['.mts'] };
-  Module._resolveFilename = function (request: string, parent: unknown, ...rest: unknown[]) {
-    try {
-      return resolve.call(this, request, parent, ...rest);
-    } catch (error) {
-      const extension = /^\.\.?\//.test(request) ? path.extname(request) : '';
-      for (const source of sources[extension] ?? []) {
-        try {
-          return resolve.call(this, request.slice(0, -extension.length) + source, parent, ...rest);
-        } catch {
-          // not this one either
-        }
-      }
-      throw error;
-    }
-  };
-}
-
-function requireSwc(file: string): Swc {
-  for (const from of [file, path.join(process.cwd(), 'package.json')]) {
-    try {
-      return createRequire(from)('@swc/core') as Swc;
-    } catch {
-      // Not installed next to the entry; try the working directory, then give up.
-    }
-  }
-  throw new CliError(CliErrorCode.TypeScriptLoaderMissing, `Cannot load the TypeScript entry ${file}: @swc/core is not installed in this project, and mcp-reflect needs it to compile TypeScript on the fly.\nCompile first (e.g. \`npx tsc\`) and pass the built .js file, or install @swc/core as a dev dependency.`);
 }
 
 export function describe(error: unknown): string {

@@ -245,3 +245,23 @@ describe('the built mcp-reflect CLI on a TypeScript entry outside any project', 
     }
   });
 });
+
+describe("the built mcp-reflect CLI resolves a TypeScript source's ./x.js import on each Node (docs/cli.md)", () => {
+  // The machine's Node 20 has no public resolve hook for require(): the compile step points require("./x.js") at x.ts.
+  // Node 22 (tools/node22, installed by spec/support/global-setup.js) resolves it through module.registerHooks().
+  const nodes = [
+    { name: `Node ${process.version} (the compile step)`, node: process.execPath, hooks: 'undefined' },
+    { name: 'Node 22 (module.registerHooks)', node: path.join(root, 'tools', 'node22', 'node_modules', '.bin', 'node'), hooks: 'function' },
+  ];
+  it.each(nodes)('$name', async ({ node, hooks }) => {
+    const exec = (args: string[]) =>
+      new Promise<Run>((resolve) =>
+        execFile(node, args, { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } }, (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        ),
+      );
+    expect((await exec(['-p', "typeof require('node:module').registerHooks"])).stdout.trim()).toBe(hooks);
+    const result = await exec([built, 'call', 'spec/fixtures/cli-identity/app.module.ts', 'whoami', '--subject', 'ada', '--scopes', 'admin']);
+    expect(result).toMatchObject({ code: 0, stdout: 'ada [admin]\n', stderr: '' });
+  });
+});
