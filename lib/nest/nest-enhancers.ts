@@ -1,6 +1,7 @@
 import { ForbiddenException, type ArgumentsHost, type PipeTransform } from '@nestjs/common';
 import { EXCEPTION_FILTERS_METADATA, FILTER_CATCH_EXCEPTIONS, GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA } from '@nestjs/common/constants';
 import { ApplicationConfig, Reflector, type ContextId, type ExternalContextCreator, type ModuleRef } from '@nestjs/core';
+import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { ArgumentMetadata, ExecutionContext } from '../interfaces';
 import type { RequestHandle } from '../invocation';
 import { copyOwnMetadata } from '../metadata';
@@ -237,7 +238,8 @@ export class NestEnhancers implements ComponentEnhancers {
     }) as ExternalContextCreator;
     view.create(this.stand, this.standIn, this.site.method, undefined, undefined, contextId, undefined, NONE, MCP_CONTEXT_TYPE);
     if (!found) {
-      throw new Error(
+      throw new BootstrapError(
+        BootstrapErrorCode.InvalidEnhancer,
         `Cannot run Nest's pipes on ${this.site.target.name}.${this.site.method}: this version of @nestjs/core does not hand a method's pipes to ExternalContextCreator.createPipesFn().\n` +
           `Fix: use @nestjs/core 11 or 12 (the versions mcp-reflect/nest is tested with).`,
       );
