@@ -73,12 +73,31 @@ function standInOf(handler: Callback): Callback {
   if (standIn) return standIn;
   standIn = {
     [handler.name](...args: unknown[]): unknown {
-      return continuations.get(args[2] as object)?.();
+      const go = continuations.get(args[2] as object);
+      if (!go) throw foreignArguments(handler);
+      return go();
     },
   }[handler.name];
   copyOwnMetadata(handler, standIn);
   standIns.set(handler, standIn);
   return standIn;
+}
+
+/** What the stand-in does once the guards let the call through: nothing (the pipeline goes on). */
+function allowed(): undefined {
+  return undefined;
+}
+
+/**
+ * Nest called the stand-in with other arguments than the call's: on Nest 11, whose ExternalContextCreator caches a
+ * method's parameter metadata by class name and method name, another library wrapping a class of the same name
+ * and a method of the same name (a GraphQL resolver, say) with parameter decorators of its own.
+ */
+function foreignArguments(handler: Callback): Error {
+  return new Error(
+    `Cannot run the Nest enhancers of ${handler.name}(): Nest called it with other arguments than the MCP call's, as happens on Nest 11 when another library wraps a class of the same name and a method of the same name through ExternalContextCreator.\n` +
+      `Fix: rename the class or the method on one side, or use Nest 12 (which keeps the two apart).`,
+  );
 }
 
 /** Nest's enhancers of one component method, for one context id (static, or one request's). */
@@ -151,6 +170,7 @@ export class NestEnhancers implements ComponentEnhancers {
   async canActivate(execution: ExecutionContext, request: RequestHandle | undefined): Promise<boolean> {
     const { guard } = await this.forRequest(request);
     if (!guard) return true;
+    continuations.set(execution, allowed);
     try {
       await guard(...argsOf(execution));
       return true;

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { Body } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { ApplicationConfig, ExternalContextCreator, NestFactory } from '@nestjs/core';
 import { McpService } from 'mcp-reflect/nest';
 import { createTestClient } from 'mcp-reflect/testing';
@@ -76,5 +78,31 @@ describe("mcp-reflect/nest reads no private member of Nest's objects", () => {
     expect([...new Set(reads.ours)]).toEqual([]);
     // The watch is live: Nest's own code read its members while running the enhancers.
     expect(reads.nests).toEqual(expect.arrayContaining(['ExternalContextCreator.guardsContextCreator', 'ExternalContextCreator.interceptorsConsumer', 'ApplicationConfig.globalGuards']));
+  });
+
+  it("answers an error, never a wrong value, when Nest 11 hands the method's stand-in another library's arguments (its cache by class and method name)", async () => {
+    // Another library wraps a class named like the component class, with a method of the same name and a Nest param
+    // decorator, through the same ExternalContextCreator (as @nestjs/graphql does with a resolver).
+    function impostor() {
+      class GreetTools {
+        shout(@Body() text: string) {
+          return text;
+        }
+      }
+      return GreetTools;
+    }
+    const Impostor = impostor();
+    const app = await NestFactory.create(appModule({ name: 'nest-app', version: '1.0.0', http: false }), { logger: false });
+    app.get(ExternalContextCreator).create(new Impostor(), Impostor.prototype.shout as never, 'shout', ROUTE_ARGS_METADATA, { exchangeKeyForValue: () => 'theirs' }, undefined, undefined, undefined, 'graphql');
+    await app.init();
+    const client = await createTestClient(app.get(McpService).application);
+    try {
+      const answer = await client.callTool({ name: 'shout', arguments: { text: 'quiet' } });
+      expect(answer).toMatchObject({ isError: true });
+      expect(text(answer)).not.toMatch(/QUIET|THEIRS|UNDEFINED/);
+    } finally {
+      await client.close();
+      await app.close();
+    }
   });
 });
