@@ -325,6 +325,28 @@ describe('architecture', () => {
     expect(wrong).toEqual([]);
   });
 
+  it("names no private or protected member of the Nest objects lib/nest is handed, in Nest 11 or 12 (their .d.ts): Nest's public API only (issue 41, item 5)", () => {
+    const declarations = ['helpers/external-context-creator.d.ts', 'application-config.d.ts', 'injector/module-ref.d.ts', 'discovery/discovery-service.d.ts', 'injector/module.d.ts'];
+    const cores = ['node_modules/@nestjs/core', 'tools/nest12/node_modules/@nestjs/core'].map((dir) => path.resolve(__dirname, '..', dir));
+    const hidden = new Set<string>();
+    for (const core of cores) {
+      for (const declaration of declarations) {
+        const file = path.join(core, declaration);
+        let text: string;
+        try {
+          text = readFileSync(file, 'utf8');
+        } catch {
+          continue; // tools/nest12 not installed
+        }
+        for (const m of text.matchAll(/^\s+(?:private|protected)\s+(?:static\s+)?(?:readonly\s+)?(?:(?:get|set)\s+)?(\w+)/gm)) hidden.add(m[1]);
+      }
+    }
+    expect([...hidden]).toEqual(expect.arrayContaining(['guardsContextCreator', 'guardsConsumer', 'interceptorsConsumer', 'filtersContextCreator', 'globalGuards', 'container']));
+    const names = (text: string) => [...hidden].filter((name) => new RegExp(`\\.\\s*${name}\\b|['"\`]${name}['"\`]`).test(text));
+    expect(names("const inner = creator as unknown as Record<string, unknown>; inner['guardsContextCreator'];")).toEqual(['guardsContextCreator']);
+    expect(sources.filter((s) => s.area === 'nest').flatMap((s) => names(s.text).map((name) => `${s.rel}: ${name}`))).toEqual([]);
+  });
+
   it('loads the OpenAPI $ref parser only from lib/openapi, and only when a document is read (through the peer loader)', () => {
     const parser = '@apidevtools/json-schema-ref-parser';
     const statically = sources.filter((s) => s.imports.includes(parser)).map((s) => s.rel);

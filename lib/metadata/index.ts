@@ -1,3 +1,4 @@
+export { copyOwnMetadata } from './reflect';
 export { defineParamTypes, getParamTypes, getReturnType, getPropertyType, getConstructorParamTypes } from './design-types';
 export { defineToolMetadata, getToolMethods, getToolOptions } from './tool.metadata';
 export { defineParamMetadata, getParamMetadata } from './param.metadata';

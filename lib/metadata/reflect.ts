@@ -34,3 +34,8 @@ export function appendMethod(key: string, prototype: object, method: string): vo
   const inherited = getMetadata<string[]>(key, prototype) ?? [];
   if (!inherited.includes(method)) defineMetadata(key, [...inherited, method], prototype);
 }
+
+/** Gives `to` every metadata entry `from` holds itself (a stand-in of a method carries the method's decorators). */
+export function copyOwnMetadata(from: object, to: object): void {
+  for (const key of Reflect.getOwnMetadataKeys(from)) Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, from), to);
+}

@@ -11,6 +11,7 @@ import { authInfoOf } from '../server';
 import type { ConnectionHandle, HttpOptions, NodeHttpHandler, Transport } from '../transports';
 import { MCP_NEST_CLI_BUILD, type NestCliBuild } from './cli-build';
 import { MCP_NEST_OPTIONS, type McpNestHttpOptions, type McpNestOptions } from './mcp-nest.options';
+import { applicationConfig } from './nest-enhancers';
 import { NestHost } from './nest-host';
 import { checkNestServers, servedNestModules } from './nest-servers';
 import { mountAhead } from './server-mount';
@@ -77,7 +78,7 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     const adapter = this.adapterHost?.httpAdapter;
     if (http === false || !adapter || http?.mount === 'server') return;
     // Nest has mapped the routes and registered its body parsers: the endpoint's route is taken from them.
-    deferRouteBodies(adapter, routePaths(this.externalContextCreator, http?.path ?? '/mcp'));
+    deferRouteBodies(adapter, routePaths(applicationConfig(this.moduleRef), http?.path ?? '/mcp'));
     if (!http?.auth) return;
     if (!http.auth.resource) throw resourceMissing();
     const serve = (req: Parameters<McpService['serveHttp']>[0], res: Parameters<McpService['serveHttp']>[1]) => void this.serveHttp(req, res);

@@ -8,13 +8,12 @@ import type { GeneratedTypes } from '../metadata';
 import { MCP_FEATURE, MCP_OPTIONS } from '../constants';
 import { checkedScopes, hasComponents, moduleFeature, refuseMcpDecoratorsUnderNest, refuseMcpModuleUnderNest, unprovidedComponentClasses, type McpHost, type McpModuleOptions } from '../host';
 import type { ComponentEnhancers } from '../pipeline';
-import { machineryOf, NestEnhancers, type NestComponentSite, type NestEnhancerMachinery } from './nest-enhancers';
+import { applicationConfig, NestEnhancers, type NestComponentSite, type NestSeam } from './nest-enhancers';
 import { NestRequestHandle } from './nest-request';
 import type { NestModuleNode } from './nest-servers';
 
 /** One provider of the Nest application that serves components: where it lives, and how to reach its instance. */
 interface NestComponent extends MethodHost {
-  readonly moduleKey: string;
   readonly moduleName: string;
 }
 
@@ -37,8 +36,7 @@ export class NestHost implements McpHost {
   readonly name: string;
   readonly middleware: readonly McpMiddleware[];
   readonly openScope: RequestScopeOpener;
-  private readonly nest: NestEnhancerMachinery;
-  private readonly sites = new WeakMap<MethodHost, NestComponent>();
+  private readonly nest: NestSeam;
 
   constructor(
     readonly options: McpModuleOptions,
@@ -49,7 +47,9 @@ export class NestHost implements McpHost {
   ) {
     this.name = 'the Nest application';
     this.middleware = middleware;
-    this.nest = machineryOf(services.externalContextCreator);
+    // Nest's public seam for transports of its own: its ExternalContextCreator, and the application's config
+    // (a provider of every module) for the global enhancers.
+    this.nest = { creator: services.externalContextCreator, config: applicationConfig(services.moduleRef) };
     this.openScope = (context: Context): RequestHandle => {
       const request = { type: 'mcp' as const, context, auth: context.auth, sessionId: context.sessionId };
       // A registered ContextIdStrategy (durable providers, per tenant say) is asked with the McpRequest.
@@ -80,12 +80,11 @@ export class NestHost implements McpHost {
       seen.set(target, moduleName);
       if (this.served && !this.served.has(wrapper.host as never)) continue; // another server's
       refuseMcpDecoratorsUnderNest(target, moduleName);
-      const moduleKey = this.nest.moduleKey(wrapper.host?.metatype);
       const namespace = featureOptions(wrapper.host as NestModuleLike | undefined, moduleName);
       if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
         const instance = wrapper.instance as object | undefined;
         if (!(instance instanceof target)) throw notAnInstance(target, moduleName);
-        found.push(this.site({ target, instance, types, moduleKey, moduleName, ...namespace }));
+        found.push({ target, instance, types, moduleName, ...namespace });
         continue;
       }
       const token = wrapper.token as InjectionToken;
@@ -93,7 +92,7 @@ export class NestHost implements McpHost {
         if (!(request instanceof NestRequestHandle)) throw foreignHandle(target);
         return request.memo(target, () => this.services.moduleRef.resolve(token as never, request.contextId, { strict: false }) as Promise<object>);
       };
-      found.push(this.site({ target, resolve, types, moduleKey, moduleName, ...namespace }));
+      found.push({ target, resolve, types, moduleName, ...namespace });
     }
     if (this.options.warnings?.unprovidedComponents !== false) {
       const orphans = unprovidedComponentClasses(new Set(seen.keys()));
@@ -104,18 +103,18 @@ export class NestHost implements McpHost {
 
   adopt(instance: object, types: GeneratedTypes, namespace?: string, provided?: ProvidedMethods): MethodHost {
     const named = { ...(namespace ? { namespace } : {}), ...(provided ? { provided } : {}) };
-    return this.site({ target: provided?.target ?? instance.constructor, instance, types, moduleKey: this.nest.moduleKey(undefined), moduleName: 'the application', ...named });
+    const component: NestComponent = { target: provided?.target ?? instance.constructor, instance, types, moduleName: 'the application', ...named };
+    return component;
   }
 
   enhancersFor(component: MethodHost, method: string): ComponentEnhancers {
-    const site = this.sites.get(component)!;
     // A provider's component runs its handler; a decorated one, its method (Nest reads the enhancers' metadata from either).
     const handler = component.provided?.get(method)?.handler ?? (component.target.prototype as Record<string, (...args: unknown[]) => unknown>)[method];
     const requiredScopes = checkedScopes(component, method);
     const nestSite: NestComponentSite = {
       target: component.target,
+      method,
       handler,
-      moduleKey: site.moduleKey,
       ...(requiredScopes ? { requiredScopes } : {}),
       ...(component.instance ? { instance: component.instance } : { resolve: (handle) => Promise.resolve(component.resolve!(handle)) }),
     };
@@ -154,11 +153,6 @@ export class NestHost implements McpHost {
     const detail = typeof response === 'string' ? response : (response as { message?: unknown }).message;
     const message = Array.isArray(detail) ? detail.map(String).join('; ') : typeof detail === 'string' ? detail : error.message;
     return { message, code: RpcCode.InvalidParams };
-  }
-
-  private site(component: NestComponent): NestComponent {
-    this.sites.set(component, component);
-    return component;
   }
 }
 

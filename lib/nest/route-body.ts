@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { RequestMethod, type VersioningOptions } from '@nestjs/common';
-import type { ExternalContextCreator } from '@nestjs/core';
+import { RequestMethod } from '@nestjs/common';
+import type { ApplicationConfig } from '@nestjs/core';
 import { RoutePathFactory } from '@nestjs/core/router/route-path-factory';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 
@@ -51,8 +51,7 @@ export function takeDeferred(req: IncomingMessage): boolean {
  * The paths Nest serves the endpoint's route at: its path under the global prefix (unless excluded from it) and
  * the default URI version, as Nest's router computes them for the controller.
  */
-export function routePaths(creator: ExternalContextCreator, path: string): string[] {
-  const config = (creator as unknown as { guardsContextCreator?: { config?: NestConfig } }).guardsContextCreator?.config;
+export function routePaths(config: ApplicationConfig | undefined, path: string): string[] {
   if (!config) return [normalized(path)];
   const versioningOptions = config.getVersioning();
   const factory = new RoutePathFactory(config as never);
@@ -62,11 +61,6 @@ export function routePaths(creator: ExternalContextCreator, path: string): strin
       RequestMethod.ALL,
     )
     .map(normalized);
-}
-
-interface NestConfig {
-  getGlobalPrefix(): string;
-  getVersioning(): VersioningOptions | undefined;
 }
 
 type Middleware = (req: IncomingMessage, res: unknown, next: () => void) => void;
