@@ -86,9 +86,9 @@ export type {
   AudioContent,
   EmbeddedResource,
   ResourceLink,
-  ServerLogger,
   ToolDescriptor,
 } from './tools';
+export type { ServerLogger } from './interfaces';
 export {
   McpReflectError,
   ErrorCode,

@@ -132,9 +132,9 @@ const ALLOWED: Record<string, string[]> = {
   // The SDK server adapter (with the tasks methods on the wire in server/tasks/): the registries behind SDK handlers.
   server: ['runtime', 'apps', 'state', 'tasks', 'pipeline', 'tools', 'resources', 'prompts', 'completions', 'invocation', 'context', 'interfaces', 'errors'],
   // The resource server: access-token verification and the HTTP bearer gate (RFC 6750, RFC 9728), on the server's types.
-  auth: ['runtime', 'server', 'invocation', 'context', 'interfaces', 'errors'],
+  auth: ['runtime', 'server', 'context', 'interfaces', 'errors'],
   // stdio, in-memory connections and Streamable HTTP: they serve what the server factory makes.
-  transports: ['auth', 'server', 'invocation', 'context', 'interfaces', 'errors'],
+  transports: ['auth', 'server', 'context', 'interfaces', 'errors'],
   // Redis adapters of the stores and the bus the server and transports define.
   'scale-out': ['runtime', 'transports', 'server', 'state', 'tasks', 'errors'],
   // A remote MCP server as a provider (McpProvider): the SDK client, and its catalogue as provided components.

@@ -3,7 +3,7 @@ import { missingScopes } from '../context';
 import { Authenticator, MissingTokenError } from './authenticator';
 import { AuthUnavailableError, InvalidTokenError } from '../errors';
 import type { AuthOptions, McpAuth } from '../interfaces';
-import type { ServerLogger } from '../invocation';
+import type { ServerLogger } from '../interfaces';
 import type { ReadBody } from '../server/message-reading';
 import type { ProtocolApplication } from '../server/protocol-application';
 import { ScopeNeeds } from './scope-needs';

@@ -25,3 +25,8 @@ export function describeValue(value: unknown): string {
     return String(value);
   }
 }
+
+/** A message fragment that starts a sentence: its first letter in capitals. */
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -17,7 +17,7 @@ import {
   type NodeHttpHandler,
   type Transport,
 } from '../transports';
-import type { ServerLogger } from '../tools';
+import type { ServerLogger } from '../interfaces';
 import { ComponentControl, McpComponents, ProviderControl } from './component-control';
 import type { AddedComponents, AddOptions, McpProvider, ProvidedComponents } from '../interfaces';
 import type { McpHost } from './host';

@@ -3,7 +3,7 @@ import type { CanActivate, ComponentTransforms, DeclaredKinds, SchemaRefs, Gener
 import type { CacheHint } from '../interfaces';
 import type { TasksOptions } from '../tasks';
 import type { StateOptions } from '../state';
-import type { ServerLogger } from '../tools';
+import type { ServerLogger } from '../interfaces';
 import type { PrecompiledValidators } from '../interfaces';
 
 /** The cacheable operations of the 2026-07-28 revision, each with its cache hint (`McpModule.forRoot({ cacheHints })`). */

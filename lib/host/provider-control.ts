@@ -1,6 +1,6 @@
 import type { AddedComponents, AddOptions, ComponentTransforms, McpProvider, ProvidedComponents } from '../interfaces';
 import { namesOf, printable } from '../catalogue';
-import type { ServerLogger } from '../invocation';
+import type { ServerLogger } from '../interfaces';
 
 /** What serving providers needs of the application it serves them in. */
 export interface ProviderSite {

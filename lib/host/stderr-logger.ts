@@ -1,4 +1,4 @@
-import type { ServerLogger } from '../tools';
+import type { ServerLogger } from '../interfaces';
 
 /** The default server log: stderr only, since stdout carries the protocol on stdio. */
 export const stderrLogger: ServerLogger = {

@@ -1,6 +1,6 @@
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { CompiledMethod } from '../invocation';
-import type { ServerLogger } from '../tools';
+import type { ServerLogger } from '../interfaces';
 import type { McpWarningOptions } from './mcp-options';
 
 /**

@@ -1,6 +1,6 @@
 import { COMPONENT_KINDS, type ComponentKind } from '../constants';
 import { getComponentClasses, getComponentMethods, getToolMethods } from '../metadata';
-import type { ServerLogger } from '../tools';
+import type { ServerLogger } from '../interfaces';
 import type { McpWarningOptions } from './mcp-options';
 
 const decoratorOf: Record<ComponentKind, string> = {

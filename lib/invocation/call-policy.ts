@@ -1,11 +1,8 @@
 import { InputRequiredSignal } from '../context';
 import { RequestError, RpcCode, ToolError } from '../errors';
+import { capitalize } from '../errors/describe';
+import type { ServerLogger } from '../interfaces';
 
-/** Receives the full detail of failures that clients only see masked. Defaults to stderr. */
-export interface ServerLogger {
-  error(message: string, error?: unknown): void;
-  warn(message: string): void;
-}
 
 /** How calls report failures: shared by tools, resources, prompts and completions. */
 export interface CallPolicy {
@@ -69,8 +66,4 @@ function masked(error: unknown, what: string, logged: string, policy: CallPolicy
 /** The error a request other than a tool call throws for `error` ({@link answerFailure}). */
 export function requestFailure(error: unknown, what: string, where: string, policy: CallPolicy): unknown {
   return (answerFailure(error, { kind: 'request', what, where }, policy) as { error: unknown }).error;
-}
-
-export function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,7 +1,7 @@
 export { Pipeline } from './pipeline';
 export type { PipelineSpec } from './pipeline';
-export { EnhancerChain, isPlain, NO_ENHANCERS } from './enhancers';
-export type { ComponentEnhancers, MethodEnhancers, Resolved, ResolvedFilter } from './enhancers';
+export { isPlain, NO_ENHANCERS } from './enhancers';
+export type { ComponentEnhancers } from './enhancers';
 export { ExecutionContextHost } from './execution-context';
 export type { ComponentInfo } from './execution-context';
 export { middlewareHooks, runMiddleware } from './middleware';

@@ -1,7 +1,8 @@
 import { Context, InputRequiredSignal, missingScopes, type RequestChannel } from '../context';
 import { InsufficientScopeError, InvalidArgumentsError, TimeoutError, ToolError } from '../errors';
 import type { ArgumentMetadata, McpAuth, McpComponentKind, McpMethod } from '../interfaces';
-import { capitalize, type CompiledMethod, type RequestHandle, type RequestScopeOpener } from '../invocation';
+import { capitalize } from '../errors/describe';
+import type { CompiledMethod, RequestHandle, RequestScopeOpener } from '../invocation';
 import { classValidatorIssues } from '../validation';
 import { isPlain, type ComponentEnhancers } from './enhancers';
 import { DeadlineChannel } from './deadline-channel';

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { ReadBuffer, SdkError, SdkErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
 
@@ -41,7 +41,7 @@ export class StdioGroupTransport implements Transport {
   }
 
   /** The remote's stderr when `stderr: 'pipe'`, there before `start()` so that no early line is lost. */
-  get stderr(): PassThrough | NodeJS.ReadableStream | null {
+  get stderr(): Readable | null {
     return this.stderrStream ?? this.child?.stderr ?? null;
   }
 

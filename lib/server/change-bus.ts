@@ -1,4 +1,4 @@
-import type { ServerLogger } from '../invocation';
+import type { ServerLogger } from '../interfaces';
 import type { ServerHub } from './server-hub';
 
 /** A change that every instance's sessions must hear about. */

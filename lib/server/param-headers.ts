@@ -1,4 +1,4 @@
-import type { ServerLogger } from '../invocation';
+import type { ServerLogger } from '../interfaces';
 import type { ProtocolApplication } from './protocol-application';
 
 /**

@@ -1,6 +1,7 @@
 import type { CompletionRegistry } from '../completions';
 import type { CacheHint, DeclaredKinds, McpMethod, MiddlewareHook } from '../interfaces';
-import type { CallPolicy, ElicitationForms, RequestScopeOpener, ServerLogger } from '../invocation';
+import type { CallPolicy, ElicitationForms, RequestScopeOpener } from '../invocation';
+import type { ServerLogger } from '../interfaces';
 import type { PromptRegistry } from '../prompts';
 import type { ResourceRegistry } from '../resources';
 import type { ToolRegistry } from '../tools';

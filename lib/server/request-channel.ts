@@ -1,7 +1,8 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { isModernRevision, ownerOf, type ClientInfo, type InteractionChannel, type LogLevel, type RequestChannel } from '../context';
 import type { McpAuth } from '../interfaces';
-import type { ElicitationForms, ServerLogger } from '../invocation';
+import type { ElicitationForms } from '../invocation';
+import type { ServerLogger } from '../interfaces';
 import type { ResolvedStateOptions, StateBinding } from '../state';
 import { fromAuthInfo } from './auth-info';
 import { clientHeader, visibleHeaders } from './peer-headers';

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/server';
 import { isModernRevision } from '../context';
-import type { ServerLogger } from '../invocation';
+import type { ServerLogger } from '../interfaces';
 
 /** One connected session: its server instance and the resource URIs it subscribed to (made on first subscribe). */
 export interface ConnectedServer {

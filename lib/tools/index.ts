@@ -1,6 +1,5 @@
 export { ToolRegistry } from './tool-registry';
 export { unknownToolMessage } from './tool.messages';
-export type { ServerLogger } from '../invocation';
 export type { ToolDefinition, ToolDescriptor } from './tool-definition';
 export type { CallOutcome } from './result-converter';
 export { ToolResult, text, image, audio, embeddedResource, resourceLink, isContentBlock } from '../content';

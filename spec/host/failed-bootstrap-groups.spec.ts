@@ -54,7 +54,7 @@ describe('the authorization server', () => {
   afterAll(() => upstream?.stop());
 
   it.each([
-    ['listen-fails', 'a listen that fails (the port is taken)', /^listen EADDRINUSE/],
+    ['listen-fails', 'a listen that fails (the port is taken)', /^Cannot listen on http:\/\/127\.0\.0\.1:\d+: the port is in use \(EADDRINUSE\)/],
     ['close', 'app.close() after a whole sign-in', /^closed$/],
   ])('%s: %s, and the process exits on its own within a second', async (kind, _what, message) => {
     const outcome = await runCase('auth-case.ts', kind, [kind, upstream.issuer]);

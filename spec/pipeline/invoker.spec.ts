@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { Param } from 'mcp-reflect';
 import { compileMethod, methodInvoker, type Invoker, type RequestHandle } from '../../lib/invocation';
 import { GeneratedTypes } from '../../lib/metadata';
-import { EnhancerChain, NO_ENHANCERS, Pipeline, type ComponentEnhancers } from '../../lib/pipeline';
+import { EnhancerChain } from '../../lib/host/native/enhancer-chain';
+import { NO_ENHANCERS, Pipeline, type ComponentEnhancers } from '../../lib/pipeline';
 import type { CanActivate, ExceptionFilter, McpInterceptor, PipeTransform } from '../../lib/interfaces';
 import { SchemaCompiler } from '../../lib/validation';
 

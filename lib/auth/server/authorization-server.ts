@@ -5,7 +5,7 @@ import { IncomingMessage, type ServerResponse } from 'node:http';
 import { authFromClaims, sameResource } from '../../context';
 import { InvalidTokenError } from '../../errors';
 import type { AuthOptions, AuthorizationServerOptions, AuthStore, McpAuth, UpstreamIdentity, UpstreamTokens } from '../../interfaces';
-import type { ServerLogger } from '../../invocation';
+import type { ServerLogger } from '../../interfaces';
 import { MemoryAuthStore } from './auth-stores';
 import { tokenRejection } from '../jwt-verifier';
 import { LRUCache } from 'lru-cache';

@@ -5,7 +5,8 @@ import type { McpMiddleware } from '../../interfaces';
 import type { MethodHost, RequestHandle, RequestScopeOpener } from '../../invocation';
 import { getCatch, getEnhancers, getParamMetadata, type EnhancerKind } from '../../metadata';
 import { checkedScopes } from '../required-scopes';
-import { EnhancerChain, NO_ENHANCERS, type ComponentEnhancers, type Resolved, type ResolvedFilter } from '../../pipeline';
+import { NO_ENHANCERS, type ComponentEnhancers } from '../../pipeline';
+import { EnhancerChain, type Resolved, type ResolvedFilter } from './enhancer-chain';
 import { RequestScope as Scope } from '../../di';
 
 /** The method each kind of enhancer must have, and how messages name it. */

@@ -3,7 +3,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { InputRequiredSignal, type InputSpec } from '../../context';
 import { missingScopes, ownerOf as identityOf } from '../../context';
 import type { McpAuth } from '../../interfaces';
-import type { ServerLogger } from '../../invocation';
+import type { ServerLogger } from '../../interfaces';
 import { TERMINAL_STATUSES, TaskLimitError, type QueuedTask, type ResolvedTasksOptions, type TaskChange, type TaskError, type TaskEvent, type TaskRecord, type TaskRunner, type TaskStatus } from '../../tasks';
 import type { ResolvedStateOptions } from '../../state';
 import type { ToolDefinition } from '../../tools';

@@ -1,5 +1,5 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { ServerLogger } from '../../invocation';
+import type { ServerLogger } from '../../interfaces';
 import { peerHeader } from '../../server/peer-headers';
 import type { HttpServing } from '../http-serving';
 import { HttpEndpoint, jsonRpcError } from './http-endpoint';

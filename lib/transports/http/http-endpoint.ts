@@ -10,7 +10,7 @@ import {
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
 import { MODERN_REVISION } from '../../context';
-import type { ServerLogger } from '../../invocation';
+import type { ServerLogger } from '../../interfaces';
 import type { HttpServing } from '../http-serving';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import type { AuthOptions } from '../../interfaces';

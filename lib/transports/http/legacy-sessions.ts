@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
 import { ownerOf } from '../../context';
-import type { ServerLogger } from '../../invocation';
+import type { ServerLogger } from '../../interfaces';
 import { fromAuthInfo } from '../../server/auth-info';
 import type { HttpServing } from '../http-serving';
 import { SessionEvents, type EventStore } from './event-store';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { localhostAllowedHostnames, localhostAllowedOrigins, type AuthInfo } from '@modelcontextprotocol/server';
-import type { ServerLogger } from '../../invocation';
+import type { ServerLogger } from '../../interfaces';
 import type { HttpServing } from '../http-serving';
 import { OAUTH_PREFIX } from '../../auth/server/authorization-server';
 import { HttpEndpoint, jsonRpcError } from './http-endpoint';
