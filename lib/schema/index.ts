@@ -7,3 +7,5 @@ export { DEFAULT_RECURSION_DEPTH, hasRef, inlineRefs } from './ref-free';
 export type { Inlined } from './ref-free';
 export { isSafePattern, MAX_GROUP_DEPTH, patternProblem, withSafePatterns } from './safe-pattern';
 export type { DroppedPattern } from './safe-pattern';
+export { isStandardSchema, standardJsonSchema } from './standard-schema';
+export type { StandardSite } from './standard-schema';

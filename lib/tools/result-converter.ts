@@ -19,6 +19,8 @@ export interface OutputCheck {
   /** The check every result passes: compiled at bootstrap, or (a verbatim `outputSchema`) on the tool's first result. */
   readonly validate: () => ValidateFunction;
   readonly reporting: () => ValidateFunction;
+  /** A Standard Schema's own check (`@Tool({ outputSchema: z.object(...) })`): its issues, or `undefined` when it accepts. */
+  readonly issues?: (structured: Record<string, unknown>) => string[] | undefined;
 }
 
 /**
@@ -31,6 +33,7 @@ export interface OutputCheck {
 export function compileResultConverter(output: OutputCheck | undefined): (value: unknown) => Conversion {
   const check = (structured: Record<string, unknown>): string[] | undefined => {
     if (!output) return undefined;
+    if (output.issues) return output.issues(structured);
     const validate = output.validate();
     if (validate(structured)) return undefined;
     const reporting = output.reporting();
