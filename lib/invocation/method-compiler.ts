@@ -2,7 +2,7 @@ import type { Context } from '../context';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 import type { JsonSchema, StandardSchema } from '../interfaces';
 import { argsInputSchema, generatedDates, jsonValue, paramsInputSchema, type Converter, type RootSchema, type SchemaSite } from '../schema';
-import { ArgumentValidator, formatIssues, StandardValidator, type InputValidator, type SchemaCompiler } from '../validation';
+import { ArgumentValidator, formatIssues, StandardParamsValidator, StandardValidator, type InputValidator, type SchemaCompiler } from '../validation';
 import type { GeneratedTypes, ParamMetadata } from '../metadata';
 import { methodInvoker, providedInvoker, type Invoker } from './invoker';
 import type { MethodHost } from './method-host';
@@ -86,7 +86,7 @@ export function compileMethod(
   // A Standard Schema's library validates the call; its JSON Schema is still compiled, so an invalid one fails the bootstrap.
   const validator: InputValidator = raw?.standard
     ? (compileOrExplain(owner, 'input schema', () => schemas.check(input.schema, 'input'), origin), new StandardValidator(raw.standard))
-    : compileOrExplain(owner, 'input schema', () => new ArgumentValidator(schemas, input.schema, input.generated), origin);
+    : withStandardParams(compileOrExplain(owner, 'input schema', () => new ArgumentValidator(schemas, input.schema, input.generated), origin), parsed);
   if (!rawInputSchema) checkDefaults(parsed, input, schemas, owner);
   const runtime = input.runtimeValidated.size > 0 && !rawInputSchema;
   const invoker = provided ? providedInvoker(target, provided.handler) : methodInvoker(target, method, host.instance, host.resolve);
@@ -105,6 +105,12 @@ export function compileMethod(
     renamedParameters: parsed.flatMap((p) => (p.kind === 'param' && p.nameFrom === 'compiled' && looksBundlerRenamed(p.name) ? [{ index: p.index, name: p.name }] : [])),
     runtimeChecked: runtime ? parsed.filter((p) => p.kind === 'param' || p.kind === 'args').map((p) => p.index) : [],
   };
+}
+
+/** `@Param({ schema })`s given a Standard Schema: their libraries check and parse their arguments after the JSON Schema. */
+function withStandardParams(validator: InputValidator, parsed: readonly ParsedParameter[]): InputValidator {
+  const params = parsed.flatMap((p) => (p.kind === 'param' && p.standard ? [{ name: p.name, schema: p.standard }] : []));
+  return params.length > 0 ? new StandardParamsValidator(validator, params) : validator;
 }
 
 function inputRoot(parsed: ParsedParameter[], owner: string, types: GeneratedTypes): RootSchema {
@@ -177,6 +183,8 @@ function compileBinder(
       return convert ? (v) => convert(v) : (v) => v;
     }
     const key = p.name;
+    // A Standard Schema's library already gave the parsed value, its own default applied.
+    if (p.standard) return (v) => v[key];
     const convert: Converter | undefined = raw ? undefined : input.properties.get(key)?.convert;
     const advertised = raw ? jsonValue(p.options.default) : input.properties.get(key)?.schema.default;
     if (advertised === undefined) return convert ? (v) => (v[key] === undefined ? undefined : convert(v[key])) : (v) => v[key];

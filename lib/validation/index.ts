@@ -6,4 +6,5 @@ export { classValidatorIssues } from './class-validation';
 export { formatIssues } from './issue-format';
 export { validatorKey } from './precompiled';
 export type { ValidatorUse } from './precompiled';
-export { StandardValidator, standardIssues } from './standard-validator';
+export { StandardParamsValidator, StandardValidator, standardIssues } from './standard-validator';
+export type { StandardParam } from './standard-validator';

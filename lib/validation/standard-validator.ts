@@ -1,5 +1,5 @@
 import type { StandardIssue, StandardResult, StandardSchema } from '../interfaces';
-import type { ValidationOutcome } from './argument-validator';
+import type { InputValidator, ValidationOutcome } from './argument-validator';
 
 /**
  * Validates call arguments with the Standard Schema they were declared with (zod, valibot, arktype: the library
@@ -7,7 +7,7 @@ import type { ValidationOutcome } from './argument-validator';
  * passed on is the library's output: defaults applied, transforms run. Synchronous while the library answers
  * synchronously; a schema with asynchronous rules answers with a promise.
  */
-export class StandardValidator {
+export class StandardValidator implements InputValidator {
   /** The library answered with a promise once: the direct path no longer asks it (it would run twice). */
   private async = false;
 
@@ -29,6 +29,63 @@ export class StandardValidator {
   validate(input: unknown): ValidationOutcome | Promise<ValidationOutcome> {
     const result = this.schema['~standard'].validate(input ?? {});
     return isPromiseLike(result) ? Promise.resolve(result).then(outcome) : outcome(result);
+  }
+}
+
+/** A `@Param({ schema })` given a Standard Schema: the argument it checks and parses. */
+export interface StandardParam {
+  readonly name: string;
+  readonly schema: StandardSchema;
+}
+
+/**
+ * The arguments of a method some of whose `@Param()`s have a Standard Schema: the JSON Schema validator of the
+ * whole object first (the other parameters, required and unknown arguments, and those arguments' JSON Schema),
+ * then each such argument's library, which has the last word (refinements JSON Schema cannot say) and whose
+ * output replaces the argument (defaults applied, transforms run).
+ */
+export class StandardParamsValidator implements InputValidator {
+  private async = false;
+
+  constructor(
+    private readonly json: InputValidator,
+    private readonly params: readonly StandardParam[],
+  ) {}
+
+  accept(input: unknown): Record<string, unknown> | undefined {
+    if (this.async) return undefined;
+    const accepted = this.json.accept(input);
+    if (!accepted) return undefined;
+    const parsed = this.parse(accepted);
+    if (isPromiseLike(parsed)) {
+      this.async = true;
+      Promise.resolve(parsed).catch(() => undefined);
+      return undefined;
+    }
+    return parsed.ok ? parsed.value : undefined;
+  }
+
+  validate(input: unknown): ValidationOutcome | Promise<ValidationOutcome> {
+    const checked = this.json.validate(input);
+    if (isPromiseLike(checked)) return Promise.resolve(checked).then((settled) => (settled.ok ? this.parse(settled.value) : settled));
+    return checked.ok ? this.parse(checked.value) : checked;
+  }
+
+  private parse(args: Record<string, unknown>): ValidationOutcome | Promise<ValidationOutcome> {
+    const results = this.params.map((param) => param.schema['~standard'].validate(args[param.name]));
+    if (results.some(isPromiseLike)) return Promise.all(results).then((settled) => this.combine(args, settled));
+    return this.combine(args, results as StandardResult<unknown>[]);
+  }
+
+  private combine(args: Record<string, unknown>, results: readonly StandardResult<unknown>[]): ValidationOutcome {
+    const value = { ...args };
+    const issues: string[] = [];
+    results.forEach((result, i) => {
+      const { name } = this.params[i];
+      if (result.issues) issues.push(...standardIssues(result.issues, name));
+      else if (result.value !== undefined || name in value) value[name] = result.value;
+    });
+    return issues.length > 0 ? { ok: false, issues } : { ok: true, value };
   }
 }
 
@@ -63,6 +120,6 @@ function toPath(path: readonly (PropertyKey | { readonly key: PropertyKey })[], 
   return text;
 }
 
-function isPromiseLike(value: unknown): value is PromiseLike<StandardResult<unknown>> {
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
 }
