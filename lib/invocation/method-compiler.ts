@@ -81,7 +81,7 @@ export function compileMethod(
   const origin = host.provided?.origin;
   const schemas = schemaCompilerOf(host, compiler);
   const provided = host.provided?.get(method);
-  const parsed = provided ? parseProvided(provided, owner, implicit) : parseMethod(target, method, owner, host.types, implicit);
+  const parsed = provided ? parseProvided(provided, owner, implicit) : parseMethod(target, method, owner, host.types, implicit, raw === undefined);
   const input = rawInputSchema ? rawRoot(rawInputSchema) : inputRoot(parsed, owner, host.types);
   // A Standard Schema's library validates the call; its JSON Schema is still compiled, so an invalid one fails the bootstrap.
   const validator: InputValidator = raw?.standard

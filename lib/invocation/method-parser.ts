@@ -57,12 +57,14 @@ export function parseMethod(
   owner: string,
   types: GeneratedTypes,
   implicit: readonly ParamMetadata[] = [],
+  typesNeeded = true,
 ): ParsedParameter[] {
   const fn = target.prototype[method] as Function;
   const readable = readParameters(fn);
   const declaredTypes = getParamTypes(target.prototype, method);
   const generated = generatedSignature(types, target, method, owner, readable, declaredTypes);
-  const reflected = declaredTypes ?? generatedParamTypes(types, generated);
+  // A schema given whole (`parameters`, `inputSchema`) needs no parameter types: a bundle without decorator metadata serves it.
+  const reflected = declaredTypes ?? generatedParamTypes(types, generated) ?? (typesNeeded ? undefined : []);
   const signature = { own: getParamMetadata(target, method), source: readable ?? [], reflected, generated, length: fn.length };
   return parseSignature(signature, owner, implicit, () => decoratorMetadataMissingMessage(owner, target.name, method));
 }
