@@ -78,7 +78,7 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
     wrapped: output.wrapped,
     validate: outputValidator(owner, output, options.outputSchema !== undefined, compiler, origin),
     reporting: lazy(() => compiler.compileReporting(output.schema, 'output')),
-    ...(standardOutput ? { issues: standardOutputIssues(standardOutput) } : {}),
+    ...(standardOutput ? { parse: standardOutputParser(standardOutput) } : {}),
   };
   const convertResult = compileResultConverter(outputCheck);
   const where = `${compiled.className}.${compiled.methodName}`;
@@ -132,18 +132,19 @@ function rawInput(options: ToolOptions, owner: string): RawInput | undefined {
 }
 
 /**
- * The output check of `@Tool({ outputSchema })` given as a Standard Schema: its library decides. A result is
- * converted synchronously, so a schema whose library answers with a promise is reported, not awaited.
+ * The output check of `@Tool({ outputSchema })` given as a Standard Schema: its library decides, and its output
+ * (unknown keys stripped, as the advertised output side says) is the structuredContent. A result is converted
+ * synchronously, so a schema whose library answers with a promise is reported, not awaited.
  */
-function standardOutputIssues(schema: StandardSchema): (structured: Record<string, unknown>) => string[] | undefined {
+function standardOutputParser(schema: StandardSchema): NonNullable<OutputCheck['parse']> {
   return (structured) => {
     const result = schema['~standard'].validate(structured);
     if (typeof (result as PromiseLike<unknown>).then === 'function') {
       Promise.resolve(result).catch(() => undefined);
-      return ['its output schema validates asynchronously; give @Tool({ outputSchema }) a schema without asynchronous rules'];
+      return { issues: ['its output schema validates asynchronously; give @Tool({ outputSchema }) a schema without asynchronous rules'] };
     }
-    const { issues } = result as Exclude<typeof result, PromiseLike<unknown>>;
-    return issues ? standardIssues(issues) : undefined;
+    const settled = result as Exclude<typeof result, PromiseLike<unknown>>;
+    return settled.issues ? { issues: standardIssues(settled.issues) } : { value: settled.value as Record<string, unknown> };
   };
 }
 

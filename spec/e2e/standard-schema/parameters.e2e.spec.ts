@@ -58,7 +58,7 @@ class Forecasts {
 
   @Tool({ parameters: z.object({ city: z.string() }), outputSchema: zodOutput })
   weather(args: { city: string }): unknown {
-    return args.city === 'Nowhere' ? { city: args.city, high: 'hot' } : { city: args.city, high: 21 };
+    return args.city === 'Nowhere' ? { city: args.city, high: 'hot' } : { city: args.city, high: 21, source: 'internal' };
   }
 }
 
@@ -157,8 +157,11 @@ describe('@Tool({ parameters }) with a Standard Schema (zod, valibot, arktype)',
   it('checks structuredContent with a Standard Schema outputSchema', async () => {
     const client = await createTestClient(StandardModule);
     try {
+      // zod's output is sent: the key its object strips is not in structuredContent (the advertised output side says
+      // additionalProperties: false, and the SDK client checks structuredContent against it).
       const good = await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
       expect(good.structuredContent).toEqual({ city: 'Oslo', high: 21 });
+      expect(good.content).toEqual([{ type: 'text', text: '{"city":"Oslo","high":21}' }]);
       const bad = await client.callTool({ name: 'weather', arguments: { city: 'Nowhere' } });
       expect(bad.isError).toBe(true);
       expect(text(bad)).toBe("Tool 'weather' returned output that does not match its output schema: high: Invalid input: expected number, received string");
