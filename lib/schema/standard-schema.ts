@@ -50,7 +50,7 @@ export function standardJsonSchema(schema: StandardSchema, side: 'input' | 'outp
     throw new BootstrapError(
       BootstrapErrorCode.InvalidSchema,
       `Cannot build ${site.owner}: the ${vendor} schema of ${site.position} cannot be converted to JSON Schema: ${reason}\n` +
-        `Fix: describe the shape with types JSON Schema can express (the refinement or transform can stay: the ${vendor} schema still validates), or give a plain JSON Schema.`,
+        `Fix: use types JSON Schema can express (a string with a format for a date, a number for a bigint; a transform only where its input is described, not in an output schema), or give a plain JSON Schema.`,
       { cause: error },
     );
   }

@@ -195,6 +195,38 @@ describe('@Tool({ parameters }) at bootstrap', () => {
     });
   });
 
+  it('names the tool, the side and the cause when the library cannot convert the schema', async () => {
+    @Injectable()
+    class Dated {
+      @Tool({ parameters: z.object({ when: z.date() }) })
+      dated(args: { when: Date }): string {
+        return args.when.toISOString();
+      }
+    }
+    @Module({ imports: [McpModule.forRoot({ name: 'dated', version: '1.0.0' })], providers: [Dated] })
+    class DatedModule {}
+    await expect(createTestClient(DatedModule)).rejects.toMatchObject({
+      code: 'INVALID_SCHEMA',
+      message:
+        "Cannot build tool 'dated' (Dated.dated): the zod schema of @Tool({ parameters }) cannot be converted to JSON Schema: Date cannot be represented in JSON Schema\n" +
+        'Fix: use types JSON Schema can express (a string with a format for a date, a number for a bigint; a transform only where its input is described, not in an output schema), or give a plain JSON Schema.',
+    });
+
+    @Injectable()
+    class Morphed {
+      @Tool({ outputSchema: z.object({ n: z.string().transform(Number) }) })
+      morphed(): object {
+        return { n: '1' };
+      }
+    }
+    @Module({ imports: [McpModule.forRoot({ name: 'morphed', version: '1.0.0' })], providers: [Morphed] })
+    class MorphedModule {}
+    await expect(createTestClient(MorphedModule)).rejects.toMatchObject({
+      code: 'INVALID_SCHEMA',
+      message: expect.stringMatching(/^Cannot build tool 'morphed' \(Morphed\.morphed\): the zod schema of @Tool\(\{ outputSchema \}\) cannot be converted to JSON Schema: Transforms cannot be represented in JSON Schema\n/),
+    });
+  });
+
   it('refuses parameters given with inputSchema', async () => {
     @Injectable()
     class Both {
