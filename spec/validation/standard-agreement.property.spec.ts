@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import Ajv2020 from 'ajv/dist/2020';
 import { type } from 'arktype';
 import fc from 'fast-check';
-import { Injectable, McpModule, Module, Tool } from 'mcp-reflect';
+import { Injectable, McpModule, Module, Param, Tool } from 'mcp-reflect';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
 import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
@@ -65,7 +65,48 @@ class Books {
   }
 }
 
-@Module({ imports: [McpModule.forRoot({ name: 'standard-agreement', version: '1.0.0' })], providers: [Books] })
+/** `@Param({ schema })` beside plain `@Param()`s: the JSON Schema of the whole input, then each library. */
+@Injectable()
+class ParamBooks {
+  @Tool()
+  zod_params(
+    @Param('nights', { schema: z.number().int().min(1).max(14) }) _nights: number,
+    @Param('room', { schema: z.enum(['single', 'double', 'suite']) }) _room: string,
+    @Param('code', { schema: z.string().regex(/^[A-Z]{3}$/) }) _code: string,
+    @Param('name', { schema: z.string().min(2).max(6) }) _name: string,
+    @Param('contact', { schema: z.object({ city: z.string().min(1), zip: z.number().int().min(1000).max(99999).optional() }) }) _contact: object,
+    @Param('guests', { type: 'integer', optional: true, schema: { minimum: 1, maximum: 4 } }) _guests: number,
+  ) {
+    return 'ok';
+  }
+
+  @Tool()
+  valibot_params(
+    @Param('nights', { schema: toStandardJsonSchema(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(14))) }) _nights: number,
+    @Param('room', { schema: toStandardJsonSchema(v.picklist(['single', 'double', 'suite'])) }) _room: string,
+    @Param('code', { schema: toStandardJsonSchema(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/))) }) _code: string,
+    @Param('name', { schema: toStandardJsonSchema(v.pipe(v.string(), v.minLength(2), v.maxLength(6))) }) _name: string,
+    @Param('contact', { schema: toStandardJsonSchema(v.object({ city: v.pipe(v.string(), v.minLength(1)), zip: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1000), v.maxValue(99999))) })) }) _contact: object,
+    @Param('guests', { type: 'integer', optional: true, schema: { minimum: 1, maximum: 4 } }) _guests: number,
+  ) {
+    return 'ok';
+  }
+
+  @Tool()
+  ark_params(
+    @Param('nights', { schema: type('1 <= number.integer <= 14') }) _nights: number,
+    @Param('room', { schema: type("'single' | 'double' | 'suite'") }) _room: string,
+    @Param('code', { schema: type(/^[A-Z]{3}$/) }) _code: string,
+    @Param('name', { schema: type('2 <= string <= 6') }) _name: string,
+    @Param('contact', { schema: type({ city: 'string >= 1', 'zip?': '1000 <= number.integer <= 99999' }) }) _contact: object,
+    @Param('guests', { type: 'integer', optional: true, schema: { minimum: 1, maximum: 4 } }) _guests: number,
+  ) {
+    return 'ok';
+  }
+}
+
+// Strict input validation: lenient coercion (which accepts "3" for 3 on purpose) is not what is measured here.
+@Module({ imports: [McpModule.forRoot({ name: 'standard-agreement', version: '1.0.0', strictInputValidation: true })], providers: [Books, ParamBooks] })
 class AgreementModule {}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -130,6 +171,9 @@ const mutated = fc.tuple(validBook, fc.constantFrom('delete', 'set', 'extra', 'n
 
 const arbitrary: fc.Arbitrary<Record<string, Json>> = fc.oneof(validBook as fc.Arbitrary<Record<string, Json>>, mutated, mixedBook as fc.Arbitrary<Record<string, Json>>);
 
+/** The `_params` tools declare no `extras` or `price` (their input is closed: `additionalProperties: false`). */
+const forParams = arbitrary.map(({ extras: _extras, price: _price, ...rest }) => rest);
+
 /** What travels on the wire: JSON, as a real client sends it. */
 const wire = (value: Record<string, Json>): Record<string, Json> => JSON.parse(JSON.stringify(value));
 
@@ -156,10 +200,10 @@ describe('a Standard Schema tool agrees with the JSON Schema it advertises', () 
   });
   afterAll(() => client.close());
 
-  it.each(['zod_book', 'valibot_book', 'ark_book'])('%s: the library accepts exactly what the advertised schema accepts', async (name) => {
+  it.each(['zod_book', 'valibot_book', 'ark_book', 'zod_params', 'valibot_params', 'ark_params'])('%s: the library accepts exactly what the advertised schema accepts', async (name) => {
     const seen = { accepted: 0, rejected: 0 };
     await fc.assert(
-      fc.asyncProperty(arbitrary, async (input) => {
+      fc.asyncProperty(name.endsWith('_params') ? forParams : arbitrary, async (input) => {
         const args = wire(input);
         const expected = reference[name](args);
         const actual = await serverAccepts(client, name, args);
