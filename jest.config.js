@@ -13,9 +13,10 @@ module.exports = {
     // which jest cannot require() before Node 24.9. The library needs no transform: lib/runtime/peer.ts loads ESM-only
     // peers with Node's require where jest refuses them, and lib/runtime/peer-realm.ts makes what it hands them in
     // their realm; spec/consumers runs a consumer's jest with docs/testing.md's config, no transform, to show it.
-    '/node_modules/(jose|oidc-provider|openid-client|oauth4webapi)/.+\\.js$': ['@swc/jest', { ...swc, swcrc: false }],
+    // arktype (with @ark/schema, @ark/util, arkregex) is ESM-only too: the Standard Schema specs import it themselves.
+    '/node_modules/(jose|oidc-provider|openid-client|oauth4webapi|arktype|@ark/schema|@ark/util|arkregex)/.+\\.js$': ['@swc/jest', { ...swc, swcrc: false }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(jose|oidc-provider|openid-client|oauth4webapi)/)', '\\.pnp\\.[^\\/]+$'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|oidc-provider|openid-client|oauth4webapi|arktype|@ark/schema|@ark/util|arkregex)/)', '\\.pnp\\.[^\\/]+$'],
   moduleNameMapper: {
     '^mcp-reflect$': '<rootDir>/lib/index.ts',
     '^mcp-reflect/testing$': '<rootDir>/lib/testing/index.ts',

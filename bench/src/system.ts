@@ -11,7 +11,7 @@ import type { Client } from '@modelcontextprotocol/client';
  * Arguments are validated by the system's own mechanism (that is what is measured).
  */
 export interface BenchSystem {
-  /** 'limit', 'McpServer+zod', 'mcp-reflect', 'mcp-nest', 'mcp-reflect-nest' (mcp-reflect in Nest), 'fastmcp'; 'mcp-reflect@<rev>' for a baseline (baseline.ts). */
+  /** 'limit', 'McpServer+zod', 'mcp-reflect', 'mcp-reflect+zod' (its book tool on McpServer+zod's schema), 'mcp-nest', 'mcp-reflect-nest' (mcp-reflect in Nest), 'fastmcp'; 'mcp-reflect@<rev>' for a baseline (baseline.ts). */
   readonly name: string;
   /** A server with the benchmark tools plus `extra` trivial tools, and an SDK v2 client connected to it in memory. */
   inMemory(extra: number, options?: { scoped?: boolean }): Promise<Connected>;

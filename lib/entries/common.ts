@@ -59,4 +59,6 @@ export type {
   ResourceOptions,
   ResourceTemplateOptions,
   ToolOptions,
+  StandardSchema,
+  StandardOutput,
 } from '../interfaces';

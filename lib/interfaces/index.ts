@@ -3,6 +3,7 @@ export { SUBSCHEMA_KEYWORDS } from './json-schema.interface';
 export type { TypeName, TypeRef, TypeHint, EnumLike } from './type-hint.interface';
 export type { ToolOptions, ToolAnnotations, ToolIcon } from './tool-options.interface';
 export type { ParamOptions, FieldOptions } from './param-options.interface';
+export type { StandardSchema, StandardSchemaProps, StandardResult, StandardIssue, StandardJsonSchemaConverter, StandardOutput } from './standard-schema.interface';
 export type {
   InjectionToken,
   ForwardReference,

@@ -1,4 +1,5 @@
 import type { JsonSchema } from './json-schema.interface';
+import type { StandardSchema } from './standard-schema.interface';
 import type { EnumLike, TypeHint } from './type-hint.interface';
 
 /** Options of `@Param()`. Explicit options always win over what is inferred from the reflected type. */
@@ -12,8 +13,12 @@ export interface ParamOptions {
   type?: TypeHint;
   /** Allowed values: a TypeScript enum object or a list. */
   enum?: EnumLike;
-  /** A partial JSON Schema merged last, over everything inferred. */
-  schema?: JsonSchema;
+  /**
+   * A partial JSON Schema merged last, over everything inferred; or a Standard Schema (zod, valibot with
+   * `@valibot/to-json-schema`, arktype): its JSON Schema (input side) is merged so, and its library checks the
+   * argument and parses it (the method receives its output: defaults applied, transforms run).
+   */
+  schema?: JsonSchema | StandardSchema;
   /**
    * Mirrors this tool argument into the HTTP header `Mcp-Param-<header>` (SEP-2243, protocol 2026-07-28), so
    * gateways can route on it without reading the body: the input schema carries `"x-mcp-header": header`, and

@@ -1,4 +1,5 @@
 import type { JsonSchema } from './json-schema.interface';
+import type { StandardSchema } from './standard-schema.interface';
 import type { TypeHint } from './type-hint.interface';
 
 /** Hints about a tool's behaviour (MCP `ToolAnnotations`); clients must treat them as untrusted. */
@@ -36,10 +37,18 @@ export interface ToolOptions {
    */
   inputSchema?: JsonSchema;
   /**
-   * Raw JSON Schema (an object schema) for the structured output, used verbatim instead of `output`: advertised
-   * as `outputSchema` and checked against what the tool returns (a `ToolResult` with `structuredContent`, or an object).
+   * The tool's arguments as one schema (docs/tools.md#standard-schema-zod-valibot-arktype): a Standard Schema
+   * (zod 4.2+, arktype, valibot through `@valibot/to-json-schema`) or a plain JSON Schema. A Standard Schema is
+   * advertised as its JSON Schema (input side) and validates the call itself; the method receives the parsed
+   * output (defaults applied, transforms run) through `@Args()` or an undecorated first parameter.
    */
-  outputSchema?: JsonSchema;
+  parameters?: StandardSchema | JsonSchema;
+  /**
+   * Raw JSON Schema (an object schema) for the structured output, used verbatim instead of `output`, or a Standard
+   * Schema (advertised as its JSON Schema, output side, and checked by its library): checked against what the
+   * tool returns (a `ToolResult` with `structuredContent`, or an object).
+   */
+  outputSchema?: JsonSchema | StandardSchema;
   /**
    * Milliseconds a call may take: at the deadline the Context's signal aborts and the caller gets an isError
    * result, even if the method ignores the signal.

@@ -1,6 +1,6 @@
-export { compileMethod, compileOrExplain, schemaCompilerOf } from './method-compiler';
+export { compileMethod, compileOrExplain, IMPLICIT_ARGS, schemaCompilerOf } from './method-compiler';
 export { renamedParameterMessage } from './method.messages';
-export type { ArgumentMapper, CompiledMethod } from './method-compiler';
+export type { ArgumentMapper, CompiledMethod, RawInput } from './method-compiler';
 export { methodInvoker, providedInvoker } from './invoker';
 export { providedMethods } from './provided';
 export type { ProvidedKind, ProvidedMethod, ProvidedMethods } from './provided';

@@ -1,8 +1,8 @@
 import type { Context } from '../context';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import type { JsonSchema } from '../interfaces';
+import type { JsonSchema, StandardSchema } from '../interfaces';
 import { argsInputSchema, generatedDates, jsonValue, paramsInputSchema, type Converter, type RootSchema, type SchemaSite } from '../schema';
-import { ArgumentValidator, formatIssues, type SchemaCompiler } from '../validation';
+import { ArgumentValidator, formatIssues, StandardParamsValidator, StandardValidator, type InputValidator, type SchemaCompiler } from '../validation';
 import type { GeneratedTypes, ParamMetadata } from '../metadata';
 import { methodInvoker, providedInvoker, type Invoker } from './invoker';
 import type { MethodHost } from './method-host';
@@ -22,7 +22,7 @@ export interface CompiledMethod {
   readonly invoker: Invoker;
   readonly inputSchema: JsonSchema;
   readonly parameters: readonly ParsedParameter[];
-  readonly validator: ArgumentValidator;
+  readonly validator: InputValidator;
   /** Builds the method's argument list from validated arguments, the Context and (for custom decorators) the execution context. */
   readonly bind: (validated: Record<string, unknown>, context: Context | undefined, execution?: unknown) => unknown[];
   /** A parameter takes the Context (`@Ctx()`), or the invoker runs per request. */
@@ -55,22 +55,38 @@ export interface ArgumentMapper {
   advertised(issue: string): string;
 }
 
+/**
+ * A tool's input given whole (`@Tool({ inputSchema })`, `@Tool({ parameters })`): the JSON Schema clients are
+ * sent, and, for a Standard Schema, the schema whose library validates the call and parses the arguments.
+ */
+export interface RawInput {
+  readonly schema: JsonSchema;
+  readonly standard?: StandardSchema;
+}
+
+/** `@Tool({ parameters })`: an undecorated first parameter receives the parsed arguments, as with `@Args()` (mcp-nest's way). */
+export const IMPLICIT_ARGS: readonly ParamMetadata[] = [{ kind: 'args', index: 0 }];
+
 /** Compiles `host`'s method `method`; `owner` names it in messages ("tool 'add' (Calc.add)"). */
 export function compileMethod(
   host: MethodHost,
   method: string,
   owner: string,
   compiler: SchemaCompiler,
-  rawInputSchema?: JsonSchema,
+  raw?: RawInput,
   implicit?: readonly ParamMetadata[],
 ): CompiledMethod {
+  const rawInputSchema = raw?.schema;
   const { target } = host;
   const origin = host.provided?.origin;
   const schemas = schemaCompilerOf(host, compiler);
   const provided = host.provided?.get(method);
-  const parsed = provided ? parseProvided(provided, owner, implicit) : parseMethod(target, method, owner, host.types, implicit);
+  const parsed = provided ? parseProvided(provided, owner, implicit) : parseMethod(target, method, owner, host.types, implicit, raw === undefined);
   const input = rawInputSchema ? rawRoot(rawInputSchema) : inputRoot(parsed, owner, host.types);
-  const validator = compileOrExplain(owner, 'input schema', () => new ArgumentValidator(schemas, input.schema, input.generated), origin);
+  // A Standard Schema's library validates the call; its JSON Schema is still compiled, so an invalid one fails the bootstrap.
+  const validator: InputValidator = raw?.standard
+    ? (compileOrExplain(owner, 'input schema', () => schemas.check(input.schema, 'input'), origin), new StandardValidator(raw.standard))
+    : withStandardParams(compileOrExplain(owner, 'input schema', () => new ArgumentValidator(schemas, input.schema, input.generated), origin), parsed);
   if (!rawInputSchema) checkDefaults(parsed, input, schemas, owner);
   const runtime = input.runtimeValidated.size > 0 && !rawInputSchema;
   const invoker = provided ? providedInvoker(target, provided.handler) : methodInvoker(target, method, host.instance, host.resolve);
@@ -89,6 +105,12 @@ export function compileMethod(
     renamedParameters: parsed.flatMap((p) => (p.kind === 'param' && p.nameFrom === 'compiled' && looksBundlerRenamed(p.name) ? [{ index: p.index, name: p.name }] : [])),
     runtimeChecked: runtime ? parsed.filter((p) => p.kind === 'param' || p.kind === 'args').map((p) => p.index) : [],
   };
+}
+
+/** `@Param({ schema })`s given a Standard Schema: their libraries check and parse their arguments after the JSON Schema. */
+function withStandardParams(validator: InputValidator, parsed: readonly ParsedParameter[]): InputValidator {
+  const params = parsed.flatMap((p) => (p.kind === 'param' && p.standard ? [{ name: p.name, schema: p.standard }] : []));
+  return params.length > 0 ? new StandardParamsValidator(validator, params) : validator;
 }
 
 function inputRoot(parsed: ParsedParameter[], owner: string, types: GeneratedTypes): RootSchema {
@@ -161,6 +183,8 @@ function compileBinder(
       return convert ? (v) => convert(v) : (v) => v;
     }
     const key = p.name;
+    // A Standard Schema's library already gave the parsed value, its own default applied.
+    if (p.standard) return (v) => v[key];
     const convert: Converter | undefined = raw ? undefined : input.properties.get(key)?.convert;
     const advertised = raw ? jsonValue(p.options.default) : input.properties.get(key)?.schema.default;
     if (advertised === undefined) return convert ? (v) => (v[key] === undefined ? undefined : convert(v[key])) : (v) => v[key];

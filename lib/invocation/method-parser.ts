@@ -1,7 +1,7 @@
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import type { GeneratedParam, GeneratedType, ParamOptions } from '../interfaces';
+import type { GeneratedParam, GeneratedType, ParamOptions, StandardSchema } from '../interfaces';
 import { getParamMetadata, getParamTypes, type GeneratedTypes, type ParamMetadata } from '../metadata';
-import { statesType } from '../schema';
+import { isStandardSchema, standardJsonSchema, statesType, type JsonParamOptions } from '../schema';
 import { generatedParamTypes, generatedSignature } from './generated-signature';
 import { literalValue, readParameters, type SourceParameter } from './parameter-names';
 import type { ProvidedMethod } from './provided';
@@ -26,7 +26,9 @@ export type ParsedParameter =
        * sources), or the compiled code, where a bundler or minifier may have renamed it.
        */
       readonly nameFrom: 'decorator' | 'generated' | 'compiled';
-      readonly options: ParamOptions;
+      readonly options: JsonParamOptions;
+      /** `@Param({ schema })` given a Standard Schema: its library checks and parses the argument (its JSON Schema is in `options.schema`). */
+      readonly standard?: StandardSchema;
       readonly reflected: unknown;
       /** The type `mcp-reflect generate` read from the source, when its metadata is loaded. */
       readonly generated?: GeneratedType;
@@ -55,12 +57,14 @@ export function parseMethod(
   owner: string,
   types: GeneratedTypes,
   implicit: readonly ParamMetadata[] = [],
+  typesNeeded = true,
 ): ParsedParameter[] {
   const fn = target.prototype[method] as Function;
   const readable = readParameters(fn);
   const declaredTypes = getParamTypes(target.prototype, method);
   const generated = generatedSignature(types, target, method, owner, readable, declaredTypes);
-  const reflected = declaredTypes ?? generatedParamTypes(types, generated);
+  // A schema given whole (`parameters`, `inputSchema`) needs no parameter types: a bundle without decorator metadata serves it.
+  const reflected = declaredTypes ?? generatedParamTypes(types, generated) ?? (typesNeeded ? undefined : []);
   const signature = { own: getParamMetadata(target, method), source: readable ?? [], reflected, generated, length: fn.length };
   return parseSignature(signature, owner, implicit, () => decoratorMetadataMissingMessage(owner, target.name, method));
 }
@@ -122,9 +126,13 @@ function parseSignature(signature: Signature, owner: string, implicit: readonly 
       }
       // The generated entry read the initialiser with the compiler (escapes, constants, enum members): it says
       // optional and default itself; the compiled text is read only without it.
-      const options = typed ? meta.options : withInitialiser(meta.options, written);
-      const reflectedType = typed ? type : defaultType(type, meta.options, written);
-      parsed.push({ kind: 'param', index, name, nameFrom, options, reflected: reflectedType, ...(typed ? { generated: typed } : {}), pipes: meta.pipes ?? [] });
+      const standard = isStandardSchema(meta.options.schema) ? meta.options.schema : undefined;
+      const own = standard ? standardOptions(meta.options, standard, owner, index, name) : (meta.options as JsonParamOptions);
+      const options = typed ? own : withInitialiser(own, written);
+      const reflectedType = typed ? type : defaultType(type, own, written);
+      parsed.push({
+        kind: 'param', index, name, nameFrom, options, reflected: reflectedType, ...(standard ? { standard } : {}), ...(typed ? { generated: typed } : {}), pipes: meta.pipes ?? [],
+      });
     }
   }
   checkBindings(parsed, owner);
@@ -149,6 +157,18 @@ function withInitialiser<O extends { optional?: boolean; default?: unknown } | u
   return { ...options, optional: true, ...(literal ? { default: literal.value } : {}) } as O;
 }
 
+/**
+ * `@Param({ schema })` given a Standard Schema: its JSON Schema (input side) is the partial schema merged over what
+ * is inferred, and the argument is optional when the library accepts its absence (`.optional()`, `.default()`),
+ * unless the options say otherwise.
+ */
+function standardOptions(options: ParamOptions, standard: StandardSchema, owner: string, index: number, name: string): JsonParamOptions {
+  const schema = standardJsonSchema(standard, 'input', { owner, position: `parameter #${index} '${name}' (@Param({ schema }))` });
+  const absent = standard['~standard'].validate(undefined);
+  const acceptsAbsent = typeof (absent as PromiseLike<unknown>).then === 'function' ? (Promise.resolve(absent).catch(() => undefined), false) : !('issues' in absent && absent.issues);
+  return { ...options, schema, ...(options.optional === undefined && acceptsAbsent ? { optional: true } : {}) };
+}
+
 const LITERAL_TYPES: Readonly<Record<string, Function>> = { number: Number, string: String, boolean: Boolean };
 
 /**
@@ -158,7 +178,7 @@ const LITERAL_TYPES: Readonly<Record<string, Function>> = { number: Number, stri
  * `enum`, a `schema` with a type) wins, any other reflected type is kept, and a parameter reflected as `Object`
  * whose default is no such literal (`days = later()`) is still refused by the schema builder.
  */
-function defaultType(reflected: unknown, options: ParamOptions, written: SourceParameter | undefined): unknown {
+function defaultType(reflected: unknown, options: JsonParamOptions, written: SourceParameter | undefined): unknown {
   if (reflected !== Object && reflected !== undefined) return reflected;
   if (written?.kind !== 'name' || written.initialiser === undefined) return reflected;
   if (options.type !== undefined || options.enum !== undefined || statesType(options.schema)) return reflected;

@@ -3,7 +3,7 @@ import { InsufficientScopeError, InvalidArgumentsError, TimeoutError, ToolError 
 import type { ArgumentMetadata, McpAuth, McpComponentKind, McpMethod } from '../interfaces';
 import { capitalize } from '../errors/describe';
 import type { CompiledMethod, RequestHandle, RequestScopeOpener } from '../invocation';
-import { classValidatorIssues } from '../validation';
+import { classValidatorIssues, type ValidationOutcome } from '../validation';
 import { isPlain, type ComponentEnhancers } from './enhancers';
 import { DeadlineChannel } from './deadline-channel';
 import { ExecutionContextHost, type ComponentInfo } from './execution-context';
@@ -282,6 +282,13 @@ export class Pipeline<R, X = undefined> {
   private invoke(args: unknown, context: Context | undefined, request: RequestHandle | undefined, execution: unknown): unknown {
     const { compiled } = this.spec;
     const validation = compiled.validator.validate(args);
+    // A Standard Schema with asynchronous rules answers later; every other validator answers now.
+    if (isPromiseLike(validation)) return Promise.resolve(validation).then((settled) => this.invokeValidated(settled, context, request, execution));
+    return this.invokeValidated(validation, context, request, execution);
+  }
+
+  private invokeValidated(validation: ValidationOutcome, context: Context | undefined, request: RequestHandle | undefined, execution: unknown): unknown {
+    const { compiled } = this.spec;
     if (!validation.ok) throw new InvalidArgumentsError(validation.issues);
     const values = compiled.bind(validation.value, context, execution);
     if (compiled.runtimeChecked.length === 0 && this.slotPipes.length === 0 && !compiled.invoker.perRequest) {

@@ -7,11 +7,14 @@ import type { SchemaSite } from './schema.messages';
 import { documented, mergeSchema, type ShapedSchema } from './shaped-schema';
 import { refSchema, typedSchema } from './type-schema';
 
+/** `@Param()` options once a Standard Schema given as `schema` has been replaced by its JSON Schema (input side). */
+export type JsonParamOptions = Omit<ParamOptions, 'schema'> & { readonly schema?: JsonSchema };
+
 /** One named argument, ready to become a property of the input schema. */
 export interface ParamSchemaInput {
   readonly name: string;
   readonly reflected: unknown;
-  readonly options: ParamOptions;
+  readonly options: JsonParamOptions;
   readonly site: SchemaSite;
   /** The type `mcp-reflect generate` read from the source, when its metadata is loaded. */
   readonly generated?: GeneratedType;

@@ -19,6 +19,11 @@ export interface OutputCheck {
   /** The check every result passes: compiled at bootstrap, or (a verbatim `outputSchema`) on the tool's first result. */
   readonly validate: () => ValidateFunction;
   readonly reporting: () => ValidateFunction;
+  /**
+   * A Standard Schema's own check (`@Tool({ outputSchema: z.object(...) })`): its issues, or its output (unknown keys
+   * stripped, as the advertised output side says), which becomes the `structuredContent`.
+   */
+  readonly parse?: (structured: Record<string, unknown>) => { readonly issues: string[] } | { readonly value: Record<string, unknown> };
 }
 
 /**
@@ -29,22 +34,24 @@ export interface OutputCheck {
  * as `{ result }` and the structured output is validated.
  */
 export function compileResultConverter(output: OutputCheck | undefined): (value: unknown) => Conversion {
-  const check = (structured: Record<string, unknown>): string[] | undefined => {
-    if (!output) return undefined;
+  /** The issues of `structured` under the output schema, or what to send: itself, or a Standard Schema's output. */
+  const check = (structured: Record<string, unknown>): { issues: string[] } | { value: Record<string, unknown> } => {
+    if (!output) return { value: structured };
+    if (output.parse) return output.parse(structured);
     const validate = output.validate();
-    if (validate(structured)) return undefined;
+    if (validate(structured)) return { value: structured };
     const reporting = output.reporting();
     reporting(structured);
-    return formatIssues(reporting.errors ?? validate.errors ?? [], 'property');
+    return { issues: formatIssues(reporting.errors ?? validate.errors ?? [], 'property') };
   };
 
   const asGiven = (value: ToolResult | PlainCallToolResult): Conversion => {
     const outcome: CallOutcome = { content: value.content };
     if (output && value.structuredContent === undefined && !value.isError) return { ok: false, issues: [CONTENT_ONLY] };
     if (value.structuredContent !== undefined) {
-      const issues = value.isError ? undefined : check(value.structuredContent);
-      if (issues) return { ok: false, issues };
-      outcome.structuredContent = value.structuredContent;
+      const checked = value.isError ? { value: value.structuredContent } : check(value.structuredContent);
+      if ('issues' in checked) return { ok: false, issues: checked.issues };
+      outcome.structuredContent = checked.value;
     }
     if (value.isError) outcome.isError = true;
     if (value._meta) outcome._meta = value._meta;
@@ -65,10 +72,9 @@ export function compileResultConverter(output: OutputCheck | undefined): (value:
     if (output) {
       if (value === undefined) return { ok: false, issues: ['the tool returned nothing, but it declares an output schema'] };
       const json = toJson(value);
-      const structured = (output.wrapped ? { result: json } : json) as Record<string, unknown>;
-      const issues = check(structured);
-      if (issues) return { ok: false, issues };
-      return { ok: true, outcome: { content: [textBlock(JSON.stringify(structured))], structuredContent: structured } };
+      const checked = check((output.wrapped ? { result: json } : json) as Record<string, unknown>);
+      if ('issues' in checked) return { ok: false, issues: checked.issues };
+      return { ok: true, outcome: { content: [textBlock(JSON.stringify(checked.value))], structuredContent: checked.value } };
     }
 
     if (value === undefined || value === null) return { ok: true, outcome: { content: [] } };

@@ -1,11 +1,11 @@
 import { withToolUi } from '../apps';
 import { BootstrapError, BootstrapErrorCode, RequestError, RpcCode } from '../errors';
-import type { JsonSchema, ToolOptions } from '../interfaces';
-import { answerFailure, compileMethod, compileOrExplain, pruneUndefined, schemaCompilerOf, type CallPolicy } from '../invocation';
+import type { JsonSchema, StandardSchema, ToolOptions } from '../interfaces';
+import { answerFailure, compileMethod, compileOrExplain, IMPLICIT_ARGS, pruneUndefined, schemaCompilerOf, type CallPolicy, type RawInput } from '../invocation';
 import { Pipeline, type ComponentRecord, type PipelineServices } from '../pipeline';
-import { inlineRefs, outputSchema } from '../schema';
+import { inlineRefs, isStandardSchema, outputSchema, standardJsonSchema } from '../schema';
 import { taskSettings } from '../tasks';
-import type { SchemaCompiler, ValidateFunction } from '../validation';
+import { standardIssues, type SchemaCompiler, type ValidateFunction } from '../validation';
 import { transformArguments } from './arg-transforms';
 import { compileResultConverter, type CallOutcome, type OutputCheck } from './result-converter';
 import type { ToolDefinition, ToolDescriptor } from './tool-definition';
@@ -31,8 +31,11 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
   const name = options.name ?? method;
   const owner = toolOwner(name, host.target.name, method);
   // A raw schema's references are checked before its validator is compiled: the compiler's own error would not say what to do.
-  for (const [raw, which] of [[options.inputSchema, 'input schema'], [options.outputSchema, 'output schema']] as const) if (raw) refFree(raw, which, owner, build.refs);
-  const declared = compileMethod(host, method, owner, compiler, options.inputSchema);
+  const raw = rawInput(options, owner);
+  const standardOutput = isStandardSchema(options.outputSchema) ? options.outputSchema : undefined;
+  const outputJson = standardOutput ? standardJsonSchema(standardOutput, 'output', { owner, position: '@Tool({ outputSchema })' }) : (options.outputSchema as JsonSchema | undefined);
+  for (const [schema, which] of [[raw?.schema, 'input schema'], [outputJson, 'output schema']] as const) if (schema) refFree(schema, which, owner, build.refs);
+  const declared = compileMethod(host, method, owner, compiler, raw, options.parameters !== undefined ? IMPLICIT_ARGS : undefined);
   const args = record.transform?.args?.length ? transformArguments(declared.inputSchema, record.transform.args, owner, compiler) : undefined;
   // Validation keeps the method's own schema; clients see the transformed one, and their arguments are mapped to it.
   const compiled = args ? { ...declared, mapArguments: args.mapper, needsContext: declared.needsContext || args.mapper.needsContext } : declared;
@@ -55,8 +58,8 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
         },
         host.types,
       )
-    : options.outputSchema
-      ? { schema: options.outputSchema, wrapped: false, generated: false }
+    : outputJson
+      ? { schema: outputJson, wrapped: false, generated: false }
       : undefined;
 
   const descriptor: ToolDescriptor = pruneUndefined({
@@ -75,6 +78,7 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
     wrapped: output.wrapped,
     validate: outputValidator(owner, output, options.outputSchema !== undefined, compiler, origin),
     reporting: lazy(() => compiler.compileReporting(output.schema, 'output')),
+    ...(standardOutput ? { parse: standardOutputParser(standardOutput) } : {}),
   };
   const convertResult = compileResultConverter(outputCheck);
   const where = `${compiled.className}.${compiled.methodName}`;
@@ -107,6 +111,41 @@ export function buildTool(record: ComponentRecord<ToolOptions>, build: ToolBuild
     },
   });
   return { ...compiled, name, descriptor, tags: options.tags, pipeline, ...(task ? { task } : {}) };
+}
+
+/**
+ * The input a tool gives whole: `inputSchema` (JSON Schema), or `parameters` (a Standard Schema, advertised as its
+ * JSON Schema and validating the call itself, or a JSON Schema). Both at once are two sources for one schema.
+ */
+function rawInput(options: ToolOptions, owner: string): RawInput | undefined {
+  const { parameters, inputSchema } = options;
+  if (parameters === undefined) return inputSchema && { schema: inputSchema };
+  if (inputSchema !== undefined) {
+    throw new BootstrapError(
+      BootstrapErrorCode.InvalidOption,
+      `Cannot build ${owner}: @Tool() gives both parameters and inputSchema, two sources for one input schema.\n` +
+        `Fix: keep one: parameters (a Standard Schema such as z.object({ ... }), or a JSON Schema) or inputSchema (a JSON Schema used verbatim).`,
+    );
+  }
+  if (!isStandardSchema(parameters)) return { schema: parameters as JsonSchema };
+  return { schema: standardJsonSchema(parameters, 'input', { owner, position: '@Tool({ parameters })' }), standard: parameters };
+}
+
+/**
+ * The output check of `@Tool({ outputSchema })` given as a Standard Schema: its library decides, and its output
+ * (unknown keys stripped, as the advertised output side says) is the structuredContent. A result is converted
+ * synchronously, so a schema whose library answers with a promise is reported, not awaited.
+ */
+function standardOutputParser(schema: StandardSchema): NonNullable<OutputCheck['parse']> {
+  return (structured) => {
+    const result = schema['~standard'].validate(structured);
+    if (typeof (result as PromiseLike<unknown>).then === 'function') {
+      Promise.resolve(result).catch(() => undefined);
+      return { issues: ['its output schema validates asynchronously; give @Tool({ outputSchema }) a schema without asynchronous rules'] };
+    }
+    const settled = result as Exclude<typeof result, PromiseLike<unknown>>;
+    return settled.issues ? { issues: standardIssues(settled.issues) } : { value: settled.value as Record<string, unknown> };
+  };
 }
 
 /**

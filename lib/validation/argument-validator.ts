@@ -8,11 +8,21 @@ export type ValidationOutcome =
   | { readonly ok: false; readonly issues: readonly string[] };
 
 /**
+ * What checks a call's arguments: the validator compiled from a JSON Schema, or a Standard Schema's library
+ * (lib/validation/standard-validator.ts). `accept` is the direct path's synchronous check; `validate` coerces or
+ * names the issues, and answers with a promise only when the schema's library does.
+ */
+export interface InputValidator {
+  accept(input: unknown): Record<string, unknown> | undefined;
+  validate(input: unknown): ValidationOutcome | Promise<ValidationOutcome>;
+}
+
+/**
  * Validates call arguments against exactly the schema that `tools/list` advertises. Compiled once at
  * bootstrap; per call: (lenient) coercion, one compiled check, and only on failure a second pass that names
  * every failed field.
  */
-export class ArgumentValidator {
+export class ArgumentValidator implements InputValidator {
   private readonly check: ValidateFunction;
   private readonly coerce: Coercer | undefined;
   private reporting?: ValidateFunction;

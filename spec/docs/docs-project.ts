@@ -14,7 +14,7 @@ import { BLOCK_PLACE, type DocBlock } from './doc-examples';
 /** What the docs ask users to install for the pages' features, beside setup.md's and testing.md's packages. */
 export const PEERS = [
   ...['@nestjs/common', '@nestjs/core', '@nestjs/testing', '@nestjs/platform-express', '@nestjs/config', 'rxjs'],
-  ...['ioredis', 'bullmq', 'oidc-provider', 'openid-client', '@apidevtools/json-schema-ref-parser'],
+  ...['ioredis', 'bullmq', 'oidc-provider', 'openid-client', '@apidevtools/json-schema-ref-parser', 'zod', 'valibot', '@valibot/to-json-schema'],
   ...['@modelcontextprotocol/client', '@modelcontextprotocol/ext-apps', '@hono/node-server', 'express', '@types/express'],
 ].map((name) => (name.startsWith('@modelcontextprotocol/client') ? `${name}@${dependencyVersion(name)}` : pinned(name)));
 /**

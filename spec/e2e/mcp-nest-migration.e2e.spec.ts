@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { IsArray, IsInt, IsString } from 'class-validator';
-import { Context, Ctx, Injectable, McpModule, Module, Param, Tool, text, type ServerLogger } from 'mcp-reflect';
+import { Context, Ctx, Injectable, McpModule, Module, Param, Prompt, ResourceTemplate, Tool, text, userMessage, type ServerLogger } from 'mcp-reflect';
+import * as z from 'zod';
 import { createTestClient } from 'mcp-reflect/testing';
 
 /** What a tool written for @rekog/mcp-nest 2.x (or for the SDK's McpServer) returns and calls, unchanged. */
@@ -151,6 +152,45 @@ describe('coming from @rekog/mcp-nest 2.x (through an SDK client)', () => {
         { progress: 2, total: 2, message: 'step 2' },
         { progress: 3 },
       ]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+/** docs/nestjs.md's before/after (issue 42): an mcp-nest tool, template and prompt keep their zod schemas. */
+describe('a @rekog/mcp-nest application keeps its zod schemas', () => {
+  @Injectable()
+  class GreetingTools {
+    @Tool({ name: 'greet', description: 'Greets a user', parameters: z.object({ name: z.string().default('World') }) })
+    greet({ name }: { name: string }, @Ctx() ctx: Context) {
+      return { content: [{ type: 'text' as const, text: `Hello, ${name}!${ctx ? '' : '?'}` }] };
+    }
+
+    @ResourceTemplate('users://{id}', { name: 'user', mimeType: 'application/json' })
+    user(@Param('id', { schema: z.string().regex(/^\d+$/) }) id: string) {
+      return { id };
+    }
+
+    @Prompt({ name: 'review', description: 'Review code' })
+    review(@Param('code', { schema: z.string().min(1) }) code: string) {
+      return [userMessage(`Review:\n${code}`)];
+    }
+  }
+
+  @Module({ imports: [McpModule.forRoot({ name: 'migrated-zod', version: '1.0.0', logger: { error() {}, warn() {} } })], providers: [GreetingTools] })
+  class GreetingModule {}
+
+  it("advertises and applies zod's default, and validates the template's and the prompt's arguments with zod", async () => {
+    const client = await createTestClient(GreetingModule);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools[0].inputSchema).toEqual({ type: 'object', properties: { name: { type: 'string', default: 'World' } } });
+      expect((await client.callTool({ name: 'greet', arguments: {} })).content).toEqual([{ type: 'text', text: 'Hello, World!' }]);
+      expect((await client.readResource({ uri: 'users://7' })).contents[0]).toMatchObject({ text: '{"id":"7"}' });
+      await expect(client.readResource({ uri: 'users://seven' })).rejects.toThrow();
+      expect((await client.getPrompt({ name: 'review', arguments: { code: 'x = 1' } })).messages[0].content).toEqual({ type: 'text', text: 'Review:\nx = 1' });
+      await expect(client.getPrompt({ name: 'review', arguments: { code: '' } })).rejects.toThrow('code: must be at least 1 character');
     } finally {
       await client.close();
     }

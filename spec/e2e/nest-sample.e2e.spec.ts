@@ -28,7 +28,19 @@ describe('the Nest sample', () => {
 
     it('serves the tools with schemas from the DTO, validation, Nest guards and HttpException messages', async () => {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['add_note', 'delete_note', 'list_notes']);
+      expect(tools.map((t) => t.name).sort()).toEqual(['add_note', 'delete_note', 'find_notes', 'list_notes']);
+      // Beside the DTO tool, a zod one (issue 42): its schema advertised, zod validating and applying its default.
+      expect(tools.find((t) => t.name === 'find_notes')?.inputSchema).toEqual({
+        type: 'object',
+        properties: {
+          text: { type: 'string', minLength: 2, description: 'Text to look for in titles and bodies' },
+          limit: { type: 'integer', minimum: 1, maximum: 20, default: 5 },
+        },
+        required: ['text'],
+      });
+      expect(text(await client.callTool({ name: 'find_notes', arguments: { text: 'x' } }))).toBe(
+        'Invalid arguments for tool find_notes: text: Too small: expected string to have >=2 characters',
+      );
       expect(tools.find((t) => t.name === 'add_note')?.inputSchema).toMatchObject({
         properties: { title: { type: 'string', minLength: 1, maxLength: 80 }, tags: { type: 'array', items: { type: 'string' } } },
         required: ['title', 'body'],
@@ -36,6 +48,7 @@ describe('the Nest sample', () => {
       expect(JSON.parse(text(await client.callTool({ name: 'add_note', arguments: { title: 'Milk', body: 'Buy milk', tags: ['shop'] } }))!)).toMatchObject({ id: 1, title: 'Milk' });
       expect(await client.callTool({ name: 'add_note', arguments: { title: '', body: 'x' } })).toMatchObject({ isError: true });
       expect(JSON.parse(text(await client.callTool({ name: 'list_notes', arguments: { tag: 'shop' } }))!)).toHaveLength(1);
+      expect(JSON.parse(text(await client.callTool({ name: 'find_notes', arguments: { text: 'MILK' } }))!)).toMatchObject([{ id: 1, title: 'Milk' }]);
       expect(text(await client.callTool({ name: 'delete_note', arguments: { id: 1 } }))).toBe('Deleted note 1');
       expect(await client.callTool({ name: 'delete_note', arguments: { id: 1 } })).toMatchObject({ isError: true, content: [{ text: 'There is no note 1' }] });
     });
@@ -61,6 +74,9 @@ describe('the Nest sample', () => {
       const posted = await fetch(`${base}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'From REST', body: 'typed by a person' }) });
       expect(posted.status).toBe(201);
       expect(JSON.parse(text(await client.callTool({ name: 'list_notes', arguments: {} }))!)).toHaveLength(2);
+      // The zod tool through Nest's guard and interceptor: zod's default limit applied, its output passed on.
+      expect(JSON.parse(text(await client.callTool({ name: 'find_notes', arguments: { text: 'from' } }))!).map((n: { title: string }) => n.title)).toEqual(['From MCP', 'From REST']);
+      expect(JSON.parse(text(await client.callTool({ name: 'find_notes', arguments: { text: 'from', limit: 1 } }))!)).toHaveLength(1);
       // Without the notes:admin scope, delete_note is neither listed nor callable; REST refuses DELETE without the role.
       expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('delete_note');
       expect((await fetch(`${base}/notes/1`, { method: 'DELETE' })).status).toBe(403);

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -52,5 +53,58 @@ describe('ajv and class-transformer load only when needed', () => {
     const result = run(false);
     expect(result.ok).toBe('5');
     expect(result.core).toBeGreaterThan(10);
+  });
+});
+
+/**
+ * Standard Schema libraries (issue 42) are optional peers the application loads: mcp-reflect only calls a schema
+ * object's `~standard` interface. zod is the exception that proves nothing: the MCP SDK itself depends on it.
+ */
+describe('Standard Schema libraries load only in the application that uses them', () => {
+  const libraries = ['valibot', '@valibot/to-json-schema', 'arktype', '@ark/schema', '@ark/util'];
+
+  it('lib/ imports none of zod, valibot, @valibot/to-json-schema or arktype', () => {
+    const files = (readdirSync(path.join(root, 'lib'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+    const importing = files.filter((file) => {
+      const text = readFileSync(path.join(root, 'lib', file), 'utf8');
+      const peer = "'(zod|valibot|arktype|@valibot\\/[^']*|@ark\\/[^']*)(\\/[^']*)?'";
+      return new RegExp(`^\\s*(import|export)\\b[^;]*from\\s*${peer}|require\\(\\s*${peer}|import\\(\\s*${peer}`, 'm').test(text);
+    });
+    expect(files.length).toBeGreaterThan(100);
+    expect(importing).toEqual([]);
+  });
+
+  it('an application without them (samples/edge, served and called) loads none of valibot or arktype', () => {
+    const source = `
+      const { McpFactory } = require('./lib/index.ts');
+      const { Client, InMemoryTransport } = require('@modelcontextprotocol/client');
+      const { EdgeModule } = require('./samples/edge/edge.module.ts');
+      (async () => {
+        const app = await McpFactory.create(EdgeModule);
+        const [a, b] = InMemoryTransport.createLinkedPair();
+        await app.connect(b);
+        const client = new Client({ name: 'lazy', version: '1.0.0' });
+        await client.connect(a);
+        const ok = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+        const names = ${JSON.stringify(libraries)};
+        const loaded = names.filter((name) => Object.keys(require.cache).some((f) => f.includes('node_modules/' + name + '/')));
+        console.log(JSON.stringify({ ok: ok.content[0].text, loaded }));
+        await client.close();
+        await app.close();
+        process.exit(0);
+      })();`;
+    const out = execFileSync(process.execPath, ['-r', './spec/support/register.js', '-e', source], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual({ ok: '5', loaded: [] });
+  });
+
+  it('an application that uses them loads them (the check above can fail)', () => {
+    const source = `
+      require('reflect-metadata');
+      require('valibot');
+      require('@valibot/to-json-schema');
+      const names = ${JSON.stringify(libraries)};
+      console.log(JSON.stringify(names.filter((name) => Object.keys(require.cache).some((f) => f.includes('node_modules/' + name + '/')))));`;
+    const out = execFileSync(process.execPath, ['-r', './spec/support/register.js', '-e', source], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(JSON.parse(out.trim())).toEqual(['valibot', '@valibot/to-json-schema']);
   });
 });

@@ -8,6 +8,7 @@ const SYSTEMS = [
   ['limit', './limit', 'limit'],
   ['McpServer+zod', './mcp-server', 'mcpServer'],
   ['mcp-reflect', './mcp-reflect', 'mcpReflect'],
+  ['mcp-reflect+zod', './mcp-reflect-zod', 'mcpReflectZod'],
   ['mcp-nest', './mcp-nest', 'mcpNest'],
   ['mcp-reflect-nest', './mcp-reflect-nest', 'mcpReflectNest'],
   ['fastmcp', './fastmcp', 'fastmcp'],
