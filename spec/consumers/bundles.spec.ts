@@ -11,7 +11,8 @@ import { basePackages, childEnv, docFiles, makeProject, pack, pinned, root, runA
  * parameters named as top-level bindings of modules a bundle takes in (`url`, `date`, `country`: esbuild renames
  * them `url2`, `date4`, `country2`), with the types of `mcp-reflect generate` and the validators of
  * `mcp-reflect validators`, bundled with docs/runtimes.md's exact commands — esbuild with no `--external`, wrangler —
- * and run on Node (over stdio, launched from another folder, as a host does), Bun, Deno and workerd.
+ * and run on Node (over stdio, launched from another folder, as a host does), Bun, Deno and workerd; beside it a
+ * tool whose parameters are a zod schema (a Standard Schema source, issue 42).
  */
 const tools = path.join(root, 'tools');
 const bin = (tool: string, name: string) => path.join(tools, tool, 'node_modules', '.bin', name);
@@ -42,10 +43,25 @@ export class LookupTools {
   }
 }
 `,
+  // A Standard Schema source (docs/tools.md): zod's schema is the advertised one, zod validates and applies defaults.
+  'src/forecast.tools.ts': `import { Injectable, Tool } from 'mcp-reflect';
+import { z } from 'zod';
+
+const Forecast = z.object({ city: z.string().min(1), days: z.number().int().min(1).default(1) });
+
+@Injectable()
+export class ForecastTools {
+  @Tool({ description: 'The forecast of a city', parameters: Forecast })
+  forecast({ city, days }: z.output<typeof Forecast>): string {
+    return \`\${city}: sun for \${days} day(s)\`;
+  }
+}
+`,
   'src/app.module.ts': `import { McpModule, Module } from 'mcp-reflect';
+import { ForecastTools } from './forecast.tools.js';
 import { LookupTools } from './lookup.tools.js';
 
-@Module({ imports: [McpModule.forRoot({ name: 'lookup', version: '1.0.0' })], providers: [LookupTools] })
+@Module({ imports: [McpModule.forRoot({ name: 'lookup', version: '1.0.0' })], providers: [LookupTools, ForecastTools] })
 export class AppModule {}
 `,
   'src/app.ts': `import 'reflect-metadata';
@@ -110,6 +126,10 @@ async function probe(client: Client): Promise<void> {
   expect(called.content).toEqual([{ type: 'text', text: 'https://example.com seen in FR on 2026-12-06, 1× (https://places.example (FR, 2026-01-01))' }]);
   const refused = await client.callTool({ name: 'lookup', arguments: { url: 'https://example.com', date: { day: 6 }, country: 'FR' } });
   expect(refused).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('date: must be a string') }] });
+  // The zod tool: its schema advertised (the default shown), the call validated by zod and its default applied.
+  expect(listed.find((tool) => tool.name === 'forecast')?.inputSchema).toMatchObject({ type: 'object', properties: { city: { type: 'string' }, days: { default: 1 } }, required: ['city'] });
+  expect((await client.callTool({ name: 'forecast', arguments: { city: 'Oslo' } })).content).toEqual([{ type: 'text', text: 'Oslo: sun for 1 day(s)' }]);
+  expect(await client.callTool({ name: 'forecast', arguments: { city: 'Oslo', days: 0 } })).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^Invalid arguments for tool forecast: days: /) }] });
 }
 
 async function probeHttp(url: string): Promise<void> {
@@ -148,7 +168,7 @@ describe('consumer matrix: bundles of a project made from the tarball (docs/runt
     made = (async () => {
       const tarball = await pack(dir);
       const { 'package.json': manifest, 'tsconfig.json': tsconfig } = docFiles('setup.md', 'CommonJS');
-      await makeProject(app, tarball, { 'package.json': manifest!, 'tsconfig.json': tsconfig!, ...sources }, [...basePackages, pinned('@swc/core'), pinned('esbuild'), './vendor/places']);
+      await makeProject(app, tarball, { 'package.json': manifest!, 'tsconfig.json': tsconfig!, ...sources }, [...basePackages, pinned('@swc/core'), pinned('esbuild'), pinned('zod'), './vendor/places']);
       // docs/runtimes.md's commands: the types, then the validators.
       const cli = path.join(app, 'node_modules', '.bin', 'mcp-reflect');
       await runAsync(cli, ['generate', '--quiet'], app);
