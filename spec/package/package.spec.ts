@@ -25,6 +25,7 @@ const consumerPackages = [
   '@jest/globals@30.5.2',
   '@swc/core@1.16.22',
   '@swc/jest@0.2.39',
+  'zod@4.6.7',
 ];
 
 /**
@@ -88,6 +89,7 @@ function filesUnder(dir: string, base = dir): string[] {
 const surfaceSource = `import 'reflect-metadata';
 import { IsInt, Min } from 'class-validator';
 import { Args, Injectable, McpModule, Module, Param, Tool, type McpApplication, type ShutdownSignal } from 'mcp-reflect';
+import { z } from 'zod';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
 import { Param as SharedParam, Tool as SharedTool, type ToolOptions } from 'mcp-reflect/common';
 import { InMemoryTaskStore, type TaskStore } from 'mcp-reflect/tasks';
@@ -107,6 +109,8 @@ class Tools {
   // Decorated through mcp-reflect/common, served by the application of the main entry: one copy of the metadata.
   @SharedTool(described) add(@SharedParam() a: number, @Param() b: number): number { return a + b; }
   @Tool() twice(@Args() q: Query): number { return q instanceof Query ? q.n * 2 : -1; }
+  // A Standard Schema source (issue 42): zod's schema, zod's validation, in either module system.
+  @Tool({ parameters: z.object({ n: z.number().int().default(8) }) }) half({ n }: { n: number }): number { return n / 2; }
 }
 
 const store: TaskStore = new InMemoryTaskStore();
@@ -129,7 +133,8 @@ async function main() {
   const tools = (await client.listTools()).tools.map((t) => t.name).join(',');
   const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
   const twice = await client.callTool({ name: 'twice', arguments: { n: 21 } });
-  console.log(JSON.stringify({ tools, sum: sum.content, twice: twice.content, size: app.tools.names().length, inspected: inspection.tools.length, single, authServer }));
+  const half = await client.callTool({ name: 'half', arguments: {} });
+  console.log(JSON.stringify({ tools, sum: sum.content, twice: twice.content, half: half.content, size: app.tools.names().length, inspected: inspection.tools.length, single, authServer }));
   await client.close();
 }
 main().catch((e) => { console.error(e); process.exit(1); });
@@ -302,7 +307,7 @@ describe('the packed tarball', () => {
       expect(run(path.join(app, 'node_modules', '.bin', 'tsc'), ['--version'], app).trim()).toBe('Version 7.0.2');
       expect(readFileSync(path.join(app, 'dist', 'main.js'), 'utf8')).toMatch(emits);
       const surface = JSON.parse(run(process.execPath, ['dist/surface.js'], app).trim());
-      expect(surface).toEqual({ tools: 'add,twice', sum: [{ type: 'text', text: '5' }], twice: [{ type: 'text', text: '42' }], size: 2, inspected: 2, single: true, authServer: true });
+      expect(surface).toEqual({ tools: 'add,twice,half', sum: [{ type: 'text', text: '5' }], twice: [{ type: 'text', text: '42' }], half: [{ type: 'text', text: '4' }], size: 3, inspected: 3, single: true, authServer: true });
       for (const script of Object.keys(plainSources)) expect(run(process.execPath, [script], app).trim()).toBe('function function function');
       expect(JSON.parse(run(process.execPath, ['common.cjs'], app).trim())).toEqual({ sdk: [], decorators: ['function', 'function', 'function', 'function'] });
     }, 240_000);
