@@ -120,7 +120,9 @@ describe.each([11, 12] as const)('the CLI on a Nest %i application', (nest) => {
     makeProject(nest, dir);
     cli = path.join(dir, 'node_modules', 'mcp-reflect', 'dist', 'cli', 'main.js');
     const generated = await run(['generate', '--quiet']);
-    expect(generated).toMatchObject({ code: 0, stderr: '' });
+    // TypeScript 7's API closes its compiler process with a kill (typescript/dist/api/syncChannel.js), which now and
+    // then prints Go's "context canceled" on the stderr it inherits: TypeScript's line, not ours, seen under load.
+    expect({ ...generated, stderr: generated.stderr.replace(/^context canceled\n/m, '') }).toMatchObject({ code: 0, stderr: '' });
     expect(existsSync(path.join(dir, 'src', 'mcp-metadata.ts'))).toBe(true);
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
