@@ -26,7 +26,18 @@ const FORMAT: Record<string, string> = {
  */
 export function formatIssues(issues: readonly AjvIssue[], subject: 'argument' | 'property' = 'argument'): string[] {
   const lines = issues.map((issue) => formatIssue(issue, subject)).filter((line): line is string => line !== undefined);
-  return [...new Set(lines)];
+  return cappedIssues([...new Set(lines)]);
+}
+
+/** How many issues an answer names: a client that sends 100,000 wrong items gets the first ones and a count. */
+export const MAX_ISSUES = 20;
+
+/**
+ * At most {@link MAX_ISSUES} issue lines, then how many more: what a client's arguments make the server say is
+ * bounded, whatever their size (a 400 KB array of wrong items would otherwise answer with megabytes of text).
+ */
+export function cappedIssues(lines: readonly string[]): string[] {
+  return lines.length <= MAX_ISSUES ? [...lines] : [...lines.slice(0, MAX_ISSUES), `and ${lines.length - MAX_ISSUES} more issues`];
 }
 
 function formatIssue(issue: AjvIssue, subject: string): string | undefined {

@@ -1,5 +1,6 @@
 import type { StandardIssue, StandardResult, StandardSchema } from '../interfaces';
 import type { InputValidator, ValidationOutcome } from './argument-validator';
+import { cappedIssues } from './issue-format';
 
 /**
  * Validates call arguments with the Standard Schema they were declared with (zod, valibot, arktype: the library
@@ -106,7 +107,7 @@ export function standardIssues(issues: readonly StandardIssue[], prefix = ''): s
     const message = issue.message.startsWith(`${path} `) ? issue.message.slice(path.length + 1) : issue.message;
     return `${path}: ${message}`;
   });
-  return [...new Set(lines)];
+  return cappedIssues([...new Set(lines)]);
 }
 
 /** `['items', 0, 'qty']` (or valibot's `{ key }` segments) → `items[0].qty`. */
