@@ -11,6 +11,8 @@ import { cappedIssues } from './issue-format';
 export class StandardValidator implements InputValidator {
   /** The library answered with a promise once: the direct path no longer asks it (it would run twice). */
   private async = false;
+  /** The library's answer to arguments `accept()` refused, for `validate()` to name their issues without asking again. */
+  private readonly refused = new WeakMap<object, StandardResult<unknown>>();
 
   constructor(private readonly schema: StandardSchema) {}
 
@@ -24,10 +26,14 @@ export class StandardValidator implements InputValidator {
       Promise.resolve(result).catch(() => undefined);
       return undefined;
     }
-    return result.issues ? undefined : (result.value as Record<string, unknown>);
+    if (!result.issues) return result.value as Record<string, unknown>;
+    if (typeof input === 'object' && input !== null) this.refused.set(input, result);
+    return undefined;
   }
 
   validate(input: unknown): ValidationOutcome | Promise<ValidationOutcome> {
+    const known = typeof input === 'object' && input !== null ? this.refused.get(input) : undefined;
+    if (known) return outcome(known);
     const result = this.schema['~standard'].validate(input ?? {});
     return isPromiseLike(result) ? Promise.resolve(result).then(outcome) : outcome(result);
   }
