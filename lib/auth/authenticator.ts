@@ -45,7 +45,7 @@ export class Authenticator {
   private readonly cache: LRUCache<string, Cached>;
   /**
    * Verifications running, shared by the requests with the same token; apart from `cache`, so that a flood of
-   * tokens being verified (or refused) never pushes a verified one out. A settled one is left for 1 ms only:
+   * tokens being verified (or refused) never pushes a verified one out. A settled one leaves it (see authenticate):
    * its result, when it may be kept, is in `cache`.
    */
   private readonly pending = new LRUCache<string, McpAuth>({
@@ -93,7 +93,12 @@ export class Authenticator {
     const cached = this.cache.get(token);
     if (cached) return this.recheck ? this.recheck(cached.auth).then(() => cached.auth) : Promise.resolve(cached.auth);
     // Requests with the same token share one verification; how many are shared is bounded (tokens ≤ 8 KiB each).
-    return this.pending.fetch(token) as Promise<McpAuth>;
+    // Settled, it leaves the shared set at once (its result, when it may be kept, is in `cache`): lru-cache reads the
+    // clock at most once per millisecond, so a 1 ms TTL alone could serve it again to a call that follows it at once.
+    const shared = this.pending.fetch(token) as Promise<McpAuth>;
+    const settled = () => void this.pending.delete(token);
+    shared.then(settled, settled);
+    return shared;
   }
 
   private async verified(token: string): Promise<McpAuth> {
