@@ -55,8 +55,12 @@ export interface ProvidedTool extends Omit<ToolOptions, 'name' | 'inputSchema' |
   /** The scopes the caller's token must grant to see and use it (as `@Scopes()`). */
   readonly scopes?: readonly string[];
   readonly name: string;
-  /** The JSON Schema of its arguments (an object schema): advertised as is, and what arguments are validated against. */
-  readonly inputSchema: JsonSchema;
+  /**
+   * The JSON Schema of its arguments (an object schema): advertised as is, and what arguments are validated
+   * against. Or give `parameters` a Standard Schema (zod, valibot, arktype) instead, as `@Tool({ parameters })`
+   * takes it: its JSON Schema is advertised, its library validates and parses the arguments `call` receives.
+   */
+  readonly inputSchema?: JsonSchema;
   /** The validated arguments (the mapped ones when a transform renamed or hid some) and the call's Context. */
   call(args: Record<string, unknown>, ctx: Context): unknown;
 }

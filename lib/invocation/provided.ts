@@ -50,7 +50,10 @@ export function providedMethods(components: ProvidedComponents, name: string, or
     names.map((a, index) => ({ kind: 'param', index, name: a.name, options: { type: String, ...(a.required === false ? { optional: true } : {}), ...(a.description !== undefined ? { description: a.description } : {}) } }));
 
   for (const { call, scopes, ...options } of components.tools ?? []) {
-    add({ kind: 'tool', key: `tool:${options.name}`, options, handler: (args, context) => call(args ?? {}, context), params: [{ kind: 'args', index: 0 }, ctx(1)], types: [Object, Object] }, scopes);
+    const key = `tool:${options.name}`;
+    // Without a schema it takes no arguments, as a method without parameters does.
+    if (options.inputSchema === undefined && options.parameters === undefined) add({ kind: 'tool', key, options, handler: (context) => call({}, context), params: [ctx(0)], types: [Object] }, scopes);
+    else add({ kind: 'tool', key, options, handler: (args, context) => call(args ?? {}, context), params: [{ kind: 'args', index: 0 }, ctx(1)], types: [Object, Object] }, scopes);
   }
   for (const { read, scopes, ...options } of components.resources ?? []) {
     add({ kind: 'resource', key: `resource:${options.uri}`, options, handler: (context) => read(context), params: [ctx(0)], types: [Object] }, scopes);
