@@ -6,6 +6,11 @@
 export interface McpAuth {
   /** The token's subject (`sub`): the user, or the client itself for a client-credentials token. */
   readonly subject?: string;
+  /**
+   * The token speaks for a client acting for itself (client credentials from `auth.server.machineClients`):
+   * `subject` is its client id, and no user signed in.
+   */
+  readonly machine?: boolean;
   /** The OAuth client the token was issued to (`client_id`, else `azp`). */
   readonly clientId: string;
   /** The granted scopes (`scope`, space-separated, or `scp`). */

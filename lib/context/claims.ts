@@ -63,7 +63,8 @@ export function missingScopes(auth: Pick<McpAuth, 'scopes'> | undefined, needed:
 export function ownerOf(auth: McpAuth | undefined): string | undefined {
   if (!auth) return undefined;
   // Subjects and client ids are kept apart: a subject that spells `client:x` is not the client x.
-  return JSON.stringify(auth.subject !== undefined ? [auth.issuer ?? '', 'sub', auth.subject] : [auth.issuer ?? '', 'client', auth.clientId]);
+  // A machine client's token has its client id as subject: it owns what the client owns, never a user's sessions.
+  return JSON.stringify(auth.subject !== undefined && auth.machine !== true ? [auth.issuer ?? '', 'sub', auth.subject] : [auth.issuer ?? '', 'client', auth.clientId]);
 }
 
 /** True when two resource identifiers name the same resource (a fragment and one trailing slash ignored). */

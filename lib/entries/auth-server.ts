@@ -20,6 +20,8 @@ export type {
   AuthorizationServerOptions,
   AuthStore,
   ClientIdMetadataDocumentOptions,
+  MachineClient,
+  MachineClientOptions,
   UpstreamIdentity,
   UpstreamOptions,
   UpstreamTokens,

@@ -133,4 +133,36 @@ export interface AuthorizationServerOptions {
   readonly ttl?: { readonly accessToken?: number; readonly refreshToken?: number; readonly session?: number };
   /** Behind a TLS-terminating proxy: trust `X-Forwarded-For` and `-Proto`. The URLs the server builds are always the issuer's. Default false. */
   readonly proxy?: boolean;
+  /**
+   * Machine clients (the client credentials grant, RFC 6749 §4.4; MCP's SEP-1046): CI jobs and agents acting for
+   * themselves, with no user and no browser. Default: none (the grant is not offered).
+   */
+  readonly machineClients?: MachineClientOptions;
+}
+
+/** Who may use the client credentials grant (docs/auth.md#machine-clients). */
+export interface MachineClientOptions {
+  /** Clients known up front. */
+  readonly clients?: readonly MachineClient[];
+  /**
+   * Dynamic registration (RFC 7591) of machine clients — `grant_types: ["client_credentials"]`, authenticating with
+   * `private_key_jwt` only — for a registration request that presents this initial access token
+   * (`Authorization: Bearer …`, RFC 7591 §3). Without it, no registration may ask for the grant.
+   */
+  readonly registration?: { readonly initialAccessToken: string; /** The scopes such a client may ask for. Default none. */ readonly scopes?: readonly string[] };
+}
+
+/** A machine client known up front: it authenticates with a key (`private_key_jwt`, RFC 7523) or a secret. */
+export interface MachineClient {
+  readonly clientId: string;
+  /** Its public keys (a JWK Set): it signs a client assertion (`private_key_jwt`). */
+  readonly jwks?: { readonly keys: readonly Record<string, unknown>[] };
+  /** Where its public keys are published (`private_key_jwt`). */
+  readonly jwksUri?: string;
+  /** A shared secret (`client_secret_basic` or `client_secret_post`): at least 32 characters. Prefer keys. */
+  readonly clientSecret?: string;
+  /** The scopes it may be granted: a subset of the server's. */
+  readonly scopes: readonly string[];
+  /** Shown in logs. Default: the client id. */
+  readonly name?: string;
 }

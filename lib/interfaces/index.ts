@@ -56,6 +56,8 @@ export type {
   AuthorizationServerOptions,
   AuthStore,
   ClientIdMetadataDocumentOptions,
+  MachineClient,
+  MachineClientOptions,
   UpstreamIdentity,
   UpstreamOptions,
   UpstreamTokens,

@@ -21,30 +21,15 @@ import { checkServerOptions, peer } from './server-options';
 import { TokenSealer } from './sealed-tokens';
 import { generatedKey, publicPart } from './signing-keys';
 import { UpstreamLogin } from './upstream-login';
+import { checkMachineClients, isMachineToken, machineClients, machineScopesOf, narrowMachineScope, type MachineClientConfiguration } from './machine-clients';
+import { OAUTH_PREFIX, ROUTES, WELL_KNOWN } from './routes';
+
+export { OAUTH_PREFIX } from './routes';
 
 type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
 
 /** How long a grant seen alive is trusted without looking again (other instances' revocations take this long). */
 const GRANT_CHECK_MS = 5_000;
-
-/** Where oidc-provider's endpoints are, under the issuer's origin. */
-export const OAUTH_PREFIX = '/oauth/';
-const ROUTES = {
-  authorization: '/oauth/authorize',
-  token: '/oauth/token',
-  revocation: '/oauth/revoke',
-  jwks: '/oauth/jwks',
-  registration: '/oauth/register',
-  end_session: '/oauth/logout',
-  userinfo: '/oauth/userinfo',
-  introspection: '/oauth/introspect',
-  pushed_authorization_request: '/oauth/par',
-  device_authorization: '/oauth/device/auth',
-  code_verification: '/oauth/device',
-  backchannel_authentication: '/oauth/backchannel',
-  challenge: '/oauth/challenge',
-};
-const WELL_KNOWN = ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'];
 
 /** A user signed in through the upstream provider: who, and their upstream tokens (sealed). */
 export interface Account {
@@ -94,9 +79,11 @@ export class AuthorizationServer {
     this.issuer = (options.issuer ?? new URL(resource).origin).replace(/\/$/, '');
     this.issuerUrl = new URL(this.issuer);
     this.scopes = [...(options.scopes ?? scopesSupported ?? [])];
+    checkMachineClients(options.machineClients, this.scopes);
     this.store = options.store ?? new MemoryAuthStore();
     this.admission = new AnonymousAdmission(this.store, anonymousLimits(options.anonymous));
-    this.adapter = oidcAdapter(this.store, this.admission.limits.window, this.toProvider);
+    const machines = machineClients(options.machineClients, oidc.errors);
+    this.adapter = oidcAdapter(this.store, this.admission.limits.window, this.toProvider, new Map(machines.clients.map((c) => [String(c.client_id), c])));
     this.logout = new Logout(this.store, (grantId) => this.revokeGrant(grantId));
     this.sealer = new TokenSealer(options.keys?.upstreamTokens);
     this.ttl = { accessToken: options.ttl?.accessToken ?? 3600, refreshToken: options.ttl?.refreshToken ?? 14 * 86_400, session: options.ttl?.session ?? 86_400 };
@@ -105,7 +92,7 @@ export class AuthorizationServer {
     this.csrfKey = cookies[0];
     this.keySet = this.jose.createLocalJWKSet({ keys: signing.map(publicPart) as never });
     this.upstream = new UpstreamLogin(options.upstream, `${this.issuer}${OAUTH_PREFIX}callback`);
-    this.provider = new oidc.default(this.issuer, this.toProvider(this.configuration(oidc, signing, cookies)));
+    this.provider = new oidc.default(this.issuer, this.toProvider(this.configuration(oidc, signing, cookies, machines)));
     this.provider.proxy = options.proxy ?? false;
     // A revoked grant (a replayed code, a reused refresh token, a revocation) is noted for as long as its access
     // tokens live: the resource server refuses them from then on, on every instance of the store.
@@ -117,11 +104,12 @@ export class AuthorizationServer {
     this.interactions = new Interactions(this);
   }
 
-  private configuration(oidc: OidcProviderModule, signing: Record<string, unknown>[], cookies: string[]): Record<string, unknown> {
+  private configuration(oidc: OidcProviderModule, signing: Record<string, unknown>[], cookies: string[], machines: MachineClientConfiguration): Record<string, unknown> {
     const { resource, scopes, ttl, options, toProvider } = this;
     const scope = scopes.join(' ');
     const documents = clientDocuments(options.clientIdMetadataDocuments);
     return {
+      extraClientMetadata: machines.extraClientMetadata,
       // A factory, not the class: oidc-provider tells a constructor by `instanceof Function`, of its own realm.
       adapter: (model: string) => new this.adapter(model),
       jwks: { keys: signing },
@@ -141,7 +129,7 @@ export class AuthorizationServer {
       clientBasedCORS: () => true,
       rotateRefreshToken: true,
       issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed('refresh_token'),
-      ttl: { AccessToken: ttl.accessToken, AuthorizationCode: 60, RefreshToken: ttl.refreshToken, Session: ttl.session, Grant: ttl.refreshToken, Interaction: 600, IdToken: 3600 },
+      ttl: { AccessToken: ttl.accessToken, ClientCredentials: ttl.accessToken, AuthorizationCode: 60, RefreshToken: ttl.refreshToken, Session: ttl.session, Grant: ttl.refreshToken, Interaction: 600, IdToken: 3600 },
       interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${OAUTH_PREFIX}interaction/${interaction.uid}` },
       findAccount: async (_ctx: unknown, sub: string) => {
         const account = await this.account(sub);
@@ -163,6 +151,7 @@ export class AuthorizationServer {
         devInteractions: { enabled: false },
         registration: { enabled: options.registration !== false },
         revocation: { enabled: true },
+        clientCredentials: { enabled: machines.enabled },
         userinfo: { enabled: false },
         rpInitiatedLogout: this.logout.feature(),
         clientIdMetadataDocument: documents.feature,
@@ -187,6 +176,13 @@ export class AuthorizationServer {
   /** Paths this server answers (exact); and every path under `/oauth/`. */
   get paths(): readonly string[] {
     return WELL_KNOWN;
+  }
+
+  /** The scopes a machine client may have (those its metadata names), or undefined for any other client. */
+  private async machineScopes(clientId: string): Promise<readonly string[] | undefined> {
+    const client = await new this.adapter('Client').find(clientId).catch(() => undefined);
+    const grants = client?.grant_types;
+    return Array.isArray(grants) && grants.includes('client_credentials') ? machineScopesOf(client?.scope) : undefined;
   }
 
   /** The sign-in, consent and logout pages (and the upstream provider's redirect to them): browser navigations. */
@@ -246,7 +242,7 @@ export class AuthorizationServer {
     }
     if (pathname === ROUTES.authorization) req.url = canonicalAuthorization(this.withDefaultScope(req.url ?? '/'), this.issuer, this.resource);
     if (pathname === ROUTES.token && req.method === 'POST') {
-      void checkedTokenRequest(req, this.resource).then(
+      void checkedTokenRequest(req, this.resource, (form, authorization) => narrowMachineScope(form, authorization, (id) => this.machineScopes(id))).then(
         (checked) => {
           if (checked instanceof IncomingMessage) return this.callback(checked, res);
           res.writeHead(checked.status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ error: checked.error, error_description: checked.description }));
@@ -301,6 +297,8 @@ export class AuthorizationServer {
     }
     const auth = authFromClaims(token, payload);
     await this.notRevoked(auth);
+    // A machine client's token (client credentials) speaks for no user: no upstream tokens.
+    if (isMachineToken(payload)) return { ...auth, machine: true };
     const sub = auth.subject;
     return sub === undefined ? auth : { ...auth, upstreamTokens: () => this.upstreamTokensOf(sub) };
   }

@@ -29,7 +29,7 @@ const ANONYMOUS_MODELS = new Set(['Client', 'Interaction', 'PushedAuthorizationR
  * reused refresh token ends the whole grant) and of interactions by uid. Payloads found go back in the provider's
  * realm (`toProvider`, ../../runtime/peer-realm.ts).
  */
-export function oidcAdapter(store: AuthStore, anonymousTtl: number, toProvider: PeerRealmCopy): OidcAdapterClass {
+export function oidcAdapter(store: AuthStore, anonymousTtl: number, toProvider: PeerRealmCopy, machines: ReadonlyMap<string, Payload> = new Map()): OidcAdapterClass {
   /** A client registered anonymously: now kept as long as signed-in users' state. */
   async function promote(clientId: string): Promise<void> {
     const raw = await store.get(`anon:oidc:Client:${clientId}`);
@@ -46,21 +46,27 @@ export function oidcAdapter(store: AuthStore, anonymousTtl: number, toProvider: 
       this.anonymous = ANONYMOUS_MODELS.has(model);
     }
 
-    private key(id: string): string {
-      return `${this.anonymous ? 'anon:' : ''}oidc:${this.model}:${id}`;
+    private key(id: string, anonymous = this.anonymous): string {
+      return `${anonymous ? 'anon:' : ''}oidc:${this.model}:${id}`;
     }
 
     async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
       const given = expiresIn && expiresIn > 0 ? expiresIn : undefined;
-      const ttl = this.anonymous ? Math.min(given ?? anonymousTtl, anonymousTtl) : (given ?? CLIENT_TTL);
+      // A machine client was registered with the operator's initial access token (./machine-clients.ts): it makes
+      // no grant, and is kept as signed-in users' state is.
+      const anonymous = this.anonymous && !(this.model === 'Client' && isMachineClient(payload));
+      const ttl = anonymous ? Math.min(given ?? anonymousTtl, anonymousTtl) : (given ?? CLIENT_TTL);
       // The payload's own expiry is kept: a consumed code set again keeps its remaining lifetime.
-      await store.set(this.key(id), JSON.stringify({ payload, expiresAt: Date.now() + ttl * 1000 }), ttl);
+      await store.set(this.key(id, anonymous), JSON.stringify({ payload, expiresAt: Date.now() + ttl * 1000 }), ttl);
       if (typeof payload.grantId === 'string') await store.add(`oidc:grant:${payload.grantId}`, this.key(id), ttl);
       if (typeof payload.uid === 'string') await store.set(`${this.anonymous ? 'anon:' : ''}oidc:uid:${payload.uid}`, id, ttl);
       if (this.model === 'Grant' && typeof payload.clientId === 'string') await promote(payload.clientId);
     }
 
     async find(id: string): Promise<Payload | undefined> {
+      // The machine clients the options name (a copy: oidc-provider keeps what it is given).
+      const machine = this.model === 'Client' ? machines.get(id) : undefined;
+      if (machine) return toProvider(JSON.parse(JSON.stringify(machine)) as Payload);
       let raw = await store.get(this.key(id));
       // A client that completed a grant is kept with signed-in users' state.
       if (raw === undefined && this.model === 'Client') raw = await store.get(`oidc:Client:${id}`);
@@ -95,4 +101,8 @@ export function oidcAdapter(store: AuthStore, anonymousTtl: number, toProvider: 
       await store.delete(`oidc:grant:${grantId}`);
     }
   };
+}
+
+function isMachineClient(payload: Payload): boolean {
+  return Array.isArray(payload.grant_types) && payload.grant_types.includes('client_credentials');
 }

@@ -52,5 +52,5 @@ export interface OidcProvider {
 
 export interface OidcProviderModule {
   default: new (issuer: string, configuration: Record<string, unknown>) => OidcProvider;
-  errors: { InvalidTarget: new (description?: string) => Error };
+  errors: { InvalidTarget: new (description?: string) => Error; InvalidClientMetadata: new (description?: string) => Error };
 }

@@ -30,7 +30,11 @@ export function canonicalAuthorization(target: string, issuer: string, resource:
  * and written in its canonical form. Answers the request to pass on (a new IncomingMessage on the same socket,
  * carrying the body read here), or the refusal.
  */
-export async function checkedTokenRequest(req: IncomingMessage, resource: string): Promise<IncomingMessage | TokenRefusal> {
+export async function checkedTokenRequest(
+  req: IncomingMessage,
+  resource: string,
+  narrow?: (form: URLSearchParams, authorization: string | undefined) => Promise<boolean>,
+): Promise<IncomingMessage | TokenRefusal> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_FORM_BYTES) return { status: 413, error: 'invalid_request', description: 'the request body is too large' };
   const chunks: Buffer[] = [];
@@ -47,11 +51,14 @@ export async function checkedTokenRequest(req: IncomingMessage, resource: string
     if (given.some((value) => !sameResource(value, resource))) {
       return { status: 400, error: 'invalid_target', description: `this authorization server issues tokens for ${resource} only` };
     }
+    let changed = false;
     if (given.length > 0 && given.some((value) => value !== resource)) {
       form.delete('resource');
       form.set('resource', resource);
-      body = Buffer.from(form.toString(), 'utf8');
+      changed = true;
     }
+    if (narrow && (await narrow(form, req.headers.authorization))) changed = true;
+    if (changed) body = Buffer.from(form.toString(), 'utf8');
   }
   // The same request, its body read: a message of its own on the same socket, as oidc-provider reads a body.
   const replay = new IncomingMessage(req.socket);

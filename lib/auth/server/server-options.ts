@@ -2,7 +2,7 @@ import { loadPeer } from '../../runtime/peer';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import type { AuthorizationServerOptions } from '../../interfaces';
 
-function fail(cause: string, fix: string): never {
+export function fail(cause: string, fix: string): never {
   throw new BootstrapError(BootstrapErrorCode.InvalidAuthOptions, `Cannot serve with these auth options: ${cause}\nFix: ${fix}`);
 }
 
