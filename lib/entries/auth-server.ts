@@ -16,10 +16,13 @@ export {
 export type { MemoryAuthStoreOptions, RedisAuthClient, UpstreamClientOptions } from '../auth';
 export type {
   AnonymousLimitOptions,
+  AssertionClient,
   AuthorizationServerKeys,
   AuthorizationServerOptions,
   AuthStore,
   ClientIdMetadataDocumentOptions,
+  EnterpriseIssuer,
+  IdentityAssertionOptions,
   MachineClient,
   MachineClientOptions,
   UpstreamIdentity,

@@ -138,6 +138,45 @@ export interface AuthorizationServerOptions {
    * themselves, with no user and no browser. Default: none (the grant is not offered).
    */
   readonly machineClients?: MachineClientOptions;
+  /**
+   * Enterprise-managed authorization (SEP-990): users an enterprise IdP vouches for with an Identity Assertion JWT
+   * Authorization Grant (ID-JAG, the `urn:ietf:params:oauth:grant-type:jwt-bearer` grant) get tokens with no
+   * browser and no consent page: the IdP's policy decides. Default: none (the grant is not offered).
+   */
+  readonly identityAssertion?: IdentityAssertionOptions;
+}
+
+/** Who may vouch for users with an ID-JAG, and which clients may present one (docs/auth.md#enterprise-sign-in). */
+export interface IdentityAssertionOptions {
+  /** The enterprise identity providers trusted to issue ID-JAGs for this server. */
+  readonly issuers: readonly EnterpriseIssuer[];
+  /** The clients (confidential: a secret or keys) that may present ID-JAGs, as the enterprise registered them here. */
+  readonly clients: readonly AssertionClient[];
+}
+
+/** An enterprise identity provider (Okta, Entra ID, …) whose ID-JAGs this server accepts. */
+export interface EnterpriseIssuer {
+  /** Its issuer identifier (the ID-JAG's `iss`). */
+  readonly issuer: string;
+  /** Its public keys; or `jwksUri`; default: its metadata's `jwks_uri` (RFC 8414 or OpenID discovery). */
+  readonly jwks?: { readonly keys: readonly Record<string, unknown>[] };
+  readonly jwksUri?: string;
+  /** The client ids (of `clients`) it may issue grants to. Default: all of them. */
+  readonly clients?: readonly string[];
+  /** The scopes its grants may carry. Default: all of the server's. */
+  readonly scopes?: readonly string[];
+  /** The user's subject here, from the assertion's claims. Default: its `sub`. */
+  readonly subject?: (claims: Readonly<Record<string, unknown>>) => string | undefined;
+}
+
+/** A client that presents ID-JAGs: it authenticates with a secret (`client_secret_basic`) or keys (`private_key_jwt`). */
+export interface AssertionClient {
+  readonly clientId: string;
+  readonly clientSecret?: string;
+  readonly jwks?: { readonly keys: readonly Record<string, unknown>[] };
+  readonly jwksUri?: string;
+  /** Shown in logs. Default: the client id. */
+  readonly name?: string;
 }
 
 /** Who may use the client credentials grant (docs/auth.md#machine-clients). */

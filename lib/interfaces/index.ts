@@ -52,10 +52,13 @@ export type {
 export type { McpAuth, TokenVerifier, IntrospectionOptions, AuthOptions } from './auth.interface';
 export type {
   AnonymousLimitOptions,
+  AssertionClient,
   AuthorizationServerKeys,
   AuthorizationServerOptions,
   AuthStore,
   ClientIdMetadataDocumentOptions,
+  EnterpriseIssuer,
+  IdentityAssertionOptions,
   MachineClient,
   MachineClientOptions,
   UpstreamIdentity,

@@ -21,6 +21,10 @@ import { checkServerOptions, peer } from './server-options';
 import { TokenSealer } from './sealed-tokens';
 import { generatedKey, publicPart } from './signing-keys';
 import { UpstreamLogin } from './upstream-login';
+import { identityClaims, rememberKey, type Account } from './accounts';
+import { assertionGrant, checkIdentityAssertion, IdentityAssertions, JWT_BEARER, type AcceptedAssertion, type AssertionGrantHost } from './identity-assertion';
+
+export type { Account } from './accounts';
 import { checkMachineClients, isMachineToken, machineClients, machineScopesOf, narrowMachineScope, type MachineClientConfiguration } from './machine-clients';
 import { OAUTH_PREFIX, ROUTES, WELL_KNOWN } from './routes';
 
@@ -31,19 +35,13 @@ type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
 /** How long a grant seen alive is trusted without looking again (other instances' revocations take this long). */
 const GRANT_CHECK_MS = 5_000;
 
-/** A user signed in through the upstream provider: who, and their upstream tokens (sealed). */
-export interface Account {
-  readonly identity: UpstreamIdentity;
-  readonly upstream?: string;
-}
-
 /**
  * The authorization server of an MCP endpoint (`auth.server`), on oidc-provider: RFC 8414 metadata, the
  * authorization, token, revocation, registration (RFC 7591) and JWKS endpoints, PKCE S256 only, RFC 8707
  * resource indicators bound into the JWT access token's `aud`, RFC 9207 `iss`, refresh-token rotation, Client ID
  * Metadata Documents; users sign in at the upstream provider (./upstream-login.ts) and consent once per client.
  */
-export class AuthorizationServer {
+export class AuthorizationServer implements AssertionGrantHost {
   readonly issuer: string;
   readonly scopes: readonly string[];
   readonly store: AuthStore;
@@ -53,6 +51,7 @@ export class AuthorizationServer {
   readonly ttl: { readonly accessToken: number; readonly refreshToken: number; readonly session: number };
   /** Options, hook results, payloads and interaction results for oidc-provider, made in its realm (../../runtime/peer-realm.ts). */
   readonly toProvider: PeerRealmCopy;
+  readonly errors: OidcProviderModule['errors'];
   private readonly callback: (req: IncomingMessage, res: ServerResponse) => void;
   private readonly interactions: Interactions;
   private readonly csrfKey: string;
@@ -64,6 +63,7 @@ export class AuthorizationServer {
   /** Grants seen not revoked lately, each for GRANT_CHECK_MS: another instance's revocation takes at most this long. */
   private readonly liveGrants = new LRUCache<string, true>({ max: 10_000, ttl: GRANT_CHECK_MS });
   private readonly issuerUrl: URL;
+  private readonly signingAlg: string;
 
   constructor(
     readonly options: AuthorizationServerOptions,
@@ -80,20 +80,24 @@ export class AuthorizationServer {
     this.issuerUrl = new URL(this.issuer);
     this.scopes = [...(options.scopes ?? scopesSupported ?? [])];
     checkMachineClients(options.machineClients, this.scopes);
+    checkIdentityAssertion(options.identityAssertion, this.scopes);
     this.store = options.store ?? new MemoryAuthStore();
     this.admission = new AnonymousAdmission(this.store, anonymousLimits(options.anonymous));
-    const machines = machineClients(options.machineClients, oidc.errors);
+    this.errors = oidc.errors;
+    const machines = machineClients(options.machineClients, oidc.errors, options.identityAssertion?.clients);
     this.adapter = oidcAdapter(this.store, this.admission.limits.window, this.toProvider, new Map(machines.clients.map((c) => [String(c.client_id), c])));
     this.logout = new Logout(this.store, (grantId) => this.revokeGrant(grantId));
     this.sealer = new TokenSealer(options.keys?.upstreamTokens);
     this.ttl = { accessToken: options.ttl?.accessToken ?? 3600, refreshToken: options.ttl?.refreshToken ?? 14 * 86_400, session: options.ttl?.session ?? 86_400 };
     const signing = options.keys?.signing?.map((k) => ({ ...k })) ?? [generatedKey()];
+    this.signingAlg = signing[0].alg as string;
     const cookies = [...(options.keys?.cookies ?? [randomBytes(32).toString('base64url')])];
     this.csrfKey = cookies[0];
     this.keySet = this.jose.createLocalJWKSet({ keys: signing.map(publicPart) as never });
     this.upstream = new UpstreamLogin(options.upstream, `${this.issuer}${OAUTH_PREFIX}callback`);
     this.provider = new oidc.default(this.issuer, this.toProvider(this.configuration(oidc, signing, cookies, machines)));
     this.provider.proxy = options.proxy ?? false;
+    if (options.identityAssertion) this.provider.registerGrantType(JWT_BEARER, assertionGrant(new IdentityAssertions(options.identityAssertion, this.jose, this), this), ['assertion', 'scope', 'resource']);
     // A revoked grant (a replayed code, a reused refresh token, a revocation) is noted for as long as its access
     // tokens live: the resource server refuses them from then on, on every instance of the store.
     this.provider.on('grant.revoked', (_ctx: unknown, grantId: unknown) => {
@@ -106,7 +110,6 @@ export class AuthorizationServer {
 
   private configuration(oidc: OidcProviderModule, signing: Record<string, unknown>[], cookies: string[], machines: MachineClientConfiguration): Record<string, unknown> {
     const { resource, scopes, ttl, options, toProvider } = this;
-    const scope = scopes.join(' ');
     const documents = clientDocuments(options.clientIdMetadataDocuments);
     return {
       extraClientMetadata: machines.extraClientMetadata,
@@ -140,7 +143,7 @@ export class AuthorizationServer {
         if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
         const account = await this.account(token.accountId);
         // `grant_id`: the resource server refuses the token once its grant is revoked.
-        return account ? toProvider({ ...identityClaims(account.identity), idp: this.upstream.name, grant_id: (token as { grantId?: string }).grantId }) : undefined;
+        return account ? toProvider({ ...identityClaims(account.identity), idp: account.idp ?? this.upstream.name, grant_id: (token as { grantId?: string }).grantId }) : undefined;
       },
       loadExistingGrant: (ctx: OidcContext) => this.existingGrant(ctx),
       renderError: (ctx: { res: ServerResponse; respond: boolean }, out: { error: string; error_description?: string }) => {
@@ -163,7 +166,7 @@ export class AuthorizationServer {
           // RFC 8707: this server issues tokens for its own MCP endpoint only; any other resource is invalid_target.
           getResourceServerInfo: (_ctx: unknown, indicator: string) => {
             if (!sameResource(indicator, resource)) throw new oidc.errors.InvalidTarget(`this authorization server issues tokens for ${resource} only`);
-            return toProvider({ scope, audience: resource, accessTokenTTL: ttl.accessToken, accessTokenFormat: 'jwt', jwt: { sign: { alg: signing[0].alg as string } } });
+            return toProvider(this.resourceServer());
           },
         },
       },
@@ -171,6 +174,11 @@ export class AuthorizationServer {
       fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
       fetch: documents.fetch,
     };
+  }
+
+  /** RFC 8707: access tokens for this endpoint are JWTs with its audience, signed with the first key. */
+  resourceServer(): Record<string, unknown> {
+    return { scope: this.scopes.join(' '), audience: this.resource, accessTokenTTL: this.ttl.accessToken, accessTokenFormat: 'jwt', jwt: { sign: { alg: this.signingAlg } } };
   }
 
   /** Paths this server answers (exact); and every path under `/oauth/`. */
@@ -325,6 +333,13 @@ export class AuthorizationServer {
     return raw === undefined ? undefined : (JSON.parse(raw) as Account);
   }
 
+  /** A user an enterprise IdP vouched for: their identity (and upstream tokens of an earlier sign-in, kept). */
+  async saveAssertedAccount(accepted: AcceptedAssertion): Promise<void> {
+    const upstream = (await this.account(accepted.subject))?.upstream;
+    const account: Account = { identity: accepted.identity, idp: accepted.issuer, ...(upstream !== undefined ? { upstream } : {}) };
+    await this.store.set(`account:${accepted.subject}`, JSON.stringify(account), this.ttl.refreshToken);
+  }
+
   /** Keeps the user's identity and their upstream tokens, sealed (AES-256-GCM) for this subject. */
   async saveAccount(identity: UpstreamIdentity, tokens: UpstreamTokens): Promise<void> {
     const account: Account = { identity, upstream: this.sealer.seal(JSON.stringify(tokens), `upstream:${identity.subject}`) };
@@ -380,17 +395,4 @@ export class AuthorizationServer {
     const given = Buffer.from(token ?? '');
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
-}
-
-function rememberKey(accountId: string, clientId: string): string {
-  return `consent:${createHmac('sha256', 'consent').update(`${accountId}\n${clientId}`).digest('base64url')}`;
-}
-
-function identityClaims(identity: UpstreamIdentity): Record<string, unknown> {
-  return {
-    ...(identity.email !== undefined ? { email: identity.email } : {}),
-    ...(identity.name !== undefined ? { name: identity.name } : {}),
-    ...(identity.username !== undefined ? { preferred_username: identity.username } : {}),
-    ...(identity.groups !== undefined ? { groups: [...identity.groups] } : {}),
-  };
 }

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { MachineClientOptions } from '../../interfaces';
+import type { AssertionClient, MachineClient, MachineClientOptions } from '../../interfaces';
+import { JWT_BEARER } from './identity-assertion';
 import type { OidcProviderModule } from './oidc-provider.types';
 import { fail } from './server-options';
 
@@ -12,7 +13,7 @@ const CHECKED = 'mcp_machine_client';
 export interface MachineClientConfiguration {
   readonly enabled: boolean;
   /** The clients known up front, as oidc-provider's client metadata (the store adapter answers them). */
-  readonly clients: Record<string, unknown>[];
+  readonly clients: ({ client_id: string; grant_types: string[]; scope?: string } & Record<string, unknown>)[];
   readonly extraClientMetadata: { properties: string[]; validator(ctx: unknown, key: string, value: unknown, metadata: Record<string, unknown>): void };
 }
 
@@ -26,8 +27,9 @@ interface RegistrationContext {
  * client may hold the grant — a public client registered by anyone, or a Client ID Metadata Document, asking for
  * it is refused (invalid_client_metadata): a token no user consented to is the operator's to hand out.
  */
-export function machineClients(options: MachineClientOptions | undefined, errors: OidcProviderModule['errors']): MachineClientConfiguration {
+export function machineClients(options: MachineClientOptions | undefined, errors: OidcProviderModule['errors'], assertionClients: readonly AssertionClient[] = []): MachineClientConfiguration {
   const known = new Set((options?.clients ?? []).map((c) => c.clientId));
+  const presenters = new Set(assertionClients.map((c) => c.clientId));
   const registration = options?.registration;
   const allowed = new Set(registration?.scopes ?? []);
   const expected = registration && digest(registration.initialAccessToken);
@@ -37,8 +39,10 @@ export function machineClients(options: MachineClientOptions | undefined, errors
 
   const validator = (ctx: unknown, _key: string, _value: unknown, metadata: Record<string, unknown>): void => {
     const grants = Array.isArray(metadata.grant_types) ? (metadata.grant_types as unknown[]) : [];
-    if (!grants.includes(GRANT)) return;
     const clientId = String(metadata.client_id ?? '');
+    // ID-JAGs (./identity-assertion.ts) are presented by the clients the options name, and no other.
+    if (grants.includes(JWT_BEARER) && !presenters.has(clientId)) refuse('the jwt-bearer grant (ID-JAG) is for the clients auth.server.identityAssertion names');
+    if (!grants.includes(GRANT)) return;
     if (known.has(clientId)) return;
     if (URL.canParse(clientId)) refuse('a client described by a Client ID Metadata Document cannot use the client_credentials grant');
     const request = ctx as RegistrationContext | undefined;
@@ -56,19 +60,29 @@ export function machineClients(options: MachineClientOptions | undefined, errors
     if (scopes.length === 0) metadata.scope = allowedScope([...allowed]);
   };
 
-  const clients = (options?.clients ?? []).map((client) => ({
+  const machines = (options?.clients ?? []).map((client) => ({ ...credentials(client), grant_types: [GRANT], scope: allowedScope(client.scopes) }));
+  // A client of identityAssertion presents ID-JAGs; one that is a machine client too keeps both grants.
+  const clients: MachineClientConfiguration['clients'] = [...machines];
+  for (const client of assertionClients) {
+    const both = clients.find((c) => c.client_id === client.clientId);
+    if (both) both.grant_types = [GRANT, JWT_BEARER];
+    else clients.push({ ...credentials(client), grant_types: [JWT_BEARER] });
+  }
+
+  return { enabled: options !== undefined && (machines.length > 0 || registration !== undefined), clients, extraClientMetadata: { properties: [CHECKED], validator } };
+}
+
+/** A confidential client's metadata: it authenticates with its secret (client_secret_basic) or its keys (private_key_jwt). */
+function credentials(client: Pick<MachineClient, 'clientId' | 'clientSecret' | 'jwks' | 'jwksUri' | 'name'>) {
+  return {
     client_id: client.clientId,
     client_name: client.name ?? client.clientId,
-    grant_types: [GRANT],
-    response_types: [],
-    redirect_uris: [],
-    scope: allowedScope(client.scopes),
+    response_types: [] as string[],
+    redirect_uris: [] as string[],
     ...(client.clientSecret !== undefined
       ? { client_secret: client.clientSecret, token_endpoint_auth_method: 'client_secret_basic' }
       : { token_endpoint_auth_method: 'private_key_jwt', ...(client.jwks ? { jwks: { keys: client.jwks.keys.map((k) => ({ ...k })) } } : { jwks_uri: client.jwksUri }) }),
-  }));
-
-  return { enabled: options !== undefined && (clients.length > 0 || registration !== undefined), clients, extraClientMetadata: { properties: [CHECKED], validator } };
+  };
 }
 
 /** Fails the bootstrap for machine clients that could not be served as given (`scopes`: the server's). */

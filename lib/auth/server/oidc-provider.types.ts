@@ -48,9 +48,15 @@ export interface OidcProvider {
   readonly Client: { find(id: string): Promise<OidcClient | undefined> };
   readonly Grant: (new (init: { accountId: string; clientId: string }) => OidcGrant) & { find(id: string): Promise<OidcGrant | undefined> };
   on(event: string, listener: (...args: unknown[]) => void): this;
+  registerGrantType(name: string, handler: (ctx: any) => Promise<void>, parameters: readonly string[]): void;
 }
 
 export interface OidcProviderModule {
   default: new (issuer: string, configuration: Record<string, unknown>) => OidcProvider;
-  errors: { InvalidTarget: new (description?: string) => Error; InvalidClientMetadata: new (description?: string) => Error };
+  errors: {
+    InvalidTarget: new (description?: string) => Error;
+    InvalidClientMetadata: new (description?: string) => Error;
+    InvalidGrant: new () => Error;
+    InvalidScope: new (description?: string) => Error;
+  };
 }
