@@ -23,6 +23,8 @@ export interface RequestChannel {
   readonly client?: ClientInfo;
   /** The protocol revision this request is served on. */
   readonly protocolVersion?: string;
+  /** How the request arrived: over HTTP, or a stdio connection; undefined for other transports (in memory). */
+  readonly transport?: McpTransportKind;
   notify(method: string, params: Record<string, unknown>): Promise<void>;
   log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
   /** Tells subscribed sessions that a resource changed. */
@@ -45,6 +47,9 @@ export interface RequestChannel {
   /** Turns the call into a task now (`@Tool({ task: { start: 'on-demand' } })`); false where it cannot be one. */
   startTask?(): Promise<boolean>;
 }
+
+/** The transports a request can arrive on, as the Context names them. */
+export type McpTransportKind = 'stdio' | 'http';
 
 /** Who is calling: the client's name, version and declared capabilities. */
 export interface ClientInfo {
@@ -178,6 +183,11 @@ export class Context {
   /** The protocol revision of this request, e.g. '2025-11-25' or '2026-07-28'. */
   get protocolVersion(): string | undefined {
     return this.channel.protocolVersion;
+  }
+
+  /** How the request arrived: `'http'` or `'stdio'`; undefined for other transports (in memory, one you gave `app.connect()`). */
+  get transport(): McpTransportKind | undefined {
+    return this.channel.transport;
   }
 
   /**
