@@ -6,9 +6,9 @@ import type { ElicitResult, InputOptions, SampleOptions, SamplingMessage, Sampli
 import { InputRequiredSignal, type InputSpec, type InteractionChannel } from './interaction';
 import { progressParams, progressUpdate, type ProgressUpdate } from './progress';
 import { UserState, type StateBinding } from '../state';
+import type { ContextLogger, LogLevel } from './context-logger';
 
-/** MCP log levels (RFC 5424 severities), lowest first. */
-export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+export type { ContextLogger, LogLevel };
 
 /**
  * What the protocol layer provides for one request. The Context is built on it, so nothing here depends on
@@ -56,18 +56,6 @@ export interface ClientInfo {
   readonly name?: string;
   readonly version?: string;
   readonly capabilities: Readonly<Record<string, unknown>>;
-}
-
-/** Sends log messages to the client (`notifications/message`), honouring the level the client asked for. */
-export interface ContextLogger {
-  debug(data: unknown, logger?: string): Promise<void>;
-  info(data: unknown, logger?: string): Promise<void>;
-  notice(data: unknown, logger?: string): Promise<void>;
-  warning(data: unknown, logger?: string): Promise<void>;
-  error(data: unknown, logger?: string): Promise<void>;
-  critical(data: unknown, logger?: string): Promise<void>;
-  alert(data: unknown, logger?: string): Promise<void>;
-  emergency(data: unknown, logger?: string): Promise<void>;
 }
 
 /**
