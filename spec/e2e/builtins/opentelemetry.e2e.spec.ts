@@ -192,6 +192,28 @@ describe('OpenTelemetryInterceptor as middleware (in memory)', () => {
   });
 });
 
+describe('OpenTelemetryInterceptor inside an outer instrumentation', () => {
+  it("links the span that was active when a traceparent makes the caller's span the parent; else nests under it", async () => {
+    const outer = {
+      onRequest: (_ctx: unknown, next: () => Promise<unknown>) => tracer.startActiveSpan('outer', (span) => next().finally(() => span.end())),
+    };
+    const client = await createTestClient(appWith({ middleware: [outer, new OpenTelemetryInterceptor({ tracer, meter })] }));
+    try {
+      await client.callTool({ name: 'add', arguments: { a: 1, b: 2 }, _meta: { traceparent } });
+      const linked = named('tools/call add');
+      expect(linked.parentSpanContext?.spanId).toBe(callerSpanId);
+      expect(linked.links.map((link) => link.context.spanId)).toEqual([named('outer').spanContext().spanId]);
+      await resetTelemetry();
+      await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
+      const nested = named('tools/call add');
+      expect(nested.parentSpanContext?.spanId).toBe(named('outer').spanContext().spanId);
+      expect(nested.links).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('OpenTelemetryInterceptor with legacyAttributes', () => {
   it("adds today's mcp.component.kind, mcp.component.name and mcp.outcome to the convention's attributes", async () => {
     const client = await createTestClient(appWith({ interceptors: [new OpenTelemetryInterceptor({ tracer, meter, legacyAttributes: true })] }));
@@ -248,6 +270,25 @@ describe('OpenTelemetryInterceptor with the global providers, over HTTP', () => 
     }
     const sessions = await histogram(SESSION);
     expect(sessions.map((p) => [p.attributes, p.value.count])).toEqual([[{ 'mcp.protocol.version': '2025-11-25', 'network.transport': 'tcp', 'network.protocol.name': 'http' }, 1]]);
+  });
+});
+
+describe('OpenTelemetryInterceptor over HTTP on 2026-07-28', () => {
+  it("records the request's revision; a request without a session is not a session", async () => {
+    const app = await McpFactory.create(appWith({ middleware: [new OpenTelemetryInterceptor({ tracer, meter })] }));
+    try {
+      await app.listen({ transport: 'http', host: '127.0.0.1', port: 0 });
+      const client = new Client({ name: 'otel-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(await app.getUrl())));
+      await client.callTool({ name: 'add', arguments: { a: 2, b: 2 } });
+      await client.close();
+      const span = named('tools/call add');
+      expect(span.attributes).toMatchObject({ 'mcp.protocol.version': '2026-07-28', 'network.transport': 'tcp', 'network.protocol.name': 'http' });
+      expect(span.attributes['mcp.session.id']).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+    expect(await histogram(SESSION)).toEqual([]);
   });
 });
 
