@@ -89,8 +89,9 @@ export function sessionAttributesOf(session: McpSessionEnd): Attributes {
 export function failureOf(error: unknown, method: string): FailureType {
   if (error instanceof InvalidArgumentsError) return method === 'tools/call' ? { type: TOOL_ERROR } : rpc(RpcCode.InvalidParams);
   if (error instanceof RequestError) return rpc(error.rpcCode);
+  // The SDK's protocol errors carry their JSON-RPC code; MCP's codes are negative (a `code: 404` is not one).
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'number' && Number.isInteger(code)) return rpc(code);
+  if (typeof code === 'number' && Number.isInteger(code) && code < 0) return rpc(code);
   if (error instanceof Error) return { type: error.name || error.constructor.name };
   return { type: '_OTHER' };
 }

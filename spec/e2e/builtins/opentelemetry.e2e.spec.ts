@@ -103,6 +103,13 @@ describe('OpenTelemetryInterceptor as an interceptor (in memory)', () => {
     expect(server.events.map((e) => [e.name, e.attributes?.['exception.message']])).toEqual([['exception', 'disk full']]);
   });
 
+  it("reports an error's numeric code only when it is a JSON-RPC one (negative): a thrown `code: 404` is its class", async () => {
+    await client.callTool({ name: 'fetchUpstream', arguments: {} });
+    const server = named('tools/call fetchUpstream');
+    expect(server.attributes['error.type']).toBe('Error');
+    expect(server.attributes['rpc.response.status_code']).toBeUndefined();
+  });
+
   it("marks an isError result and invalid arguments (answered with an isError result) as 'tool_error'", async () => {
     await client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } });
     expect(named('tools/call divide')).toMatchObject({ status: { code: SpanStatusCode.ERROR }, attributes: expect.objectContaining({ 'error.type': 'tool_error' }) });

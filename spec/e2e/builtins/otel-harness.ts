@@ -92,6 +92,12 @@ export class Calculator {
     throw new Error('disk full');
   }
 
+  @Tool()
+  fetchUpstream(): number {
+    // An HTTP client's error with a numeric code: not a JSON-RPC code.
+    throw Object.assign(new Error('upstream answered 404'), { code: 404 });
+  }
+
   @Prompt()
   explain(@Param() topic: string): string {
     return `Explain ${topic} in one paragraph.`;
