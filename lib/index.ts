@@ -66,7 +66,7 @@ export type {
 } from './di';
 export { Ask, Context, InvalidAnswerError, rethrowIfInputRequired } from './context';
 export type { Answers, Question } from './context';
-export type { ClientInfo, ContextLogger, ElicitResult, InputOptions, LogLevel, ProgressUpdate, SampleOptions, SamplingMessage, SamplingResult } from './context';
+export type { ClientInfo, ContextLogger, McpTransportKind, ElicitResult, InputOptions, LogLevel, ProgressUpdate, SampleOptions, SamplingMessage, SamplingResult } from './context';
 export { McpModule, McpFactory, McpApplication } from './host';
 export { InMemoryEventStore } from './transports';
 export type { FetchHandler, FetchHandlerOptions, FetchRequestInfo, HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions, SessionRecord, SessionStore } from './transports';
@@ -165,6 +165,8 @@ export type {
   NextMiddleware,
   MiddlewareHook,
   McpMiddleware,
+  McpSessionEnd,
+  McpSessionObserver,
   McpAuth,
   AuthOptions,
   TokenVerifier,

@@ -13,4 +13,4 @@ export { UpstreamHttpError, assertUpstreamOk } from './upstream-http.error';
 export type { UpstreamResponse } from './upstream-http.error';
 export { OpenTelemetryInterceptor } from './opentelemetry.interceptor';
 export type { OpenTelemetryOptions } from './opentelemetry.interceptor';
-export type { SpanLike, TracerLike } from './trace-context';
+export type { HistogramLike, MeterLike, SpanLike, TracerLike } from './trace-context';

@@ -3,115 +3,203 @@ import type {
   ExecutionContext,
   McpComponentKind,
   McpInterceptor,
-  McpMethod,
   McpMiddleware,
+  McpSessionEnd,
+  McpSessionObserver,
   MiddlewareContext,
   NextMiddleware,
 } from '../interfaces';
-import { errorName, isErrorResult, outcomeOfAnswer, outcomeOfError, targetOf, type RequestOutcome } from './request-outcome';
-import { loadOpenTelemetry, parseTraceparent, SPAN_KIND_SERVER, STATUS_ERROR, type OtelApi, type SpanLike, type TracerLike } from './trace-context';
+import {
+  DURATION_BUCKETS,
+  failureOf,
+  metricAttributesOf,
+  OPERATION_DURATION,
+  SESSION_DURATION,
+  sessionAttributesOf,
+  spanAttributesOf,
+  spanNameOf,
+  TOOL_ERROR,
+  type FailureType,
+  type RequestFacts,
+} from './mcp-semconv';
+import { isErrorResult, outcomeOfAnswer, outcomeOfError, targetOf, type RequestOutcome } from './request-outcome';
+import {
+  loadOpenTelemetry,
+  parseTraceparent,
+  SPAN_KIND_SERVER,
+  STATUS_ERROR,
+  type HistogramLike,
+  type MeterLike,
+  type OtelApi,
+  type SpanLike,
+  type TracerLike,
+} from './trace-context';
 
 /** Options of {@link OpenTelemetryInterceptor}. */
 export interface OpenTelemetryOptions {
-  /** The name of the tracer taken from the global tracer provider (default 'mcp-reflect'). */
+  /** The name of the tracer and the meter taken from the global providers (default 'mcp-reflect'). */
   tracerName?: string;
   /** A tracer to use instead of the global provider's (an OpenTelemetry `Tracer`). */
   tracer?: TracerLike;
+  /** A meter to use instead of the global provider's (an OpenTelemetry `Meter`). */
+  meter?: MeterLike;
+  /**
+   * Also record the attributes this interceptor used before it followed OpenTelemetry's MCP conventions, for
+   * existing dashboards: `mcp.component.kind`, `mcp.component.name` and `mcp.outcome` (default false).
+   */
+  legacyAttributes?: boolean;
 }
 
-/** What a span describes: the request, the component, the caller's trace context. */
-interface SpanTarget {
-  readonly method: McpMethod;
+/** What one span describes: the request, in the convention's terms, and what today's attributes need. */
+interface Traced {
+  readonly facts: RequestFacts;
   readonly kind?: McpComponentKind;
   readonly name?: string;
-  readonly uri?: string;
-  readonly sessionId?: string;
   readonly meta?: Readonly<Record<string, unknown>>;
   readonly signal: AbortSignal;
 }
 
+/** The histograms, made on first use (so that a meter provider registered after the interceptor is created is used). */
+interface Instruments {
+  readonly operation: HistogramLike;
+  readonly session: HistogramLike;
+}
+
 /**
- * One OpenTelemetry span per MCP request, named `tools/call add` (method and component), of kind SERVER,
- * with `mcp.method.name`, `mcp.component.kind`, `mcp.component.name` and `mcp.session.id`. A W3C
- * `traceparent` (and `tracestate`) in the request's `_meta` makes the span a child of the caller's span; the
- * method runs inside the span's context, so spans it starts nest under it. Failures set the status to ERROR,
- * with the exception recorded and `error.type`. As an interceptor it traces component calls; registered as
- * middleware, every request, lists included (use one of the two). Needs the optional peer dependency
- * `@opentelemetry/api`, loaded when the interceptor is created.
+ * Traces and measures MCP requests as OpenTelemetry's semantic conventions for MCP say (GenAI semantic
+ * conventions, docs/gen-ai/mcp.md): one span of kind SERVER per request, named `{mcp.method.name} {target}`
+ * (`tools/call add`, `prompts/get greet`, `resources/read`), with `mcp.method.name`, `mcp.protocol.version`,
+ * `mcp.session.id`, `jsonrpc.request.id`, `gen_ai.operation.name` (`execute_tool`), `gen_ai.tool.name`,
+ * `gen_ai.prompt.name`, `mcp.resource.uri`, `network.transport` (`pipe` on stdio, `tcp` over HTTP) and, when it
+ * fails, `error.type` (`tool_error` for an `isError` result, the JSON-RPC code, else the exception's class) with
+ * the status ERROR; and the histograms `mcp.server.operation.duration` and `mcp.server.session.duration`
+ * (seconds, the convention's buckets). A W3C `traceparent` (and `tracestate`) in the request's `_meta` makes
+ * the span a child of the caller's span (the active span, an HTTP server span say, is linked); the method runs
+ * inside the span's context, so spans it starts nest under it.
+ *
+ * As an interceptor it traces component calls; registered as middleware, every request, lists and
+ * `resources/read` URIs included (use one of the two). Sessions are measured when it is given as an instance.
+ * Needs the optional peer dependency `@opentelemetry/api`, loaded when the interceptor is created.
  *
  * @example
- * McpModule.forRoot({ name: 'weather', version: '1.0.0', interceptors: [new OpenTelemetryInterceptor()] })
+ * McpModule.forRoot({ name: 'weather', version: '1.0.0', middleware: [new OpenTelemetryInterceptor()] })
  */
-export class OpenTelemetryInterceptor implements McpInterceptor, McpMiddleware {
+export class OpenTelemetryInterceptor implements McpInterceptor, McpMiddleware, McpSessionObserver {
   private readonly api: OtelApi;
   private readonly tracer: TracerLike;
+  private readonly legacy: boolean;
+  private instruments?: Instruments;
 
-  constructor(options: OpenTelemetryOptions = {}) {
+  constructor(private readonly options: OpenTelemetryOptions = {}) {
     this.api = loadOpenTelemetry();
     this.tracer = options.tracer ?? this.api.trace.getTracer(options.tracerName ?? 'mcp-reflect');
+    this.legacy = options.legacyAttributes === true;
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Promise<unknown> {
-    const target: SpanTarget = {
-      method: context.method,
+    const ctx = context.context;
+    const traced: Traced = {
+      facts: this.factsOf(context.method, ctx, context.kind === 'tool' ? { toolName: context.name } : context.kind === 'prompt' ? { promptName: context.name } : {}),
       kind: context.kind,
       name: context.name,
-      sessionId: context.sessionId,
-      meta: context.context.meta,
-      signal: context.context.signal,
+      meta: ctx.meta,
+      signal: ctx.signal,
     };
-    return this.traced(target, () => next.handle(), (value) => (context.kind === 'tool' && isErrorResult(value) ? 'error' : 'ok'));
+    return this.traced(traced, () => next.handle(), (value) => (context.kind === 'tool' && isErrorResult(value) ? 'error' : 'ok'));
   }
 
   onRequest(context: MiddlewareContext, next: NextMiddleware): Promise<unknown> {
     const { kind, name, uri } = targetOf(context.method, context.params);
     const ctx = context.context;
-    const target: SpanTarget = { method: context.method, kind, name, uri, sessionId: ctx.sessionId, meta: ctx.meta, signal: ctx.signal };
-    return this.traced(target, () => next(), (answer) => outcomeOfAnswer(context.method, answer));
+    const target = kind === 'tool' ? { toolName: name } : kind === 'prompt' ? { promptName: name } : uri !== undefined ? { uri } : {};
+    const traced: Traced = { facts: this.factsOf(context.method, ctx, target), kind, name, meta: ctx.meta, signal: ctx.signal };
+    return this.traced(traced, () => next(), (answer) => outcomeOfAnswer(context.method, answer));
   }
 
-  private traced(target: SpanTarget, run: () => Promise<unknown>, outcomeOf: (value: unknown) => RequestOutcome): Promise<unknown> {
+  /** Records `mcp.server.session.duration` for a session that ended (a stdio connection, a stateful HTTP session). */
+  onSessionEnd(session: McpSessionEnd): void {
+    this.measures().session.record(session.durationMs / 1000, sessionAttributesOf(session));
+  }
+
+  private factsOf(method: string, ctx: ExecutionContext['context'], target: Partial<RequestFacts>): RequestFacts {
+    return {
+      method,
+      ...target,
+      requestId: ctx.requestId,
+      ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
+      ...(ctx.protocolVersion !== undefined ? { protocolVersion: ctx.protocolVersion } : {}),
+      ...(ctx.transport !== undefined ? { transport: ctx.transport } : {}),
+    };
+  }
+
+  private traced(traced: Traced, run: () => Promise<unknown>, outcomeOf: (value: unknown) => RequestOutcome): Promise<unknown> {
     const { api } = this;
-    const parent = this.parentContext(target.meta);
-    const attributes: Record<string, string> = { 'mcp.method.name': target.method };
-    if (target.kind !== undefined) attributes['mcp.component.kind'] = target.kind;
-    if (target.name !== undefined) attributes['mcp.component.name'] = target.name;
-    if (target.uri !== undefined) attributes['mcp.resource.uri'] = target.uri;
-    if (target.sessionId !== undefined) attributes['mcp.session.id'] = target.sessionId;
-    // URIs are left out of the name: span names must stay low-cardinality.
-    const spanName = target.name !== undefined ? `${target.method} ${target.name}` : target.method;
-    const span = this.tracer.startSpan(spanName, { kind: SPAN_KIND_SERVER, attributes }, parent);
+    const started = performance.now();
+    const { parent, links } = this.parentOf(traced.meta);
+    const attributes = spanAttributesOf(traced.facts);
+    if (this.legacy) {
+      if (traced.kind !== undefined) attributes['mcp.component.kind'] = traced.kind;
+      if (traced.name !== undefined) attributes['mcp.component.name'] = traced.name;
+    }
+    const span = this.tracer.startSpan(spanNameOf(traced.facts), { kind: SPAN_KIND_SERVER, attributes, ...(links ? { links } : {}) }, parent);
+    let failure: FailureType | undefined;
     return api.context.with(api.trace.setSpan(parent, span), async () => {
       try {
         const value = await run();
         const outcome = outcomeOf(value);
-        span.setAttribute('mcp.outcome', outcome);
-        if (outcome !== 'ok') failed(span, outcome === 'invalid' ? 'invalid_arguments' : 'tool_error', 'The tool answered with an error result.');
+        if (this.legacy) span.setAttribute('mcp.outcome', outcome);
+        if (outcome !== 'ok') failed(span, (failure = { type: TOOL_ERROR }), 'The tool answered with an error result.');
         return value;
       } catch (error) {
-        span.setAttribute('mcp.outcome', outcomeOfError(error, target.signal));
+        if (this.legacy) span.setAttribute('mcp.outcome', outcomeOfError(error, traced.signal));
         span.recordException(error instanceof Error ? error : String(error));
-        failed(span, errorName(error), error instanceof Error ? error.message : String(error));
+        failed(span, (failure = failureOf(error, traced.facts.method)), error instanceof Error ? error.message : String(error));
         throw error;
       } finally {
         span.end();
+        this.measures().operation.record((performance.now() - started) / 1000, withFailure(metricAttributesOf(traced.facts), failure));
       }
     });
   }
 
-  /** The active context, with the caller's span from `_meta.traceparent` (and `tracestate`) when valid. */
-  private parentContext(meta: Readonly<Record<string, unknown>> | undefined): unknown {
+  /**
+   * The caller's span from `_meta.traceparent` (and `tracestate`) when valid, as the parent; the active span (an
+   * HTTP server span, say) then becomes a link, as the convention asks. Without one, the active context.
+   */
+  private parentOf(meta: Readonly<Record<string, unknown>> | undefined): { parent: unknown; links?: { context: unknown }[] } {
     const { api } = this;
     const active = api.context.active();
     const remote = parseTraceparent(meta?.traceparent);
-    if (!remote) return active;
+    if (!remote) return { parent: active };
     const raw = meta?.tracestate;
     const traceState = typeof raw === 'string' && raw.length <= 512 && api.createTraceState ? api.createTraceState(raw) : undefined;
-    return api.trace.setSpanContext(active, traceState === undefined ? remote : { ...remote, traceState });
+    const parent = api.trace.setSpanContext(active, traceState === undefined ? remote : { ...remote, traceState });
+    const ambient = api.trace.getSpanContext(active);
+    return ambient && api.trace.isSpanContextValid(ambient) ? { parent, links: [{ context: ambient }] } : { parent };
+  }
+
+  private measures(): Instruments {
+    if (this.instruments) return this.instruments;
+    const meter = this.options.meter ?? this.api.metrics.getMeter(this.options.tracerName ?? 'mcp-reflect');
+    const advice = { explicitBucketBoundaries: [...DURATION_BUCKETS] };
+    return (this.instruments = {
+      operation: meter.createHistogram(OPERATION_DURATION, {
+        description: 'MCP request duration as observed on the receiver from the time it was received until the result is sent.',
+        unit: 's',
+        advice,
+      }),
+      session: meter.createHistogram(SESSION_DURATION, { description: 'The duration of the MCP session as observed on the MCP server.', unit: 's', advice }),
+    });
   }
 }
 
-function failed(span: SpanLike, type: string, message: string): void {
-  span.setAttribute('error.type', type);
+function failed(span: SpanLike, failure: FailureType, message: string): void {
+  span.setAttribute('error.type', failure.type);
+  if (failure.rpcCode !== undefined) span.setAttribute('rpc.response.status_code', failure.rpcCode);
   span.setStatus({ code: STATUS_ERROR, message });
+}
+
+function withFailure(attributes: Record<string, string>, failure: FailureType | undefined): Record<string, string> {
+  if (!failure) return attributes;
+  return { ...attributes, 'error.type': failure.type, ...(failure.rpcCode !== undefined ? { 'rpc.response.status_code': failure.rpcCode } : {}) };
 }

@@ -18,12 +18,27 @@ export interface TracerLike {
   startSpan(name: string, options?: any, context?: any): SpanLike;
 }
 
+/** A histogram, as {@link OpenTelemetryInterceptor} records into it: an OpenTelemetry `Histogram` is one. */
+export interface HistogramLike {
+  record(value: number, attributes?: Record<string, string>): void;
+}
+
+/** What {@link OpenTelemetryInterceptor} needs of a meter: an OpenTelemetry `Meter` is one. */
+export interface MeterLike {
+  createHistogram(name: string, options?: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } }): HistogramLike;
+}
+
 /** `@opentelemetry/api` as loaded at run time (only what is used). */
 export interface OtelApi {
   trace: {
     getTracer(name: string, version?: string): TracerLike;
     setSpan(context: unknown, span: SpanLike): unknown;
     setSpanContext(context: unknown, spanContext: RemoteSpanContext & { traceState?: unknown }): unknown;
+    getSpanContext(context: unknown): { traceId: string; spanId: string } | undefined;
+    isSpanContextValid(spanContext: unknown): boolean;
+  };
+  metrics: {
+    getMeter(name: string, version?: string): MeterLike;
   };
   context: {
     active(): unknown;

@@ -6,9 +6,9 @@ import type { ElicitResult, InputOptions, SampleOptions, SamplingMessage, Sampli
 import { InputRequiredSignal, type InputSpec, type InteractionChannel } from './interaction';
 import { progressParams, progressUpdate, type ProgressUpdate } from './progress';
 import { UserState, type StateBinding } from '../state';
+import type { ContextLogger, LogLevel } from './context-logger';
 
-/** MCP log levels (RFC 5424 severities), lowest first. */
-export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+export type { ContextLogger, LogLevel };
 
 /**
  * What the protocol layer provides for one request. The Context is built on it, so nothing here depends on
@@ -23,6 +23,8 @@ export interface RequestChannel {
   readonly client?: ClientInfo;
   /** The protocol revision this request is served on. */
   readonly protocolVersion?: string;
+  /** How the request arrived: over HTTP, or a stdio connection; undefined for other transports (in memory). */
+  readonly transport?: McpTransportKind;
   notify(method: string, params: Record<string, unknown>): Promise<void>;
   log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
   /** Tells subscribed sessions that a resource changed. */
@@ -46,23 +48,14 @@ export interface RequestChannel {
   startTask?(): Promise<boolean>;
 }
 
+/** The transports a request can arrive on, as the Context names them. */
+export type McpTransportKind = 'stdio' | 'http';
+
 /** Who is calling: the client's name, version and declared capabilities. */
 export interface ClientInfo {
   readonly name?: string;
   readonly version?: string;
   readonly capabilities: Readonly<Record<string, unknown>>;
-}
-
-/** Sends log messages to the client (`notifications/message`), honouring the level the client asked for. */
-export interface ContextLogger {
-  debug(data: unknown, logger?: string): Promise<void>;
-  info(data: unknown, logger?: string): Promise<void>;
-  notice(data: unknown, logger?: string): Promise<void>;
-  warning(data: unknown, logger?: string): Promise<void>;
-  error(data: unknown, logger?: string): Promise<void>;
-  critical(data: unknown, logger?: string): Promise<void>;
-  alert(data: unknown, logger?: string): Promise<void>;
-  emergency(data: unknown, logger?: string): Promise<void>;
 }
 
 /**
@@ -178,6 +171,11 @@ export class Context {
   /** The protocol revision of this request, e.g. '2025-11-25' or '2026-07-28'. */
   get protocolVersion(): string | undefined {
     return this.channel.protocolVersion;
+  }
+
+  /** How the request arrived: `'http'` or `'stdio'`; undefined for other transports (in memory, one you gave `app.connect()`). */
+  get transport(): McpTransportKind | undefined {
+    return this.channel.transport;
   }
 
   /**

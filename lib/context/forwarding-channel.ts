@@ -1,5 +1,5 @@
 import type { McpAuth } from './auth';
-import type { ClientInfo, LogLevel, RequestChannel } from './context';
+import type { ClientInfo, LogLevel, McpTransportKind, RequestChannel } from './context';
 import type { InteractionChannel } from './interaction';
 import type { StateBinding } from '../state';
 
@@ -32,6 +32,10 @@ export class ForwardingChannel implements RequestChannel {
 
   get protocolVersion(): string | undefined {
     return this.base.protocolVersion;
+  }
+
+  get transport(): McpTransportKind | undefined {
+    return this.base.transport;
   }
 
   get interaction(): InteractionChannel | undefined {

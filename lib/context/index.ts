@@ -4,7 +4,7 @@ export type { Answers, Question } from './ask';
 export type { ElicitResult, InputOptions, SampleOptions, SamplingMessage, SamplingResult } from './inputs';
 export { InputRequiredSignal, rethrowIfInputRequired } from './interaction';
 export type { ElicitationForm, InputSpec, InteractionChannel } from './interaction';
-export type { ClientInfo, ContextLogger, LogLevel, RequestChannel } from './context';
+export type { ClientInfo, ContextLogger, LogLevel, McpTransportKind, RequestChannel } from './context';
 export type { McpAuth, UpstreamTokens } from './auth';
 export type { ProgressUpdate } from './progress';
 export { audiencesOf, authFromClaims, completeAuth, missingScopes, ownerOf, sameResource, SCOPE_TOKEN, scopesOf } from './claims';

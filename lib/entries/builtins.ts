@@ -11,6 +11,8 @@ export {
 } from '../builtins';
 export type {
   CallerScope,
+  HistogramLike,
+  MeterLike,
   OpenTelemetryOptions,
   RateLimitOptions,
   RequestOutcome,

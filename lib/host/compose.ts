@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { RELEASE_BOUND } from '../di';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
-import type { AddedComponents, AddOptions, GeneratedMetadata, InjectionToken, McpMethod, MiddlewareHook, Provider } from '../interfaces';
+import type { AddedComponents, AddOptions, GeneratedMetadata, InjectionToken, McpMethod, McpSessionObserver, MiddlewareHook, Provider } from '../interfaces';
 import { checkTransforms } from '../catalogue';
 import { CompletionRegistry } from '../completions';
 import { ElicitationForms, providedMethods, type MethodHost } from '../invocation';
@@ -151,6 +151,10 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
   const hosts = await host.components(types);
   if (metadata) checkGeneratedCoverage(hosts, types);
   register(hosts);
+  // Interceptors and middleware given as instances that observe sessions (OpenTelemetryInterceptor's session metric).
+  for (const given of [...host.middleware, ...(host.options.interceptors ?? [])]) {
+    if (typeof given === 'object' && given !== null && typeof (given as Partial<McpSessionObserver>).onSessionEnd === 'function') hub.observe(given as McpSessionObserver);
+  }
   const hooks = new Map<McpMethod, readonly MiddlewareHook[]>();
   const middleware = (method: McpMethod) => {
     let found = hooks.get(method);

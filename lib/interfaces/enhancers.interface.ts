@@ -1,4 +1,6 @@
-import type { Context } from '../context';
+import type { Context, McpTransportKind } from '../context';
+
+export type { McpTransportKind };
 import type { McpAuth } from './auth.interface';
 import type { Constructor } from './class.interface';
 
@@ -136,4 +138,23 @@ export interface McpMiddleware {
   onGetPrompt?: MiddlewareHook;
   onListPrompts?: MiddlewareHook;
   onComplete?: MiddlewareHook;
+}
+
+/** A session that ended, as a {@link McpSessionObserver} is told of it. */
+export interface McpSessionEnd {
+  /** The transport of the session: `'stdio'`, `'http'` (a stateful 2025-era HTTP session); undefined in memory. */
+  readonly transport?: McpTransportKind;
+  /** The protocol revision the session spoke, when it got that far. */
+  readonly protocolVersion?: string;
+  /** How long it lasted, from its first server to the close of its last (milliseconds, monotonic clock). */
+  readonly durationMs: number;
+}
+
+/**
+ * An interceptor or middleware, given as an instance to `McpModule.forRoot({ interceptors | middleware })`, that
+ * is told when each session ends: a stdio or in-memory connection, a stateful HTTP session. A 2026-07-28 HTTP
+ * request (which has no session) and a stateless HTTP request are not sessions.
+ */
+export interface McpSessionObserver {
+  onSessionEnd(session: McpSessionEnd): void;
 }

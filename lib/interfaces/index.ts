@@ -48,6 +48,9 @@ export type {
   NextMiddleware,
   MiddlewareHook,
   McpMiddleware,
+  McpSessionEnd,
+  McpSessionObserver,
+  McpTransportKind,
 } from './enhancers.interface';
 export type { McpAuth, TokenVerifier, IntrospectionOptions, AuthOptions } from './auth.interface';
 export type {

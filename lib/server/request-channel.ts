@@ -1,5 +1,5 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
-import { isModernRevision, ownerOf, type ClientInfo, type InteractionChannel, type LogLevel, type RequestChannel } from '../context';
+import { isModernRevision, ownerOf, type ClientInfo, type InteractionChannel, type LogLevel, type McpTransportKind, type RequestChannel } from '../context';
 import type { McpAuth } from '../interfaces';
 import type { ElicitationForms } from '../invocation';
 import type { ServerLogger } from '../interfaces';
@@ -20,11 +20,16 @@ export interface ChannelServices {
   readonly state: ResolvedStateOptions;
 }
 
-/** What a connection brings: the identity it was opened with, and its own id (stdio, in memory; HTTP requests carry their own). */
+/**
+ * What a connection brings: the identity it was opened with, and its own id (stdio, in memory; HTTP requests carry
+ * their own). One object per connection or stateful HTTP session: the hub counts a session per object (server-hub.ts).
+ */
 export interface Connection {
   readonly auth?: McpAuth;
   /** One per stdio or in-memory connection: the owner of `ctx.state` when the caller has no session and no identity. */
   readonly id?: string;
+  /** The transport it came over (`'stdio'`, `'http'` for a stateful HTTP session); undefined in memory. */
+  readonly transport?: McpTransportKind;
 }
 
 /**
@@ -103,6 +108,11 @@ export class SdkRequestChannel implements RequestChannel {
 
   get meta(): Readonly<Record<string, unknown>> | undefined {
     return this.ctx.mcpReq._meta as Readonly<Record<string, unknown>> | undefined;
+  }
+
+  /** HTTP when the SDK handed the request over HTTP; else the connection's transport (stdio, or none in memory). */
+  get transport(): McpTransportKind | undefined {
+    return this.ctx.http ? 'http' : this.connection.transport;
   }
 
   get protocolVersion(): string | undefined {

@@ -163,7 +163,7 @@ export class ServerFactory {
     const runtime: SessionRuntime = {
       app,
       server,
-      session: app.hub.open(server),
+      session: app.hub.open(server, connection),
       rounds: this.rounds,
       services: this.services,
       ...(parts.cacheHints ? { cacheHints: parts.cacheHints } : {}),

@@ -1,11 +1,20 @@
 import type { Server } from '@modelcontextprotocol/server';
 import { isModernRevision } from '../context';
-import type { ServerLogger } from '../interfaces';
+import type { McpSessionObserver, ServerLogger } from '../interfaces';
+import type { Connection } from './request-channel';
 
 /** One connected session: its server instance and the resource URIs it subscribed to (made on first subscribe). */
 export interface ConnectedServer {
   readonly server: Server;
   subscriptions?: Set<string>;
+  /** The connection (or stateful HTTP session) the server serves, when it is one: the session it counts in. */
+  readonly connection?: Connection;
+}
+
+/** A session being timed: since when, and how many of its servers are open (stdio may build one for a probe). */
+interface TimedSession {
+  readonly startedAt: number;
+  servers: number;
 }
 
 /**
@@ -24,6 +33,8 @@ export interface ChangePublisher {
 export class ServerHub {
   private readonly sessions = new Map<Server, ConnectedServer>();
   private readonly publishers = new Set<ChangePublisher>();
+  private readonly observers = new Set<McpSessionObserver>();
+  private readonly timed = new Map<Connection, TimedSession>();
 
   /** Adds a publisher (2026-07-28 HTTP listeners); returns how to remove it. */
   addPublisher(publisher: ChangePublisher): () => void {
@@ -33,16 +44,49 @@ export class ServerHub {
 
   constructor(private readonly logger: ServerLogger) {}
 
-  /** Registers a server; it must call `forget` when it closes (the factory's server does, in `_onclose`/`close`). */
-  open(server: Server): ConnectedServer {
-    const session: ConnectedServer = { server };
+  /** Tells `observer` of each session that ends (`McpSessionObserver`: interceptors and middleware that observe sessions). */
+  observe(observer: McpSessionObserver): void {
+    this.observers.add(observer);
+  }
+
+  /**
+   * Registers a server; it must call `forget` when it closes (the factory's server does, in `_onclose`/`close`).
+   * With a connection (stdio, in memory, a stateful HTTP session), the server counts in that session, timed from
+   * its first server to the close of its last.
+   */
+  open(server: Server, connection?: Connection): ConnectedServer {
+    const session: ConnectedServer = { server, ...(connection ? { connection } : {}) };
     this.sessions.set(server, session);
+    if (connection && this.observers.size > 0) {
+      const timed = this.timed.get(connection);
+      if (timed) timed.servers++;
+      else this.timed.set(connection, { startedAt: performance.now(), servers: 1 });
+    }
     return session;
   }
 
-  /** Forgets a server that is closing (whether or not it was ever connected). */
+  /** Forgets a server that is closing (whether or not it was ever connected); its session ends with its last server. */
   forget(server: Server): void {
+    const session = this.sessions.get(server);
+    if (!session) return;
     this.sessions.delete(server);
+    const connection = session.connection;
+    const timed = connection && this.timed.get(connection);
+    if (!connection || !timed || --timed.servers > 0) return;
+    this.timed.delete(connection);
+    const protocolVersion = server.getNegotiatedProtocolVersion();
+    const ended = {
+      durationMs: performance.now() - timed.startedAt,
+      ...(connection.transport ? { transport: connection.transport } : {}),
+      ...(protocolVersion ? { protocolVersion } : {}),
+    };
+    for (const observer of this.observers) {
+      try {
+        observer.onSessionEnd(ended);
+      } catch (error) {
+        this.logger.warn(`A session observer failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
   }
 
   get size(): number {

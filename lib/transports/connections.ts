@@ -59,6 +59,8 @@ export function serveConnection(factory: ServerFactory, onerror: (error: Error) 
   // A stdio transport (the process's, or one you give) lets progress through before each answer.
   const served = transport === undefined ? progressFirst(new StdioServerTransport(), gapMs) : transport instanceof StdioServerTransport ? progressFirst(transport, gapMs) : transport;
   // One id per connection: the owner of `ctx.state` when the caller has no identity (docs/state.md).
-  const own = { ...options.connection, id: randomUUID() };
+  // A stdio transport (the process's, or one you give) is named so for telemetry (`ctx.transport`); others are not.
+  const stdio = transport === undefined || transport instanceof StdioServerTransport;
+  const own = { ...options.connection, id: randomUUID(), ...(stdio ? { transport: 'stdio' as const } : {}) };
   return serveStdio(() => factory.create(own), { onerror, transport: served });
 }

@@ -190,7 +190,8 @@ export class LegacySessions {
 
   /** A session's server and transport, connected; its events go to the store under its id. */
   private async create(id: string, client: string | undefined, owner: string | undefined): Promise<LegacySession> {
-    const server = this.serving.servers.create();
+    // One connection object per session: the hub times the session by it (mcp.server.session.duration).
+    const server = this.serving.servers.create({ transport: 'http' });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessionclosed: this.dropSession,

@@ -1,92 +1,30 @@
-import 'reflect-metadata';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Context as OtelContext, type ContextManager } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import {
-  Injectable,
-  McpFactory,
-  McpModule,
-  Module,
-  OpenTelemetryInterceptor,
-  Param,
-  ResourceTemplate,
-  Tool,
-  ToolResult,
-  text,
-  type McpModuleOptions,
-} from 'mcp-reflect';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { SpanKind, SpanStatusCode, context, metrics, trace } from '@opentelemetry/api';
+import { McpFactory, OpenTelemetryInterceptor } from 'mcp-reflect';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
+import {
+  BUCKETS,
+  StorageContextManager,
+  appWith,
+  callerSpanId,
+  exporter,
+  histogram,
+  meter,
+  meterProvider,
+  named,
+  provider,
+  resetTelemetry,
+  traceId,
+  traceparent,
+  tracer,
+} from './otel-harness';
 
-/** A context manager on AsyncLocalStorage (what @opentelemetry/context-async-hooks provides), so spans nest. */
-class StorageContextManager implements ContextManager {
-  private readonly storage = new AsyncLocalStorage<OtelContext>();
-  active(): OtelContext {
-    return this.storage.getStore() ?? ROOT_CONTEXT;
-  }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: OtelContext, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
-    return this.storage.run(ctx, () => fn.apply(thisArg, args));
-  }
-  bind<T>(_ctx: OtelContext, target: T): T {
-    return target;
-  }
-  enable(): this {
-    return this;
-  }
-  disable(): this {
-    this.storage.disable();
-    return this;
-  }
-}
-
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-const tracer = provider.getTracer('spec');
-
-@Injectable()
-class Calculator {
-  @Tool()
-  add(@Param() a: number, @Param() b: number): number {
-    // A span the method starts itself: a child of the request's span.
-    const span = tracer.startSpan('compute');
-    span.end();
-    return a + b;
-  }
-
-  @Tool()
-  divide(@Param() a: number, @Param() b: number): number | ToolResult {
-    if (b === 0) return new ToolResult({ content: [text('Cannot divide by zero: pass another b.')], isError: true });
-    return a / b;
-  }
-
-  @Tool()
-  crash(): number {
-    throw new Error('disk full');
-  }
-
-  @ResourceTemplate('calc://constant/{name}')
-  constant(@Param() name: string): string {
-    return name === 'pi' ? '3.14159' : 'unknown';
-  }
-}
-
-function appWith(options: Partial<McpModuleOptions>) {
-  @Module({ imports: [McpModule.forRoot({ name: 'traced', version: '1.0.0', logger: { error() {}, warn() {} }, ...options })], providers: [Calculator] })
-  class TracedModule {}
-  return TracedModule;
-}
-
-const traceId = '0af7651916cd43dd8448eb211c80319c';
-const callerSpanId = 'b7ad6b7169203331';
-const traceparent = `00-${traceId}-${callerSpanId}-01`;
-
-const named = (name: string): ReadableSpan => {
-  const found = exporter.getFinishedSpans().filter((s) => s.name === name);
-  expect(found).toHaveLength(1);
-  return found[0];
-};
+const OPERATION = 'mcp.server.operation.duration';
+const SESSION = 'mcp.server.session.duration';
 
 beforeAll(() => {
   context.setGlobalContextManager(new StorageContextManager());
@@ -94,24 +32,31 @@ beforeAll(() => {
 afterAll(async () => {
   context.disable();
   await provider.shutdown();
+  await meterProvider.shutdown();
 });
-beforeEach(() => exporter.reset());
+beforeEach(() => resetTelemetry());
 
-describe('OpenTelemetryInterceptor as an interceptor', () => {
+describe('OpenTelemetryInterceptor as an interceptor (in memory)', () => {
   let client: TestClient;
   beforeAll(async () => {
-    client = await createTestClient(appWith({ interceptors: [new OpenTelemetryInterceptor({ tracer })] }));
+    client = await createTestClient(appWith({ interceptors: [new OpenTelemetryInterceptor({ tracer, meter })] }));
   });
   afterAll(() => client.close());
 
-  it("continues the caller's trace from _meta.traceparent, and spans the method starts nest under it", async () => {
+  it("names the span '{mcp.method.name} {tool}', with the convention's attributes, continuing the caller's trace", async () => {
     await client.callTool({ name: 'add', arguments: { a: 1, b: 2 }, _meta: { traceparent, tracestate: 'vendor=opaque' } });
     const server = named('tools/call add');
     expect(server.kind).toBe(SpanKind.SERVER);
     expect(server.spanContext().traceId).toBe(traceId);
     expect(server.parentSpanContext).toMatchObject({ traceId, spanId: callerSpanId, isRemote: true });
     expect(server.spanContext().traceState?.serialize()).toBe('vendor=opaque');
-    expect(server.attributes).toEqual({ 'mcp.method.name': 'tools/call', 'mcp.component.kind': 'tool', 'mcp.component.name': 'add', 'mcp.outcome': 'ok' });
+    expect(server.attributes).toEqual({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'add',
+      'mcp.protocol.version': '2025-11-25',
+      'jsonrpc.request.id': expect.stringMatching(/^\d+$/),
+    });
     expect(server.status.code).toBe(SpanStatusCode.UNSET);
     expect(server.instrumentationScope.name).toBe('spec');
 
@@ -149,57 +94,73 @@ describe('OpenTelemetryInterceptor as an interceptor', () => {
     expect(named('tools/call add').parentSpanContext?.spanId).toBe(callerSpanId);
   });
 
-  it('marks a thrown error: status ERROR, the exception recorded, error.type', async () => {
+  it("marks a thrown error: status ERROR with its message, the exception recorded, error.type the exception's class", async () => {
     await client.callTool({ name: 'crash', arguments: {}, _meta: { traceparent } });
     const server = named('tools/call crash');
     expect(server.parentSpanContext?.spanId).toBe(callerSpanId);
     expect(server.status).toEqual({ code: SpanStatusCode.ERROR, message: 'disk full' });
-    expect(server.attributes).toMatchObject({ 'error.type': 'Error', 'mcp.outcome': 'error' });
+    expect(server.attributes['error.type']).toBe('Error');
     expect(server.events.map((e) => [e.name, e.attributes?.['exception.message']])).toEqual([['exception', 'disk full']]);
   });
 
-  it('marks an isError tool result and invalid arguments', async () => {
-    await client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } });
-    expect(named('tools/call divide')).toMatchObject({
-      status: { code: SpanStatusCode.ERROR },
-      attributes: expect.objectContaining({ 'error.type': 'tool_error', 'mcp.outcome': 'error' }),
-    });
-    exporter.reset();
-    await client.callTool({ name: 'divide', arguments: { a: 1 } });
-    expect(named('tools/call divide')).toMatchObject({
-      status: { code: SpanStatusCode.ERROR },
-      attributes: expect.objectContaining({ 'error.type': 'InvalidArgumentsError', 'mcp.outcome': 'invalid' }),
-    });
+  it("reports an error's numeric code only when it is a JSON-RPC one (negative): a thrown `code: 404` is its class", async () => {
+    await client.callTool({ name: 'fetchUpstream', arguments: {} });
+    const server = named('tools/call fetchUpstream');
+    expect(server.attributes['error.type']).toBe('Error');
+    expect(server.attributes['rpc.response.status_code']).toBeUndefined();
   });
 
-  it('names resource template reads by template', async () => {
-    await client.readResource({ uri: 'calc://constant/pi', _meta: { traceparent } });
-    const server = named('resources/read constant');
-    expect(server.attributes).toEqual({
-      'mcp.method.name': 'resources/read',
-      'mcp.component.kind': 'resource-template',
-      'mcp.component.name': 'constant',
-      'mcp.outcome': 'ok',
+  it("marks an isError result and invalid arguments (answered with an isError result) as 'tool_error'", async () => {
+    await client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } });
+    expect(named('tools/call divide')).toMatchObject({ status: { code: SpanStatusCode.ERROR }, attributes: expect.objectContaining({ 'error.type': 'tool_error' }) });
+    await resetTelemetry();
+    await client.callTool({ name: 'divide', arguments: { a: 1 } });
+    expect(named('tools/call divide')).toMatchObject({ status: { code: SpanStatusCode.ERROR }, attributes: expect.objectContaining({ 'error.type': 'tool_error' }) });
+  });
+
+  it("names prompts/get by the prompt, with gen_ai.prompt.name; resources/read by its method alone", async () => {
+    await client.getPrompt({ name: 'explain', arguments: { topic: 'tides' } });
+    expect(named('prompts/get explain').attributes).toEqual({
+      'mcp.method.name': 'prompts/get',
+      'gen_ai.prompt.name': 'explain',
+      'mcp.protocol.version': '2025-11-25',
+      'jsonrpc.request.id': expect.stringMatching(/^\d+$/),
     });
-    expect(server.parentSpanContext?.spanId).toBe(callerSpanId);
+    await client.readResource({ uri: 'calc://constant/pi', _meta: { traceparent } });
+    const read = named('resources/read');
+    expect(read.attributes).toEqual({ 'mcp.method.name': 'resources/read', 'mcp.protocol.version': '2025-11-25', 'jsonrpc.request.id': expect.stringMatching(/^\d+$/) });
+    expect(read.parentSpanContext?.spanId).toBe(callerSpanId);
+  });
+
+  it('records mcp.server.operation.duration in seconds, with the low-cardinality attributes and the advised buckets', async () => {
+    await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
+    await client.callTool({ name: 'add', arguments: { a: 3, b: 4 } });
+    await client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } });
+    const points = await histogram(OPERATION);
+    expect(points.map((p) => [p.attributes, p.value.count])).toEqual([
+      [{ 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'add', 'mcp.protocol.version': '2025-11-25' }, 2],
+      [{ 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'divide', 'mcp.protocol.version': '2025-11-25', 'error.type': 'tool_error' }, 1],
+    ]);
+    expect(points[0].value.buckets.boundaries).toEqual(BUCKETS);
+    expect(points[0].value.sum).toBeGreaterThan(0);
+    expect(points[0].value.sum).toBeLessThan(5); // seconds, not milliseconds
   });
 });
 
-describe('OpenTelemetryInterceptor as middleware', () => {
+describe('OpenTelemetryInterceptor as middleware (in memory)', () => {
   let client: TestClient;
   beforeAll(async () => {
-    client = await createTestClient(appWith({ middleware: [new OpenTelemetryInterceptor({ tracer })] }));
+    client = await createTestClient(appWith({ middleware: [new OpenTelemetryInterceptor({ tracer, meter })] }));
   });
   afterAll(() => client.close());
 
-  it('traces lists and requests, each continuing its caller’s trace', async () => {
+  it('traces lists and requests, each continuing its caller’s trace; resources/read carries mcp.resource.uri', async () => {
     await client.listTools({ _meta: { traceparent } });
     await client.callTool({ name: 'add', arguments: { a: 1, b: 2 }, _meta: { traceparent } });
     await client.readResource({ uri: 'calc://constant/pi', _meta: { traceparent } });
-    await expect(client.callTool({ name: 'missing', arguments: {} })).rejects.toMatchObject({ code: -32602 });
 
     const list = named('tools/list');
-    expect(list.attributes).toEqual({ 'mcp.method.name': 'tools/list', 'mcp.outcome': 'ok' });
+    expect(list.attributes).toEqual({ 'mcp.method.name': 'tools/list', 'mcp.protocol.version': '2025-11-25', 'jsonrpc.request.id': expect.stringMatching(/^\d+$/) });
     expect(list.parentSpanContext?.spanId).toBe(callerSpanId);
 
     const call = named('tools/call add');
@@ -207,21 +168,92 @@ describe('OpenTelemetryInterceptor as middleware', () => {
     expect(named('compute').parentSpanContext?.spanId).toBe(call.spanContext().spanId);
 
     // URIs stay out of span names (unbounded cardinality): they are an attribute.
-    const read = named('resources/read');
-    expect(read.attributes).toEqual({ 'mcp.method.name': 'resources/read', 'mcp.resource.uri': 'calc://constant/pi', 'mcp.outcome': 'ok' });
+    expect(named('resources/read').attributes).toMatchObject({ 'mcp.method.name': 'resources/read', 'mcp.resource.uri': 'calc://constant/pi' });
+  });
 
+  it('reports a JSON-RPC error by its code (error.type and rpc.response.status_code), invalid tool arguments as tool_error', async () => {
+    await expect(client.callTool({ name: 'missing', arguments: {} })).rejects.toMatchObject({ code: -32602 });
     expect(named('tools/call missing')).toMatchObject({
       status: { code: SpanStatusCode.ERROR, message: 'Unknown tool: missing' },
-      attributes: expect.objectContaining({ 'mcp.outcome': 'denied', 'error.type': 'ProtocolError' }),
+      attributes: expect.objectContaining({ 'error.type': '-32602', 'rpc.response.status_code': '-32602' }),
     });
+    await client.callTool({ name: 'divide', arguments: { a: 1 } });
+    expect(named('tools/call divide').attributes['error.type']).toBe('tool_error');
+    await expect(client.readResource({ uri: 'calc://nothing/here' })).rejects.toMatchObject({ code: expect.any(Number) });
+    const read = named('resources/read');
+    expect(read.attributes['error.type']).toMatch(/^-32\d{3}$/);
+    expect(read.attributes['rpc.response.status_code']).toBe(read.attributes['error.type']);
+  });
+
+  it('records mcp.server.session.duration when a connection closes', async () => {
+    const own = await createTestClient(appWith({ middleware: [new OpenTelemetryInterceptor({ tracer, meter })] }));
+    await own.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
+    expect(await histogram(SESSION)).toEqual([]);
+    await own.close();
+    const [session, ...more] = await histogram(SESSION);
+    expect(more).toEqual([]);
+    // In memory: no network.transport (neither a pipe nor TCP).
+    expect(session.attributes).toEqual({ 'mcp.protocol.version': '2025-11-25' });
+    expect(session.value.count).toBe(1);
+    expect(session.value.buckets.boundaries).toEqual(BUCKETS);
   });
 });
 
-describe('OpenTelemetryInterceptor with the global tracer provider, over HTTP', () => {
-  afterAll(() => trace.disable());
+describe('OpenTelemetryInterceptor inside an outer instrumentation', () => {
+  it("links the span that was active when a traceparent makes the caller's span the parent; else nests under it", async () => {
+    const outer = {
+      onRequest: (_ctx: unknown, next: () => Promise<unknown>) => tracer.startActiveSpan('outer', (span) => next().finally(() => span.end())),
+    };
+    const client = await createTestClient(appWith({ middleware: [outer, new OpenTelemetryInterceptor({ tracer, meter })] }));
+    try {
+      await client.callTool({ name: 'add', arguments: { a: 1, b: 2 }, _meta: { traceparent } });
+      const linked = named('tools/call add');
+      expect(linked.parentSpanContext?.spanId).toBe(callerSpanId);
+      expect(linked.links.map((link) => link.context.spanId)).toEqual([named('outer').spanContext().spanId]);
+      await resetTelemetry();
+      await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
+      const nested = named('tools/call add');
+      expect(nested.parentSpanContext?.spanId).toBe(named('outer').spanContext().spanId);
+      expect(nested.links).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+});
 
-  it('takes the tracer named tracerName, and records the session id', async () => {
+describe('OpenTelemetryInterceptor with legacyAttributes', () => {
+  it("adds today's mcp.component.kind, mcp.component.name and mcp.outcome to the convention's attributes", async () => {
+    const client = await createTestClient(appWith({ interceptors: [new OpenTelemetryInterceptor({ tracer, meter, legacyAttributes: true })] }));
+    try {
+      await client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } });
+      await client.readResource({ uri: 'calc://constant/pi' });
+    } finally {
+      await client.close();
+    }
+    expect(named('tools/call divide').attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'divide',
+      'mcp.component.kind': 'tool',
+      'mcp.component.name': 'divide',
+      'mcp.outcome': 'error',
+      'error.type': 'tool_error',
+    });
+    expect(named('resources/read').attributes).toMatchObject({ 'mcp.component.kind': 'resource-template', 'mcp.component.name': 'constant', 'mcp.outcome': 'ok' });
+    // Not in the metric: its attributes are the convention's.
+    const points = await histogram(OPERATION);
+    expect(points.flatMap((p) => Object.keys(p.attributes)).filter((key) => key.startsWith('mcp.component') || key === 'mcp.outcome')).toEqual([]);
+  });
+});
+
+describe('OpenTelemetryInterceptor with the global providers, over HTTP', () => {
+  afterAll(() => {
+    trace.disable();
+    metrics.disable();
+  });
+
+  it("records network.transport 'tcp', the session id, and the session's duration when it ends", async () => {
     trace.setGlobalTracerProvider(provider);
+    metrics.setGlobalMeterProvider(meterProvider);
     const app = await McpFactory.create(appWith({ interceptors: [new OpenTelemetryInterceptor({ tracerName: 'weather-server' })] }));
     try {
       await app.listen({ transport: 'http', host: '127.0.0.1', port: 0 });
@@ -229,14 +261,65 @@ describe('OpenTelemetryInterceptor with the global tracer provider, over HTTP', 
       const client = new Client({ name: 'otel-http', version: '1.0.0' });
       await client.connect(transport);
       await client.callTool({ name: 'add', arguments: { a: 2, b: 2 }, _meta: { traceparent } });
+      const sessionId = transport.sessionId;
+      expect(sessionId).toEqual(expect.any(String));
+      await transport.terminateSession();
       await client.close();
       const server = named('tools/call add');
       expect(server.instrumentationScope.name).toBe('weather-server');
-      expect(server.attributes['mcp.session.id']).toBe(transport.sessionId);
+      expect(server.attributes).toMatchObject({ 'mcp.session.id': sessionId, 'network.transport': 'tcp', 'network.protocol.name': 'http', 'mcp.protocol.version': '2025-11-25' });
       expect(server.parentSpanContext?.spanId).toBe(callerSpanId);
+      const [operation] = await histogram(OPERATION).then((points) => points.filter((p) => p.attributes['gen_ai.tool.name'] === 'add'));
+      expect(operation.attributes).toMatchObject({ 'network.transport': 'tcp', 'network.protocol.name': 'http' });
+      expect(operation.attributes['mcp.session.id']).toBeUndefined();
     } finally {
       await app.close();
     }
+    const sessions = await histogram(SESSION);
+    expect(sessions.map((p) => [p.attributes, p.value.count])).toEqual([[{ 'mcp.protocol.version': '2025-11-25', 'network.transport': 'tcp', 'network.protocol.name': 'http' }, 1]]);
+  });
+});
+
+describe('OpenTelemetryInterceptor over HTTP on 2026-07-28', () => {
+  it("records the request's revision; a request without a session is not a session", async () => {
+    const app = await McpFactory.create(appWith({ middleware: [new OpenTelemetryInterceptor({ tracer, meter })] }));
+    try {
+      await app.listen({ transport: 'http', host: '127.0.0.1', port: 0 });
+      const client = new Client({ name: 'otel-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(await app.getUrl())));
+      await client.callTool({ name: 'add', arguments: { a: 2, b: 2 } });
+      await client.close();
+      const span = named('tools/call add');
+      expect(span.attributes).toMatchObject({ 'mcp.protocol.version': '2026-07-28', 'network.transport': 'tcp', 'network.protocol.name': 'http' });
+      expect(span.attributes['mcp.session.id']).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+    expect(await histogram(SESSION)).toEqual([]);
+  });
+});
+
+describe('OpenTelemetryInterceptor over stdio', () => {
+  it("records network.transport 'pipe' on spans, operations and the session", async () => {
+    const app = await McpFactory.create(appWith({ middleware: [new OpenTelemetryInterceptor({ tracer, meter })] }));
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    try {
+      await app.connect(new StdioServerTransport(toServer, toClient));
+      // The client's end of the same pipes: newline-delimited JSON-RPC both ways, as over a process's stdio.
+      const client = new Client({ name: 'otel-stdio', version: '1.0.0' });
+      await client.connect(new StdioServerTransport(toClient, toServer));
+      await client.callTool({ name: 'add', arguments: { a: 2, b: 2 } });
+      expect(named('tools/call add').attributes).toMatchObject({ 'network.transport': 'pipe', 'mcp.protocol.version': '2025-11-25' });
+      expect(named('tools/call add').attributes['network.protocol.name']).toBeUndefined();
+      const [operation] = await histogram(OPERATION);
+      expect(operation.attributes).toMatchObject({ 'network.transport': 'pipe' });
+      await client.close();
+    } finally {
+      await app.close();
+    }
+    const sessions = await histogram(SESSION);
+    expect(sessions.map((p) => [p.attributes, p.value.count])).toEqual([[{ 'mcp.protocol.version': '2025-11-25', 'network.transport': 'pipe' }, 1]]);
   });
 });
 
