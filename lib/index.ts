@@ -167,6 +167,8 @@ export type {
   McpMiddleware,
   McpAuth,
   AuthOptions,
+  DpopOptions,
+  DpopNonceOptions,
   TokenVerifier,
   IntrospectionOptions,
 } from './interfaces';

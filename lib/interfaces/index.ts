@@ -49,7 +49,7 @@ export type {
   MiddlewareHook,
   McpMiddleware,
 } from './enhancers.interface';
-export type { McpAuth, TokenVerifier, IntrospectionOptions, AuthOptions } from './auth.interface';
+export type { McpAuth, TokenVerifier, IntrospectionOptions, AuthOptions, DpopOptions, DpopNonceOptions } from './auth.interface';
 export type {
   AnonymousLimitOptions,
   AuthorizationServerKeys,

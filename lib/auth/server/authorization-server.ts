@@ -11,6 +11,7 @@ import { tokenRejection } from '../jwt-verifier';
 import { LRUCache } from 'lru-cache';
 import { AnonymousAdmission, anonymousLimits, isAnonymousWrite, requestCost } from './anonymous-admission';
 import { clientDocuments } from './client-documents';
+import { withDpop } from './dpop-issuing';
 import { Interactions } from './interactions';
 import { Logout } from './logout';
 import { oidcAdapter, type OidcAdapterClass } from './oidc-adapter';
@@ -85,6 +86,7 @@ export class AuthorizationServer {
     readonly resource: string,
     scopesSupported: readonly string[] | undefined,
     readonly logger: ServerLogger,
+    private readonly dpop?: AuthOptions['dpop'], // DPoP-bound tokens for clients that send proofs (./dpop-issuing.ts)
   ) {
     checkServerOptions(options);
     // Loaded when a server with `auth.server` starts: the core never loads them (optional peers, ESM-only).
@@ -105,7 +107,7 @@ export class AuthorizationServer {
     this.csrfKey = cookies[0];
     this.keySet = this.jose.createLocalJWKSet({ keys: signing.map(publicPart) as never });
     this.upstream = new UpstreamLogin(options.upstream, `${this.issuer}${OAUTH_PREFIX}callback`);
-    this.provider = new oidc.default(this.issuer, this.toProvider(this.configuration(oidc, signing, cookies)));
+    this.provider = new oidc.default(this.issuer, this.toProvider(withDpop(this.configuration(oidc, signing, cookies), this.dpop)));
     this.provider.proxy = options.proxy ?? false;
     // A revoked grant (a replayed code, a reused refresh token, a revocation) is noted for as long as its access
     // tokens live: the resource server refuses them from then on, on every instance of the store.
