@@ -176,7 +176,7 @@ export class AuthGate {
     const failed = [...(error ? [`error="${error}"`] : []), ...(description ? [`error_description="${quotable(description)}"`] : [])];
     const bearer = `Bearer ${[...params, ...(used === 'bearer' ? failed : [])].join(', ')}`;
     if (!this.dpop) return bearer;
-    const dpop = `DPoP ${[`algs="${this.dpop.algorithms.join(' ')}"`, ...params, ...(used === 'dpop' ? failed : [])].join(', ')}`;
+    const dpop = `DPoP ${[`algs="${this.dpop.algorithms.join(' ')}"`, ...params, ...(used === 'dpop' || this.dpop.required ? failed : [])].join(', ')}`;
     if (this.dpop.required) return dpop;
     return used === 'dpop' ? `${dpop}, ${bearer}` : `${bearer}, ${dpop}`;
   }

@@ -218,7 +218,9 @@ function proofRejection(error: unknown): string {
     case 'ERR_JWT_EXPIRED':
       return 'The DPoP proof has expired.';
     case 'ERR_JWS_INVALID':
-      return /public key/.test(message ?? '') ? 'The jwk of the DPoP proof must be a public key.' : 'The DPoP proof needs a valid jwk header (the public key that signed it).';
+      if (/public key/.test(message ?? '')) return 'The jwk of the DPoP proof must be a public key.';
+      if (/jwk/i.test(message ?? '')) return 'The DPoP proof needs a valid jwk header (the public key that signed it).';
+      return 'The DPoP proof is malformed: expected a JWT signed with the key in its jwk header.';
     default:
       return 'The DPoP proof is malformed: expected a JWT signed with the key in its jwk header.';
   }
