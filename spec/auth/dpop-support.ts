@@ -77,3 +77,31 @@ export async function send(url: string, scheme: 'Bearer' | 'DPoP', token: string
 export function proofRefused(description: string, error = 'invalid_dpop_proof'): Partial<Answer> {
   return { status: 401, body: { error, error_description: description } };
 }
+
+type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/**
+ * A client's fetch presenting `token()` as `Authorization: DPoP` with a fresh proof of `key` for each request (its
+ * method and URL), retrying once with the server's nonce after `use_dpop_nonce` (RFC 9449 §7.1, §9) — what the
+ * SDK's `withDpop` does, with a jose key (the SDK's loads jose by a dynamic import, which jest's CommonJS cannot).
+ */
+export function dpopFetch(key: DpopKey, token: () => string, next: FetchLike = fetch): FetchLike & { readonly nonces: string[] } {
+  const nonces: string[] = [];
+  const send = async (input: string | URL | Request, init: RequestInit | undefined, nonce: string | undefined) => {
+    const headers = new Headers(init?.headers);
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const htu = new URL(String(input instanceof Request ? input.url : input));
+    headers.set('authorization', `DPoP ${token()}`);
+    headers.set('dpop', await key.proof({ htu: `${htu.origin}${htu.pathname}`, htm: method, token: token(), ...(nonce ? { nonce } : {}) }));
+    return next(input, { ...init, headers });
+  };
+  const wrapped = async (input: string | URL | Request, init?: RequestInit) => {
+    const response = await send(input, init, nonces.at(-1));
+    const nonce = response.headers.get('dpop-nonce');
+    if (response.status !== 401 || !nonce || !/use_dpop_nonce/.test(response.headers.get('www-authenticate') ?? '')) return response;
+    nonces.push(nonce);
+    await response.body?.cancel();
+    return send(input, init, nonce);
+  };
+  return Object.assign(wrapped, { nonces });
+}
