@@ -82,17 +82,17 @@ type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<
 
 /**
  * A client's fetch presenting `token()` as `Authorization: DPoP` with a fresh proof of `key` for each request (its
- * method and URL), retrying once with the server's nonce after `use_dpop_nonce` (RFC 9449 §7.1, §9) — what the
+ * method and URL, or the public URL `htuOf` makes of it), retrying once with the server's nonce after `use_dpop_nonce` (RFC 9449 §7.1, §9) — what the
  * SDK's `withDpop` does, with a jose key (the SDK's loads jose by a dynamic import, which jest's CommonJS cannot).
  */
-export function dpopFetch(key: DpopKey, token: () => string, next: FetchLike = fetch): FetchLike & { readonly nonces: string[] } {
+export function dpopFetch(key: DpopKey, token: () => string, next: FetchLike = fetch, htuOf: (url: URL) => string = (url) => `${url.origin}${url.pathname}`): FetchLike & { readonly nonces: string[] } {
   const nonces: string[] = [];
   const send = async (input: string | URL | Request, init: RequestInit | undefined, nonce: string | undefined) => {
     const headers = new Headers(init?.headers);
     const method = (init?.method ?? 'GET').toUpperCase();
     const htu = new URL(String(input instanceof Request ? input.url : input));
     headers.set('authorization', `DPoP ${token()}`);
-    headers.set('dpop', await key.proof({ htu: `${htu.origin}${htu.pathname}`, htm: method, token: token(), ...(nonce ? { nonce } : {}) }));
+    headers.set('dpop', await key.proof({ htu: htuOf(htu), htm: method, token: token(), ...(nonce ? { nonce } : {}) }));
     return next(input, { ...init, headers });
   };
   const wrapped = async (input: string | URL | Request, init?: RequestInit) => {
