@@ -1,7 +1,8 @@
 import 'reflect-metadata';
+import * as jose from 'jose';
 import { McpFactory, type AuthOptions, type McpApplication } from 'mcp-reflect';
 import { NotesAuthModule } from '../../samples/notes-auth/notes-auth.module';
-import { dpopKey, now, proofRefused, send, type DpopKey } from './dpop-support';
+import { ath, dpopKey, now, proofRefused, send, type DpopKey } from './dpop-support';
 import { startLocalIssuers, type LocalIssuers } from './local-issuer';
 
 const ALGS = 'ES256 ES384 ES512 PS256 PS384 PS512 RS256 RS384 RS512 EdDSA Ed25519';
@@ -73,7 +74,7 @@ describe('HTTP authorization: DPoP (RFC 9449)', () => {
       expect(replayed.challenge).toMatch(/^DPoP algs="[^"]+", resource_metadata="[^"]+", scope="[^"]+", error="invalid_dpop_proof", error_description="The DPoP proof was used before \(jti\): make a new proof for each request\.", Bearer /);
       // A proof with the same jti signed with another key (its own token) is another proof.
       const other = await token(url, mallory);
-      expect(await send(url, 'DPoP', other, await mallory.proof({ htu: url, token: other, jti: (await import('jose')).decodeJwt(proof).jti as string }))).toMatchObject({ status: 200 });
+      expect(await send(url, 'DPoP', other, await mallory.proof({ htu: url, token: other, jti: jose.decodeJwt(proof).jti as string }))).toMatchObject({ status: 200 });
     });
 
     it('refuses a proof for another method or another URL', async () => {
@@ -136,15 +137,14 @@ describe('HTTP authorization: DPoP (RFC 9449)', () => {
     it('refuses proofs that are not asymmetric signatures by a public jwk, typed dpop+jwt', async () => {
       const bound = await token(url, alice);
       const key = await dpopKey();
-      const jose = await import('jose');
       const cases: [string, string, string][] = [
         ['typ JWT', await alice.proof({ htu: url, token: bound, header: { typ: 'JWT' } }), 'The DPoP proof must be typed dpop+jwt.'],
         ['no jwk', await alice.proof({ htu: url, token: bound, header: { jwk: undefined } }), 'The DPoP proof needs a valid jwk header (the public key that signed it).'],
         ['a private jwk', await key.proof({ htu: url, token: bound, header: { jwk: key.privateJwk } }), 'The jwk of the DPoP proof must be a public key.'],
         [
           'HS256',
-          await new jose.SignJWT({ htm: 'POST', htu: url, iat: now(), jti: 'hs', ath: (await import('./dpop-support')).ath(bound) })
-            .setProtectedHeader({ typ: 'dpop+jwt', alg: 'HS256', jwk: { kty: 'oct', k: 'c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0' } })
+          await new jose.SignJWT({ htm: 'POST', htu: url, iat: now(), jti: 'hs', ath: ath(bound) })
+            .setProtectedHeader({ typ: 'dpop+jwt', alg: 'HS256', jwk: { kty: 'oct', k: 'c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0' } as jose.JWK as jose.JWTHeaderParameters['jwk'] })
             .sign(new TextEncoder().encode('secretsecretsecretsecretsecret00')),
           'The DPoP proof is signed with an algorithm this server does not accept (see algs in WWW-Authenticate).',
         ],
