@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import * as jose from 'jose';
-import { McpFactory, type AuthOptions, type McpApplication } from 'mcp-reflect';
+import { BootstrapErrorCode, McpFactory, type AuthOptions, type McpApplication } from 'mcp-reflect';
 import { NotesAuthModule } from '../../samples/notes-auth/notes-auth.module';
 import { ath, dpopKey, now, proofRefused, send, type DpopKey } from './dpop-support';
 import { startLocalIssuers, type LocalIssuers } from './local-issuer';
@@ -229,5 +229,17 @@ describe('HTTP authorization: DPoP (RFC 9449)', () => {
     const thirdToken = await token(url, third);
     expect(await send(url, 'DPoP', thirdToken, await third.proof({ htu: url, token: thirdToken }))).toMatchObject({ status: 503, body: { error: 'temporarily_unavailable' } });
     expect(await send(url, 'DPoP', aliceToken, kept)).toMatchObject({ status: 401 });
+  });
+
+  it.each([
+    [{ algorithms: ['HS256', 'none'] }, 'Cannot serve with these auth options: dpop.algorithms HS256, none cannot be accepted: proofs are signed with asymmetric keys only (RFC 9449 §11.6).\nFix: choose among ES256, ES384, ES512, PS256, PS384, PS512, RS256, RS384, RS512, EdDSA, Ed25519.'],
+    [{ maxAgeSeconds: 3600 }, 'Cannot serve with these auth options: dpop.maxAgeSeconds must be a whole number of seconds from 1 to 600 (got 3600).\nFix: dpop: { maxAgeSeconds: 60 } (a proof is made for each request: it needs to live only as long as the request takes to arrive).'],
+    [{ maxProofsPerKey: 0 }, 'Cannot serve with these auth options: dpop.maxProofsPerKey must be a positive whole number (got 0).\nFix: leave it out (default 1000).'],
+    [{ nonce: { secret: 'short' } }, 'Cannot serve with these auth options: dpop.nonce.secret must be a string of at least 32 characters.\nFix: generate one (e.g. openssl rand -base64 32) and give the same to every instance.'],
+    [{ nonce: { lifetimeSeconds: 1 } }, 'Cannot serve with these auth options: dpop.nonce.lifetimeSeconds must be a whole number from 10 to 86400 (got 1).\nFix: leave it out (default 300).'],
+  ])('refuses to start with dpop %j', async (dpop, message) => {
+    const app = await McpFactory.create(NotesAuthModule);
+    apps.push(app);
+    await expect(app.listen({ transport: 'http', port: 0, auth: { issuer: local.issuer('/idp'), dpop: dpop as AuthOptions['dpop'] } })).rejects.toMatchObject({ code: BootstrapErrorCode.InvalidAuthOptions, message });
   });
 });
