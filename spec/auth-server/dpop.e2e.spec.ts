@@ -101,3 +101,63 @@ describe('sign-in with DPoP-bound tokens from the authorization server', () => {
     expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toMatchObject({ subject: 'bob' });
   });
 });
+
+describe.each([
+  ['required', { required: true }],
+  ['off', undefined],
+] as const)('the authorization server with auth.dpop %s', (_name, dpop) => {
+  let upstream: Upstream;
+  let app: McpApplication;
+  let url: string;
+  let origin: string;
+
+  beforeAll(async () => {
+    upstream = await startUpstream();
+    app = await McpFactory.create(SignInModule);
+    await app.listen({
+      transport: 'http',
+      port: 0,
+      auth: { scopesSupported: ['notes:read'], ...(dpop ? { dpop } : {}), server: { upstream: { name: 'upstream', issuer: upstream.issuer, clientId: upstream.clientId, clientSecret: upstream.clientSecret } } },
+    });
+    url = await app.getUrl();
+    origin = new URL(url).origin;
+    upstream.register(`${origin}/oauth/callback`);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await upstream?.close();
+  });
+
+  /** A code for a new client, exchanged with `proof` (or none): the token endpoint's answer. */
+  const exchange = async (key?: Awaited<ReturnType<typeof dpopKey>>) => {
+    const clientId = await register(origin, [REDIRECT]);
+    const { verifier, challenge } = pkce();
+    const { url: callback } = await browse(authorizationUrl(origin, { client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', resource: url, scope: 'notes:read' }), REDIRECT);
+    const tokenEndpoint = `${origin}/oauth/token`;
+    const response = await fetch(tokenEndpoint, {
+      method: 'POST',
+      ...(key ? { headers: { dpop: await key.proof({ htu: tokenEndpoint }) } } : {}),
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId, resource: url }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  if (dpop) {
+    it('refuses a token request without a proof (every client is dpop_bound_access_tokens), and binds one with a proof', async () => {
+      expect(await exchange()).toEqual({ status: 400, body: { error: 'invalid_grant', error_description: 'grant request is invalid' } });
+      const key = await dpopKey();
+      const bound = await exchange(key);
+      expect({ status: bound.status, type: bound.body.token_type, cnf: jose.decodeJwt(bound.body.access_token as string).cnf }).toEqual({ status: 200, type: 'DPoP', cnf: { jkt: key.jkt } });
+      const resource = (await (await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`)).json()) as Record<string, unknown>;
+      expect(resource.dpop_bound_access_tokens_required).toBe(true);
+    });
+  } else {
+    it('ignores proofs: the token is a bearer token, and the metadata offers no DPoP', async () => {
+      const answer = await exchange(await dpopKey());
+      expect({ status: answer.status, type: answer.body.token_type, cnf: jose.decodeJwt(answer.body.access_token as string).cnf }).toEqual({ status: 200, type: 'Bearer', cnf: undefined });
+      const metadata = (await (await fetch(`${origin}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+      expect(metadata.dpop_signing_alg_values_supported).toBeUndefined();
+    });
+  }
+});
+
