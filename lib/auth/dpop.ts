@@ -131,9 +131,8 @@ export class DpopVerifier {
    * is the request's, or the resource's own (a proxy or mount that rewrites the path).
    */
   private htuMatches(htu: unknown, request: Request): boolean {
-    if (typeof htu !== 'string' || htu.length > 4_096) return false;
-    const given = URL.parse(htu);
-    if (!given) return false;
+    if (typeof htu !== 'string' || htu.length > 4_096 || !URL.canParse(htu)) return false;
+    const given = new URL(htu);
     given.search = '';
     given.hash = '';
     const expected = new URL(new URL(request.url).pathname, this.resource.origin);
