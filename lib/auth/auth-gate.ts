@@ -21,8 +21,9 @@ export interface Admitted {
 /**
  * The OAuth 2.1 resource server in front of an MCP endpoint (MCP spec 2025-11-25 and 2026-07-28,
  * "Authorization"): publishes the protected resource metadata (RFC 9728), admits requests with a valid bearer
- * token for this resource (RFC 6750, RFC 8707 audience), answers 401 with a `WWW-Authenticate` challenge
- * otherwise, and 403 `insufficient_scope` when the token lacks the scopes the request needs (step-up).
+ * token for this resource (RFC 6750, RFC 8707 audience), or with `auth.dpop` a DPoP-bound one with its proof
+ * (RFC 9449, ./dpop.ts), answers 401 with a `WWW-Authenticate` challenge otherwise, and 403
+ * `insufficient_scope` when the token lacks the scopes the request needs (step-up).
  */
 /**
  * Where a resource's protected resource metadata is served, at its origin: RFC 9728 §3.1's well-known path
