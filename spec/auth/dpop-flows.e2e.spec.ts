@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import * as jose from 'jose';
 import { McpFactory, type McpApplication } from 'mcp-reflect';
 import { NotesAuthModule } from '../../samples/notes-auth/notes-auth.module';
@@ -13,7 +14,7 @@ import { dpopFetch, dpopKey, type DpopKey } from './dpop-support';
  * DPoP with an external authorization server (oidc-provider in its own process, DPoP on as it is by default): a
  * machine client makes a key with jose, gets a DPoP-bound token by client credentials with a proof (RFC 9449 §5),
  * and the SDK client calls tools with a proof per request — over the fetch handler (with server nonces, behind a
- * TLS-terminating proxy), Node HTTP, and the Nest route.
+ * TLS-terminating proxy), Node HTTP, and the Nest route (Express and Fastify).
  */
 describe('DPoP end to end: an external authorization server, the SDK client, every transport', () => {
   let as: AuthorizationServer;
@@ -82,10 +83,13 @@ describe('DPoP end to end: an external authorization server, the SDK client, eve
     }
   });
 
-  it('the Nest route (Express, global prefix), proofs naming the public URL', async () => {
+  it.each(['express', 'fastify'] as const)('the Nest route (%s, global prefix), proofs naming the public URL', async (platform) => {
     const resource = 'https://mcp.example.test/api/mcp';
     const module = appModule({ name: 'nest-dpop', version: '1.0.0', warnings: { unprovidedComponents: false }, http: { auth: { issuer: as.issuer, resource, scopesSupported: ['notes:read'], dpop: true } } });
-    const nest: INestApplication = await NestFactory.create(module, { logger: false, forceCloseConnections: true });
+    const nest: INestApplication =
+      platform === 'express'
+        ? await NestFactory.create(module, { logger: false, forceCloseConnections: true })
+        : await NestFactory.create(module, new FastifyAdapter({ forceCloseConnections: true }), { logger: false });
     nest.setGlobalPrefix('api');
     await nest.listen(0, '127.0.0.1');
     try {
