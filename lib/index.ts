@@ -169,6 +169,8 @@ export type {
   McpSessionObserver,
   McpAuth,
   AuthOptions,
+  DpopOptions,
+  DpopNonceOptions,
   TokenVerifier,
   IntrospectionOptions,
 } from './interfaces';

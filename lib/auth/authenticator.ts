@@ -13,8 +13,14 @@ const REVERIFY_AFTER_MS = 5 * 60_000;
 const CACHE_BYTES = 16 * 1024 * 1024;
 /** Most verifications shared at once (beyond that, the oldest running one is no longer shared: it still answers those waiting on it). */
 const MAX_PENDING = 1_000;
-/** RFC 6750 §2.1: `Bearer` then a token68. */
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+/** RFC 6750 §2.1: `Bearer` then a token68; RFC 9449 §7.1: `DPoP` then the same. */
+const CREDENTIALS = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** An access token as a request presents it: as a bearer token, or bound to a DPoP proof. */
+export interface Presented {
+  readonly scheme: 'bearer' | 'dpop';
+  readonly token: string;
+}
 
 /** The identity of a request, or why there is none: no credentials at all, or credentials that fail. */
 export class MissingTokenError extends InvalidTokenError {
@@ -55,6 +61,8 @@ export class Authenticator {
     fetchMethod: (token) => this.verified(token),
   });
   private readonly recheck?: (auth: McpAuth) => Promise<void>;
+  /** DPoP-bound tokens are accepted (`auth.dpop`): the scheme `DPoP`, and tokens with `cnf.jkt`. */
+  private readonly dpop: boolean;
 
   constructor(options: AuthOptions, resource: string) {
     this.issuers = typeof options.issuer === 'string' ? [options.issuer] : [...(options.issuer ?? [])];
@@ -64,8 +72,9 @@ export class Authenticator {
     this.tolerance = options.clockToleranceSec ?? 30;
     checkOptions(options, this.issuers, resource, this.requiredScopes);
     const algorithms = options.algorithms ?? DEFAULT_ALGORITHMS;
+    this.dpop = options.dpop !== undefined && options.dpop !== false;
     if (options.verify) this.verify = options.verify;
-    else if (options.introspection) this.verify = createIntrospectionVerifier(options.introspection);
+    else if (options.introspection) this.verify = createIntrospectionVerifier(options.introspection, this.dpop);
     else
       this.verify = createJwtVerifier({
         issuers: this.issuers,
@@ -75,6 +84,7 @@ export class Authenticator {
         algorithms,
         clockToleranceSec: this.tolerance,
         requireAccessTokenType: options.tokenType !== undefined,
+        dpop: this.dpop,
       });
     this.checked = !options.verify && !options.introspection;
     this.cache = new LRUCache({ max: options.cacheSize ?? 10_000, maxSize: CACHE_BYTES, sizeCalculation: (entry) => entry.bytes });
@@ -83,12 +93,25 @@ export class Authenticator {
 
   /** The verified identity for this header; throws MissingTokenError, InvalidTokenError or AuthUnavailableError. */
   authenticate(authorization: string | null | undefined): Promise<McpAuth> {
-    if (!authorization) return Promise.reject(new MissingTokenError());
-    if (authorization.length > MAX_AUTHORIZATION_LENGTH) {
-      return Promise.reject(new InvalidTokenError(`The Authorization header is too large (over ${MAX_AUTHORIZATION_LENGTH} characters).`));
+    try {
+      return this.verifyToken(this.presented(authorization).token);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const token = BEARER.exec(authorization)?.[1];
-    if (!token) return Promise.reject(new InvalidTokenError('The Authorization header must be: Bearer <token>.'));
+  }
+
+  /** The scheme and token of an `Authorization` header; throws MissingTokenError or InvalidTokenError. */
+  presented(authorization: string | null | undefined): Presented {
+    if (!authorization) throw new MissingTokenError();
+    if (authorization.length > MAX_AUTHORIZATION_LENGTH) throw new InvalidTokenError(`The Authorization header is too large (over ${MAX_AUTHORIZATION_LENGTH} characters).`);
+    const found = CREDENTIALS.exec(authorization);
+    const scheme = found?.[1].toLowerCase();
+    if (!found || (scheme === 'dpop' && !this.dpop)) throw new InvalidTokenError('The Authorization header must be: Bearer <token>.');
+    return { scheme: scheme as Presented['scheme'], token: found[2] };
+  }
+
+  /** The verified identity of a token (cached); throws InvalidTokenError or AuthUnavailableError. */
+  verifyToken(token: string): Promise<McpAuth> {
     // An expired entry is not found (the cache's TTL is the verification's lifetime).
     const cached = this.cache.get(token);
     if (cached) return this.recheck ? this.recheck(cached.auth).then(() => cached.auth) : Promise.resolve(cached.auth);
@@ -128,7 +151,7 @@ export class Authenticator {
       throw new InvalidTokenError('The access token was not issued for this server (audience).');
     }
     // An ID token or refresh token that a verifier or an introspection endpoint vouched for is still not an access token.
-    checkAccessTokenClaims(auth.claims);
+    checkAccessTokenClaims(auth.claims, { dpop: this.dpop });
   }
 }
 

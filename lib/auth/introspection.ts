@@ -9,7 +9,7 @@ import { checkIntrospectedType } from './token-type';
  * answer for a refresh token); the answer's claims (`scope`, `client_id`, `sub`, `exp`, `aud`, `iss`) become
  * the identity.
  */
-export function createIntrospectionVerifier(options: IntrospectionOptions): TokenVerifier {
+export function createIntrospectionVerifier(options: IntrospectionOptions, dpop = false): TokenVerifier {
   const basic = `Basic ${Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`).toString('base64')}`;
   return async (token: string): Promise<McpAuth> => {
     let response: Response;
@@ -27,7 +27,7 @@ export function createIntrospectionVerifier(options: IntrospectionOptions): Toke
     const claims = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
     if (!claims || typeof claims !== 'object') throw new AuthUnavailableError('the introspection endpoint answered something other than JSON');
     if (claims.active !== true) throw new InvalidTokenError('The access token is not active (unknown, revoked or expired).');
-    checkIntrospectedType(claims.token_type);
+    checkIntrospectedType(claims.token_type, dpop);
     return authFromClaims(token, claims);
   };
 }

@@ -22,6 +22,8 @@ export interface JwtVerifierOptions {
   readonly clockToleranceSec: number;
   /** Only tokens whose header says `typ: at+jwt` (RFC 9068) are access tokens. */
   readonly requireAccessTokenType?: boolean;
+  /** DPoP-bound tokens (`cnf.jkt`) are accepted: their proof is checked per request. */
+  readonly dpop?: boolean;
 }
 
 /**
@@ -53,7 +55,7 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   /** The identity of a verified JWT, once it is known to be an access token (checked only once it is authentic). */
   const accessToken = (token: string, { payload, protectedHeader }: { payload: Record<string, unknown>; protectedHeader: { typ?: unknown } }): McpAuth => {
     const typed = checkHeaderType(protectedHeader.typ, required);
-    checkAccessTokenClaims(payload, { typed, selfContained: true });
+    checkAccessTokenClaims(payload, { typed, selfContained: true, dpop: options.dpop === true });
     return authFromClaims(token, payload);
   };
 

@@ -93,6 +93,8 @@ export interface ClaimsCheckOptions {
    * introspection answer (RFC 7662 members are optional) or a custom verifier's claims.
    */
   readonly selfContained?: boolean;
+  /** DPoP-bound tokens are accepted (`auth.dpop`): their proof is checked per request (./dpop.ts), not here. */
+  readonly dpop?: boolean;
 }
 
 /**
@@ -102,7 +104,7 @@ export interface ClaimsCheckOptions {
  * (no `azp`/`appid`) or a token that names neither a client nor a scope.
  */
 export function checkAccessTokenClaims(claims: Readonly<Record<string, unknown>>, options: ClaimsCheckOptions = {}): void {
-  checkBinding(claims.cnf);
+  checkBinding(claims.cnf, options.dpop === true);
   if (options.typed) return;
   const events = claims.events;
   if (events !== null && typeof events === 'object' && !Array.isArray(events) && Object.keys(events).length > 0) {
@@ -124,10 +126,10 @@ export function checkAccessTokenClaims(claims: Readonly<Record<string, unknown>>
  * RFC 9449 §7 / RFC 8705 §3: a token bound to a DPoP key or a client certificate is only valid with proof of
  * that key, which a bearer request does not carry.
  */
-function checkBinding(cnf: unknown): void {
+function checkBinding(cnf: unknown, dpop: boolean): void {
   if (cnf === null || typeof cnf !== 'object') return;
   const bound = cnf as Record<string, unknown>;
-  if (bound.jkt !== undefined) throw new InvalidTokenError('The access token is bound to a DPoP key (cnf.jkt): this server accepts bearer tokens only.');
+  if (bound.jkt !== undefined && !dpop) throw new InvalidTokenError('The access token is bound to a DPoP key (cnf.jkt): this server accepts bearer tokens only.');
   if (bound['x5t#S256'] !== undefined) {
     throw new InvalidTokenError('The access token is bound to a client certificate (cnf x5t#S256): this server accepts bearer tokens only.');
   }
@@ -158,12 +160,14 @@ function isMicrosoft(claims: Readonly<Record<string, unknown>>): boolean {
   return (claims.ver === '1.0' || claims.ver === '2.0') && (typeof claims.tid === 'string' || typeof claims.tfp === 'string');
 }
 
-/** RFC 7662 §2.2 `token_type` of an introspection answer: a bearer access token, or refused. */
-export function checkIntrospectedType(tokenType: unknown): void {
+/** RFC 7662 §2.2 `token_type` of an introspection answer: a bearer access token (or, with `dpop`, a DPoP one), or refused. */
+export function checkIntrospectedType(tokenType: unknown, dpop = false): void {
   if (tokenType === undefined) return;
   const type = typeof tokenType === 'string' ? tokenType.toLowerCase() : '';
   const kind = type.replace(/^urn:ietf:params:oauth:token-type:/, '');
   if (kind === 'bearer' || kind === 'access_token') return;
+  // RFC 9449 §6.2: a DPoP-bound token; its proof is checked per request (./dpop.ts).
+  if (kind === 'dpop' && dpop) return;
   if (kind === 'dpop') throw new InvalidTokenError('The access token is bound to a DPoP key (token_type DPoP): this server accepts bearer tokens only.');
   const what = kind === 'refresh_token' || kind === 'refresh' ? 'a refresh token' : kind === 'id_token' ? 'an ID token' : undefined;
   const shownType = typeof tokenType === 'string' ? shown(tokenType) : '(not a string)';

@@ -18,6 +18,41 @@ export interface IntrospectionOptions {
 }
 
 /**
+ * RFC 9449 DPoP: access tokens bound to a key of the client, each request carrying a proof signed with it
+ * (`Authorization: DPoP <token>` and a `DPoP` header), so that a leaked token is useless without the key
+ * (docs/auth.md, "DPoP").
+ */
+export interface DpopOptions {
+  /**
+   * Refuse bearer tokens: every request must present a DPoP-bound token with its proof, and the protected
+   * resource metadata says `dpop_bound_access_tokens_required`. Default false: bearer and DPoP-bound tokens are
+   * both accepted (a DPoP-bound token always with its proof, never as a bearer token).
+   */
+  readonly required?: boolean;
+  /** Accepted proof signature algorithms. Default: ES256/384/512, PS256/384/512, RS256/384/512, EdDSA, Ed25519. Never `none`, never HMAC. */
+  readonly algorithms?: readonly string[];
+  /** How old a proof may be (its `iat`), in seconds, beside `clockToleranceSec`. Default 60, at most 600. */
+  readonly maxAgeSeconds?: number;
+  /**
+   * Server nonces (RFC 9449 §9): a proof must carry a nonce this server gave (`DPoP-Nonce`, after a 401
+   * `use_dpop_nonce`), which bounds its age by the server's clock rather than the client's.
+   */
+  readonly nonce?: boolean | DpopNonceOptions;
+  /** Proofs remembered (their `jti`, until they are too old to be accepted), all keys together. Default 50,000. */
+  readonly maxProofs?: number;
+  /** Proofs remembered per client key; past it, that key's requests are refused (429) until its oldest proofs age out. Default 1,000. */
+  readonly maxProofsPerKey?: number;
+}
+
+/** How server nonces are made: derived from a secret and the time, so instances sharing the secret accept each other's. */
+export interface DpopNonceOptions {
+  /** At least 32 characters, the same on every instance behind one URL. Default: random, per process. */
+  readonly secret?: string;
+  /** A nonce is accepted for one to two of these periods, in seconds. Default 300. */
+  readonly lifetimeSeconds?: number;
+}
+
+/**
  * Authorization of an HTTP endpoint (`app.listen({ transport: 'http', auth })`, `app.createHttpHandler({
  * auth })`): the server is an OAuth 2.1 resource server (MCP spec, "Authorization"). Give `issuer` (and,
  * optionally, `jwksUri`) to verify JWT access tokens, `introspection` for opaque tokens, or `verify` for
@@ -72,6 +107,12 @@ export interface AuthOptions {
   readonly resourceDocumentation?: string;
   /** Published as `resource_name`. */
   readonly resourceName?: string;
+  /**
+   * Accept DPoP-bound access tokens (RFC 9449) with their proofs: `true`, or how. With `server`, the
+   * authorization server then issues DPoP-bound tokens to clients that send proofs. Default: bearer tokens only
+   * (a DPoP-bound token is refused).
+   */
+  readonly dpop?: boolean | DpopOptions;
   /** Verified tokens kept, so a busy client pays verification once: at most this many. Default 10,000. */
   readonly cacheSize?: number;
   /**

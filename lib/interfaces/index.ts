@@ -52,7 +52,7 @@ export type {
   McpSessionObserver,
   McpTransportKind,
 } from './enhancers.interface';
-export type { McpAuth, TokenVerifier, IntrospectionOptions, AuthOptions } from './auth.interface';
+export type { McpAuth, TokenVerifier, IntrospectionOptions, AuthOptions, DpopOptions, DpopNonceOptions } from './auth.interface';
 export type {
   AnonymousLimitOptions,
   AssertionClient,

@@ -17,7 +17,7 @@ import { oidcAdapter, type OidcAdapterClass } from './oidc-adapter';
 import type { OidcContext, OidcGrant, OidcProvider, OidcProviderModule } from './oidc-provider.types';
 import { errorPage } from './pages';
 import { canonicalAuthorization, checkedTokenRequest } from './resource-indicator';
-import { checkServerOptions, peer } from './server-options';
+import { checkServerOptions, peer, withDpop } from './server-options';
 import { TokenSealer } from './sealed-tokens';
 import { generatedKey, publicPart } from './signing-keys';
 import { UpstreamLogin } from './upstream-login';
@@ -70,6 +70,7 @@ export class AuthorizationServer implements AssertionGrantHost {
     readonly resource: string,
     scopesSupported: readonly string[] | undefined,
     readonly logger: ServerLogger,
+    private readonly dpop?: AuthOptions['dpop'], // DPoP-bound tokens for clients that send proofs (./dpop-issuing.ts)
   ) {
     checkServerOptions(options);
     // Loaded when a server with `auth.server` starts: the core never loads them (optional peers, ESM-only).
@@ -95,7 +96,7 @@ export class AuthorizationServer implements AssertionGrantHost {
     this.csrfKey = cookies[0];
     this.keySet = this.jose.createLocalJWKSet({ keys: signing.map(publicPart) as never });
     this.upstream = new UpstreamLogin(options.upstream, `${this.issuer}${OAUTH_PREFIX}callback`);
-    this.provider = new oidc.default(this.issuer, this.toProvider(this.configuration(oidc, signing, cookies, machines)));
+    this.provider = new oidc.default(this.issuer, this.toProvider(withDpop(this.configuration(oidc, signing, cookies, machines), this.dpop)));
     this.provider.proxy = options.proxy ?? false;
     if (options.identityAssertion) this.provider.registerGrantType(JWT_BEARER, assertionGrant(new IdentityAssertions(options.identityAssertion, this.jose, this), this), ['assertion', 'scope', 'resource']);
     // A revoked grant (a replayed code, a reused refresh token, a revocation) is noted for as long as its access

@@ -75,7 +75,7 @@ export class HttpEndpoint {
     if (options.auth) {
       const resource = resourceOf(options.auth, endpointUrl);
       // With `auth.server`, this endpoint's origin is its own authorization server, whose tokens it accepts.
-      if (options.auth.server) this.authorizationServer = new AuthorizationServer(options.auth.server, resource, options.auth.scopesSupported, logger);
+      if (options.auth.server) this.authorizationServer = new AuthorizationServer(options.auth.server, resource, options.auth.scopesSupported, logger, options.auth.dpop);
       this.gate = new AuthGate(this.authorizationServer?.resourceOptions(options.auth) ?? options.auth, resource, serving.app, logger);
     }
     // The Mcp-Param header map is built as the HTTP endpoint starts (then once per change of the tools): a
