@@ -8,7 +8,7 @@ import { ElicitationForms, providedMethods, type MethodHost } from '../invocatio
 import { GeneratedTypes } from '../metadata';
 import { middlewareHooks } from '../pipeline';
 import { PromptRegistry } from '../prompts';
-import { checkedCacheHints, isProtocolError, ServerFactory, ServerHub, TaskRuntime, TOOL_SEARCH_NAMES, uriMatcher, type ProtocolApplication } from '../server';
+import { checkedCacheHints, isProtocolError, ServerFactory, ServerHub, SkillShelf, TaskRuntime, TOOL_SEARCH_NAMES, uriMatcher, type ProtocolApplication } from '../server';
 import { resolveStateOptions } from '../state';
 import { resolveTasksOptions } from '../tasks';
 import { HttpServing } from '../transports';
@@ -158,6 +158,8 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
     return found;
   };
 
+  // Skills are read (and their digests computed) before any session opens; one that cannot be served fails here.
+  const skills = settings.skills !== undefined ? await SkillShelf.load(settings.skills, logger) : undefined;
   const protocol: ProtocolApplication = {
     info: { name: settings.name, version: settings.version, title: settings.title },
     instructions: settings.instructions,
@@ -178,6 +180,7 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
     tasks: settings.tasks,
     ...(toolSearch ? { toolSearch } : {}),
     state: settings.state,
+    ...(skills ? { skills } : {}),
   };
   // Checked at bootstrap in this order; a durable queue's task worker starts once all of them passed.
   const cacheHints = checkedCacheHints(settings.cacheHints);
@@ -210,6 +213,7 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
     warnUnprovidedComponents: () => warnUnprovidedComponents(served, host.name, logger, settings.warnings),
   };
   const app = new McpApplication(host, parts, registries, logger);
+  if (skills) app.providers.add(skills.provider());
   try {
     await host.ready();
   } catch (error) {

@@ -31,6 +31,7 @@ export type {
   PromptOptions,
   CompleteOptions,
 } from './component-options.interface';
+export type { McpSkillsOptions, SkillFileContents } from './skills-options.interface';
 export type {
   McpMethod,
   McpComponentKind,
