@@ -31,6 +31,8 @@ export interface ServedParts {
   readonly factory: ServerFactory;
   readonly http: HttpServing;
   readonly tasks: TaskRuntime;
+  /** What stops with the application besides (the skills folders' watchers). */
+  readonly stops?: readonly (() => void)[];
 }
 
 /**
@@ -326,6 +328,7 @@ export class McpApplication {
     await Promise.allSettled(open.map((c) => c.close()));
     // Running tasks are aborted (their Context's signal fires) before the providers they use are destroyed.
     await this.parts.tasks.close();
+    for (const stop of this.parts.stops ?? []) stop();
     await this.host.shutdown(signal);
   }
 
