@@ -188,7 +188,7 @@ export class ServerFactory {
   private kinds(): Kinds {
     const app = this.app;
     // A server with skills serves their files as resources (SEP-2640: the extension needs the resources capability).
-    const resources = app.declare?.resources === true || !app.resources.empty || app.skills !== undefined;
+    const resources = app.declare?.resources === true || !app.resources.empty || app.skills?.serving === true;
     const prompts = app.declare?.prompts === true || !app.prompts.empty;
     return {
       tools: app.declare?.tools === true || !app.tools.empty,
@@ -197,7 +197,7 @@ export class ServerFactory {
       completions: prompts || resources,
       logging: app.declare?.logging === true || this.canLog(),
       ui: (this.views ??= app.resources.resources.some((r) => isUiResource(r.descriptor))),
-      ...(app.skills ? { skills: skillsCapability(app.skills) } : {}),
+      ...(app.skills?.serving ? { skills: skillsCapability(app.skills) } : {}),
     };
   }
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { McpFactory, McpModule, Module, type CanActivate, type ExecutionContext, type McpModuleOptions } from 'mcp-reflect';
+import { Injectable, McpComponents, McpFactory, McpModule, Module, type CanActivate, type ExecutionContext, type McpModuleOptions, type McpProvider, type ProvidedSkill } from 'mcp-reflect';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
 
 /** What the SDK client may parse a custom result with: anything, as is. */
@@ -31,8 +31,8 @@ function skillsFolder(): string {
   return root;
 }
 
-function moduleWith(options: Partial<McpModuleOptions>): Function {
-  @Module({ imports: [McpModule.forRoot({ name: 'skills', version: '1.0.0', ...options })] })
+function moduleWith(options: Partial<McpModuleOptions>, providers: Function[] = []): Function {
+  @Module({ imports: [McpModule.forRoot({ name: 'skills', version: '1.0.0', ...options })], providers: providers as never[] })
   class SkillsModule {}
   return SkillsModule;
 }
@@ -239,5 +239,97 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('skills: scopes and guards 
     expect((await call(eve, 'skills/list')).skills).toEqual([]);
     await expect(eve.readResource({ uri: 'skill://code-review/SKILL.md' })).rejects.toBeDefined();
     await expect(call(eve, 'skills/get', { uri: 'skill://code-review/SKILL.md' })).rejects.toMatchObject({ code: -32602 });
+  });
+});
+
+const ONBOARDING = skillMd('onboarding', 'Onboard a new hire.');
+
+/** A decorated class that is a provider of skills built in code, added as the application starts. */
+@Injectable()
+class Handbook implements McpProvider {
+  readonly source = 'the handbook';
+  skills: ProvidedSkill[] = [{ path: 'onboarding', files: { 'SKILL.md': ONBOARDING, 'CHECKLIST.md': '- laptop\n' } }];
+  private changed?: () => void;
+
+  constructor(private readonly control: McpComponents) {}
+
+  components() {
+    return { skills: this.skills };
+  }
+
+  watch(changed: () => void) {
+    this.changed = changed;
+    return () => (this.changed = undefined);
+  }
+
+  update(skills: ProvidedSkill[]): void {
+    this.skills = skills;
+    this.changed?.();
+  }
+
+  onApplicationBootstrap() {
+    this.control.providers.add(this, { namespace: 'hr' });
+  }
+}
+
+describe.each(['2025-11-25', '2026-07-28'] as const)('skills from a provider (protocol %s)', (protocolVersion) => {
+  it('serves the skills a provider lists, under its namespace, beside a folder', async () => {
+    const client = await connect({ skills: { directory: folder() } }, { protocolVersion });
+    expect((await call(client, 'skills/list')).skills.map((s: Json) => s.uri)).toEqual(['skill://code-review/SKILL.md', 'skill://pdf-processing/SKILL.md']);
+    const app = await McpFactory.create(moduleWith({}, [Handbook]));
+    const hr = await createTestClient(app, { protocolVersion });
+    clients.push(hr);
+    expect((hr.getServerCapabilities() as Json).extensions).toEqual({ 'io.modelcontextprotocol/skills': { directoryRead: true } });
+    const listed = await call(hr, 'skills/list');
+    expect(listed.skills).toEqual([
+      {
+        uri: 'skill://hr/onboarding/SKILL.md',
+        frontmatter: { name: 'onboarding', description: 'Onboard a new hire.' },
+        resources: [
+          { uri: 'skill://hr/onboarding/CHECKLIST.md', digest: sha256('- laptop\n'), size: 9 },
+          { uri: 'skill://hr/onboarding/SKILL.md', digest: sha256(ONBOARDING), size: Buffer.byteLength(ONBOARDING) },
+        ],
+      },
+    ]);
+    const checklist = await hr.readResource({ uri: 'skill://hr/onboarding/CHECKLIST.md' });
+    expect(checklist.contents).toEqual([{ uri: 'skill://hr/onboarding/CHECKLIST.md', mimeType: 'text/markdown', text: '- laptop\n' }]);
+  });
+
+  it('replaces them when the provider reports a change (clients hear list_changed), and applies their scopes', async () => {
+    const app = await McpFactory.create(moduleWith({}, [Handbook]));
+    const ada = await createTestClient(app, { protocolVersion, auth: { subject: 'ada', scopes: ['hr'] } });
+    const eve = await createTestClient(app, { protocolVersion, auth: { subject: 'eve', scopes: [] } });
+    clients.push(eve, ada);
+    // 2025-11-25: the session hears list_changed; 2026-07-28 sends it on a subscriptions/listen stream, which
+    // this client does not open, so it asks until the new catalogue shows.
+    const heard = new Promise<void>((resolve) => ada.setNotificationHandler('notifications/resources/list_changed', () => resolve()));
+    const offboarding = skillMd('offboarding', 'Offboard a leaver.');
+    app.get(Handbook).update([{ path: 'offboarding', files: { 'SKILL.md': offboarding }, scopes: ['hr'] }]);
+    if (protocolVersion === '2025-11-25') await heard;
+    else while ((await call(ada, 'skills/list')).skills[0]?.uri !== 'skill://hr/offboarding/SKILL.md') await new Promise((r) => setTimeout(r, 10));
+    expect((await call(ada, 'skills/list')).skills.map((s: Json) => s.uri)).toEqual(['skill://hr/offboarding/SKILL.md']);
+    expect((await call(eve, 'skills/list')).skills).toEqual([]);
+    await expect(call(eve, 'skills/get', { uri: 'skill://hr/offboarding/SKILL.md' })).rejects.toMatchObject({ code: -32602 });
+    await expect(ada.readResource({ uri: 'skill://hr/onboarding/SKILL.md' })).rejects.toThrow(/Resource not found/);
+  });
+});
+
+describe('skills from a provider that cannot be served', () => {
+  it('logs why and serves none of them (an oversized or misnamed skill)', async () => {
+    const errors: string[] = [];
+    const logger = { error: (m: string) => errors.push(m), warn: (m: string) => errors.push(m), log: () => undefined };
+    @Injectable()
+    class Broken extends Handbook {
+      override skills: ProvidedSkill[] = [{ path: 'onboarding', files: { 'SKILL.md': skillMd('boarding', 'Misnamed.') } }];
+    }
+    const app = await McpFactory.create(moduleWith({ logger }, [Broken]));
+    const client = await createTestClient(app);
+    clients.push(client);
+    // No skill served: the extension is not declared, and its methods are not answered.
+    expect((client.getServerCapabilities() as Json).extensions).toBeUndefined();
+    await expect(call(client, 'skills/list')).rejects.toMatchObject({ code: -32601 });
+    expect(errors.join('\n')).toContain(
+      "Cannot serve the skills built in code (the skill 'onboarding' from the handbook):\n  onboarding/SKILL.md: frontmatter name \"boarding\" must match the last path segment \"onboarding\" (skill skipped)",
+    );
   });
 });

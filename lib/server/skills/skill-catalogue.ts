@@ -53,7 +53,7 @@ export class SkillCatalogue {
 
   /** Loads one source; a skill it cannot serve (beyond the limits, a symlink, bad frontmatter) fails with INVALID_SKILLS. */
   static async load(options: McpSkillsOptions, where: string, logger: Pick<ServerLogger, 'error' | 'warn'>): Promise<SkillCatalogue> {
-    const label = options.directory !== undefined ? `the skills folder '${options.directory}'` : `the skills built in code (${where})`;
+    const label = options.directory !== undefined ? `the skills folder '${options.directory}'` : 'the skills built in code';
     const depth = options.limits?.depth ?? SKILL_DEPTH;
     const storage = options.directory !== undefined ? nodeFiles(options.directory) : memorySkillFiles(toRecord(options.skills ?? {}));
     const files = bounded(storage, depth);

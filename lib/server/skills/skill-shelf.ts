@@ -1,6 +1,6 @@
 import type { Skill } from '@modelcontextprotocol/server/ext/skills';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
-import type { CacheHint, McpProvider, McpSkillsOptions, ProvidedResource, ProvidedTemplate, ServerLogger } from '../../interfaces';
+import type { CacheHint, McpProvider, McpSkillsOptions, ProvidedResource, ProvidedSkill, ProvidedTemplate, ServerLogger } from '../../interfaces';
 import { resourceNotFound, ResourceResult } from '../../resources';
 import { SkillCatalogue, type SkillFile } from './skill-catalogue';
 
@@ -15,11 +15,69 @@ const SETTLE_MS = 150;
  */
 export class SkillShelf {
   private readonly stops: (() => void)[] = [];
+  /** The skills of each provider (`ProvidedComponents.skills`), once hashed. */
+  private readonly provided = new Map<McpProvider, readonly SkillCatalogue[]>();
+  /** The last load of each provider's skills (a newer one wins). */
+  private readonly loading = new Map<McpProvider, Promise<void>>();
+  /** Whom to tell that the catalogues changed (the provider's watchers). */
+  private readonly listeners = new Set<() => void>();
 
   private constructor(
-    readonly catalogues: readonly SkillCatalogue[],
+    private readonly own: readonly SkillCatalogue[],
     private readonly logger: Pick<ServerLogger, 'error' | 'warn'>,
   ) {}
+
+  /** Every source: `forRoot({ skills })`'s, then the providers'. */
+  get catalogues(): readonly SkillCatalogue[] {
+    return [...this.own, ...[...this.provided.values()].flat()];
+  }
+
+  /** Whether some skill source is served (the extension is declared then). */
+  get serving(): boolean {
+    return this.own.length > 0 || this.provided.size > 0;
+  }
+
+  /**
+   * Serves the skills `provider` lists in place of those it served (`undefined`: none). They are hashed first; one
+   * that cannot be served (the same checks as a folder's) is logged and left out with the rest of its provider's.
+   */
+  provide(provider: McpProvider, skills: readonly ProvidedSkill[] | undefined, namespace: string | undefined): void {
+    if (skills === undefined || skills.length === 0) {
+      this.loading.delete(provider);
+      if (this.provided.delete(provider)) this.changed();
+      return;
+    }
+    const load = Promise.all(
+      skills.map((skill) =>
+        SkillCatalogue.load(
+          { skills: { [skill.path]: skill.files }, ...(namespace !== undefined ? { prefix: namespace } : {}), ...(skill.scopes ? { scopes: skill.scopes } : {}), watch: false },
+          `the skill '${skill.path}' from ${provider.source}`,
+          this.logger,
+        ),
+      ),
+    ).then(
+      (catalogues) => {
+        if (this.loading.get(provider) !== load) return; // a newer list of this provider's skills won
+        const others = new Set(this.catalogues.filter((c) => !(this.provided.get(provider) ?? []).includes(c)).flatMap((c) => c.entries.map((e) => e.uri)));
+        const taken = catalogues.flatMap((c) => c.entries.map((e) => e.uri)).filter((uri) => others.has(uri));
+        if (taken.length > 0) throw new Error(`Cannot serve the skills from ${provider.source}: ${taken.join(', ')} ${taken.length === 1 ? 'is' : 'are'} served by another source already.\nFix: rename the skill, or add the provider under a namespace (its skills' prefix).`);
+        this.provided.set(provider, catalogues);
+        this.changed();
+      },
+    ).catch((error: unknown) => {
+      this.logger.error(`${error instanceof Error ? error.message : String(error)}\nThe skills from ${provider.source} are not served.`);
+    });
+    this.loading.set(provider, load);
+  }
+
+  /** Resolves once every provider's skills listed so far are served (or refused, and logged). */
+  async settled(): Promise<void> {
+    await Promise.all(this.loading.values());
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
 
   /** Loads every source of `forRoot({ skills })`; one that cannot be served fails the bootstrap (INVALID_SKILLS). */
   static async load(given: McpSkillsOptions | readonly McpSkillsOptions[], logger: Pick<ServerLogger, 'error' | 'warn'>): Promise<SkillShelf> {
@@ -66,11 +124,15 @@ export class SkillShelf {
       source: 'skills',
       components: () => ({ resources: this.catalogues.flatMap((c) => c.entries.map((s) => manifestResource(c, s))), templates: this.catalogues.flatMap((c) => c.entries.map((s) => filesTemplate(c, s))) }),
       watch: (changed) => {
-        for (const catalogue of shelf.catalogues) {
+        shelf.listeners.add(changed);
+        for (const catalogue of shelf.own) {
           const { directory, watch } = catalogue.options;
           if (directory !== undefined && watch !== false) shelf.stops.push(shelf.watchFolder(catalogue, directory, changed));
         }
-        return () => shelf.close();
+        return () => {
+          shelf.listeners.delete(changed);
+          shelf.close();
+        };
       },
     };
   }
