@@ -59,6 +59,7 @@ export interface ProvidedComponents {
 
 /** A skill built in code: its path (`pdf-processing`; the last segment is its frontmatter `name`) and its files. */
 export interface ProvidedSkill {
+  /** Where it is served under the provider's namespace: `onboarding` → `skill://<namespace>/onboarding/SKILL.md`. */
   readonly path: string;
   /** Paths under the skill's folder → content; `SKILL.md` among them. */
   readonly files: SkillFileContents;
