@@ -133,6 +133,27 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('skills built in code (prot
   });
 });
 
+describe('skills: file contents', () => {
+  it('serves bytes that are not UTF-8 as a base64 blob, with the MIME type of their extension', async () => {
+    const logo = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00]);
+    const client = await connect({ skills: { skills: { branding: { 'SKILL.md': skillMd('branding', 'Use the logo.'), 'logo.png': logo } } } });
+    const read = await client.readResource({ uri: 'skill://branding/logo.png' });
+    expect(read.contents).toEqual([{ uri: 'skill://branding/logo.png', mimeType: 'image/png', blob: Buffer.from(logo).toString('base64') }]);
+    const listed = await call(client, 'skills/list');
+    expect(listed.skills[0].resources).toContainEqual({ uri: 'skill://branding/logo.png', digest: sha256(Buffer.from(logo)), size: 7 });
+  });
+
+  it('refuses a file changed on disk since the folder was read (its digest no longer matches), and logs why', async () => {
+    const root = folder();
+    const errors: string[] = [];
+    const logger = { error: (m: string, e?: unknown) => errors.push(`${m} ${e instanceof Error ? e.message : ''}`), warn: () => undefined, log: () => undefined };
+    const client = await connect({ logger, skills: { directory: root, watch: false } });
+    writeFileSync(path.join(root, 'pdf-processing', 'references', 'FORMS.md'), '# Forms\n\nSomething else entirely.\n');
+    await expect(client.readResource({ uri: 'skill://pdf-processing/references/FORMS.md' })).rejects.toThrow();
+    expect(errors.join('\n')).toContain('skill://pdf-processing/references/FORMS.md changed since the skills were loaded (its digest no longer matches)');
+  });
+});
+
 describe('skills: paging', () => {
   it('pages skills/list by pageSize, never splitting an entry, and refuses a cursor it did not give', async () => {
     const client = await connect({ skills: { directory: folder(), pageSize: 1 } });
