@@ -6,8 +6,6 @@ import type { SessionRuntime } from '../session-runtime';
 import { resourceVisible } from '../visibility';
 import type { SkillShelf } from './skill-shelf';
 
-export { SKILLS_EXTENSION_ID };
-
 /** The capability a server with skills declares under `extensions` (SEP-2640: settings inline, `directoryRead` when served). */
 export function skillsCapability(shelf: SkillShelf): Record<string, object> {
   return { [SKILLS_EXTENSION_ID]: shelf.directoryRead ? { directoryRead: true } : {} };
