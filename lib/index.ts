@@ -51,7 +51,7 @@ export { McpComponents } from './host/component-control';
 // Providers (docs/composition.md#providers): sources of components other than decorated classes.
 export type { ProviderControl } from './host/component-control';
 export type { ServedProvider } from './host/provider-control';
-export type { McpProvider, ProvidedComponents, ProvidedTool, ProvidedResource, ProvidedTemplate, ProvidedPrompt, ProvidedPromptArgument, ProvidedCompleter } from './interfaces';
+export type { McpProvider, ProvidedComponents, ProvidedTool, ProvidedResource, ProvidedTemplate, ProvidedPrompt, ProvidedPromptArgument, ProvidedCompleter, ProvidedSkill, McpSkillsOptions, SkillFileContents } from './interfaces';
 // What `mcp-reflect generate` writes (docs/types.md).
 export type { PrecompiledValidators } from './interfaces';
 export type { GeneratedMetadata, GeneratedClass, GeneratedMethod, GeneratedParam, GeneratedProperty, GeneratedType } from './interfaces';

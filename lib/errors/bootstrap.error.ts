@@ -47,6 +47,8 @@ export const BootstrapErrorCode = {
   UnresolvableSchemaRef: 'UNRESOLVABLE_SCHEMA_REF',
   /** `McpModule.fromOpenApi()`: the document cannot be read, is not OpenAPI 3.0/3.1, or an operation in it cannot be served. */
   InvalidOpenApiDocument: 'INVALID_OPENAPI_DOCUMENT',
+  /** `forRoot({ skills })`: a skill cannot be served (beyond the limits, a symlink, a path out of the folder, bad frontmatter). */
+  InvalidSkills: 'INVALID_SKILLS',
 } as const;
 export type BootstrapErrorCode = (typeof BootstrapErrorCode)[keyof typeof BootstrapErrorCode];
 

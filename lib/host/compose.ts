@@ -8,7 +8,7 @@ import { ElicitationForms, providedMethods, type MethodHost } from '../invocatio
 import { GeneratedTypes } from '../metadata';
 import { middlewareHooks } from '../pipeline';
 import { PromptRegistry } from '../prompts';
-import { checkedCacheHints, isProtocolError, ServerFactory, ServerHub, TaskRuntime, TOOL_SEARCH_NAMES, uriMatcher, type ProtocolApplication } from '../server';
+import { checkedCacheHints, isProtocolError, ServerFactory, ServerHub, SkillShelf, TaskRuntime, TOOL_SEARCH_NAMES, uriMatcher, type ProtocolApplication } from '../server';
 import { resolveStateOptions } from '../state';
 import { resolveTasksOptions } from '../tasks';
 import { HttpServing } from '../transports';
@@ -162,6 +162,9 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
     return found;
   };
 
+  // Skills are read (and their digests computed) before any session opens; one that cannot be served fails here.
+  // Providers' skills (ProvidedComponents.skills) join them on the same shelf.
+  const skills = await SkillShelf.load(settings.skills ?? [], logger);
   const protocol: ProtocolApplication = {
     info: { name: settings.name, version: settings.version, title: settings.title },
     instructions: settings.instructions,
@@ -182,6 +185,7 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
     tasks: settings.tasks,
     ...(toolSearch ? { toolSearch } : {}),
     state: settings.state,
+    skills,
   };
   // Checked at bootstrap in this order; a durable queue's task worker starts once all of them passed.
   const cacheHints = checkedCacheHints(settings.cacheHints);
@@ -190,7 +194,7 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
   const tasks = new TaskRuntime(protocol, taskOptions, state);
   const factory = new ServerFactory(protocol, { tasks, state, ...(cacheHints ? { cacheHints } : {}) });
   tasks.start();
-  const parts = { factory, http: new HttpServing(protocol, factory, tasks), tasks };
+  const parts = { factory, http: new HttpServing(protocol, factory, tasks), tasks, stops: [() => skills.close()] };
   const registries: ApplicationRegistries = {
     server: { name: settings.name, version: settings.version, ...(settings.title !== undefined ? { title: settings.title } : {}) },
     types,
@@ -212,10 +216,14 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
       return register([host.adopt(provider, types, namespace, provided)], { ...(transforms ? { transforms } : {}) });
     },
     warnUnprovidedComponents: () => warnUnprovidedComponents(served, host.name, logger, settings.warnings),
+    skills: (provider, provided, options) => skills.provide(provider, provided, options.namespace),
   };
   const app = new McpApplication(host, parts, registries, logger);
+  app.providers.add(skills.provider());
   try {
     await host.ready();
+    // Skills of providers added while the application was built are served before it is.
+    await skills.settled();
   } catch (error) {
     // What the task runtime runs (the task service's watch of its store) stops with the bootstrap.
     await tasks.close().catch(() => undefined);

@@ -19,7 +19,7 @@ import {
 } from '../transports';
 import type { ServerLogger } from '../interfaces';
 import { ComponentControl, McpComponents, ProviderControl } from './component-control';
-import type { AddedComponents, AddOptions, McpProvider, ProvidedComponents } from '../interfaces';
+import type { AddedComponents, AddOptions, McpProvider, ProvidedComponents, ProvidedSkill } from '../interfaces';
 import type { McpHost } from './host';
 import { inspectApplication, type InspectionSources, type McpInspection } from './inspection';
 
@@ -31,6 +31,8 @@ export interface ServedParts {
   readonly factory: ServerFactory;
   readonly http: HttpServing;
   readonly tasks: TaskRuntime;
+  /** What stops with the application besides (the skills folders' watchers). */
+  readonly stops?: readonly (() => void)[];
 }
 
 /**
@@ -45,6 +47,8 @@ export interface ApplicationRegistries extends InspectionSources {
   readonly provide: (provider: McpProvider, components: ProvidedComponents, options?: AddOptions) => AddedComponents;
   /** Warns about classes with component decorators that no module provides (once per class and process). */
   readonly warnUnprovidedComponents?: () => void;
+  /** Serves a provider's skills (`ProvidedComponents.skills`) beside `forRoot({ skills })`'s. */
+  readonly skills?: (provider: McpProvider, skills: readonly ProvidedSkill[] | undefined, options: AddOptions) => void;
 }
 
 export type { Transport };
@@ -135,6 +139,7 @@ export class McpApplication {
       },
       batch: (work) => registries.hub.batch(work),
       logger,
+      ...(registries.skills ? { skills: registries.skills } : {}),
     });
     // Providers reach the same controls by injecting McpComponents (or, with several servers, McpComponents.of(name)).
     for (const token of [McpComponents, McpComponents.of(registries.server.name)]) if (host.has(token)) host.get<McpComponents>(token)?.bind(this);
@@ -326,6 +331,7 @@ export class McpApplication {
     await Promise.allSettled(open.map((c) => c.close()));
     // Running tasks are aborted (their Context's signal fires) before the providers they use are destroyed.
     await this.parts.tasks.close();
+    for (const stop of this.parts.stops ?? []) stop();
     await this.host.shutdown(signal);
   }
 

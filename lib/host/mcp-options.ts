@@ -5,6 +5,7 @@ import type { TasksOptions } from '../tasks';
 import type { StateOptions } from '../state';
 import type { ServerLogger } from '../interfaces';
 import type { PrecompiledValidators } from '../interfaces';
+import type { McpSkillsOptions } from '../interfaces';
 
 /** The cacheable operations of the 2026-07-28 revision, each with its cache hint (`McpModule.forRoot({ cacheHints })`). */
 export type CacheHints = Partial<Record<'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read', CacheHint>>;
@@ -69,6 +70,15 @@ export interface McpModuleOptions {
    * McpModule.forRoot({ name: 'docs', version: '1.0.0', cacheHints: { 'tools/list': { ttlMs: 300_000, cacheScope: 'public' } } })
    */
   cacheHints?: CacheHints;
+  /**
+   * Skills (the `io.modelcontextprotocol/skills` extension, SEP-2640): a folder of skill folders, skills built in
+   * code, or several such sources. Served by `skills/list`, `skills/get`, `skill://` resources with their digests
+   * and `resources/directory/read`, through the same visibility, scopes and guards as resources (docs/skills.md).
+   *
+   * @example
+   * McpModule.forRoot({ name: 'docs', version: '1.0.0', skills: { directory: './skills' } })
+   */
+  skills?: McpSkillsOptions | readonly McpSkillsOptions[];
   /**
    * Kinds to declare even while the application has none of them. By default a session's server declares
    * `tools`, `resources` and `prompts` (and `completions`, with prompts or resource templates) only when the

@@ -1,4 +1,4 @@
-import type { AddedComponents, AddOptions, ComponentTransforms, McpProvider, ProvidedComponents } from '../interfaces';
+import type { AddedComponents, AddOptions, ComponentTransforms, McpProvider, ProvidedComponents, ProvidedSkill } from '../interfaces';
 import { namesOf, printable } from '../catalogue';
 import type { ServerLogger } from '../interfaces';
 
@@ -11,6 +11,8 @@ export interface ProviderSite {
   /** Runs `work`; the list changes it makes reach clients as one `list_changed` per kind. */
   batch<T>(work: () => T): T;
   readonly logger: Pick<ServerLogger, 'error'>;
+  /** Serves the skills `provider` lists now in place of those it served (none: stops serving them); they are hashed asynchronously. */
+  skills?(provider: McpProvider, skills: readonly ProvidedSkill[] | undefined, options: AddOptions): void;
 }
 
 /** A provider being served: what it serves now. */
@@ -131,8 +133,13 @@ export class ProvidedSet {
  */
 export function serveProvider(site: ProviderSite, provider: McpProvider, options: AddOptions = {}): ServedProvider {
   const set = new ProvidedSet(site, provider);
-  set.replace(provider.components(), options, true);
-  const unwatch = provider.watch?.(() => set.replace(provider.components(), options));
+  const serve = (strict: boolean) => {
+    const components = provider.components();
+    set.replace(components, options, strict);
+    if (components.skills !== undefined || strict === false) site.skills?.(provider, components.skills, options);
+  };
+  serve(true);
+  const unwatch = provider.watch?.(() => serve(false));
   return {
     get names() {
       return set.names;
@@ -140,6 +147,7 @@ export function serveProvider(site: ProviderSite, provider: McpProvider, options
     remove() {
       unwatch?.();
       set.clear();
+      site.skills?.(provider, undefined, options);
     },
   };
 }

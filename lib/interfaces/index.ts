@@ -31,6 +31,7 @@ export type {
   PromptOptions,
   CompleteOptions,
 } from './component-options.interface';
+export type { McpSkillsOptions, SkillFileContents } from './skills-options.interface';
 export type {
   McpMethod,
   McpComponentKind,
@@ -79,5 +80,5 @@ export type {
 export type { ToolTaskSupport, ToolTaskOptions } from './tool-options.interface';
 export type { ArgTransform, ComponentTransform, ComponentTransforms, ToolTransform } from './transform.interface';
 export type { PrecompiledValidators } from './precompiled-validators.interface';
-export type { McpProvider, ProvidedComponents, ProvidedTool, ProvidedResource, ProvidedTemplate, ProvidedPrompt, ProvidedPromptArgument, ProvidedCompleter } from './provider.interface';
+export type { McpProvider, ProvidedComponents, ProvidedTool, ProvidedResource, ProvidedTemplate, ProvidedPrompt, ProvidedPromptArgument, ProvidedCompleter, ProvidedSkill } from './provider.interface';
 export type { ServerLogger } from './logger.interface';

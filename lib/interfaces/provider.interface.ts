@@ -2,6 +2,7 @@ import type { Context } from '../context';
 import type { ResourceOptions, ResourceTemplateOptions, PromptOptions, CompleteOptions } from './component-options.interface';
 import type { JsonSchema } from './json-schema.interface';
 import type { ToolOptions } from './tool-options.interface';
+import type { SkillFileContents } from './skills-options.interface';
 
 /**
  * A source of components other than a decorated class: a proxied MCP server, an OpenAPI document, or one of
@@ -48,6 +49,22 @@ export interface ProvidedComponents {
   readonly templates?: readonly ProvidedTemplate[];
   readonly prompts?: readonly ProvidedPrompt[];
   readonly completers?: readonly ProvidedCompleter[];
+  /**
+   * Skills built in code (SEP-2640, docs/skills.md#skills-from-a-provider): served beside `forRoot({ skills })`'s,
+   * under the provider's namespace as their prefix, once their files are hashed (a moment after the provider is added;
+   * clients hear `resources/list_changed`).
+   */
+  readonly skills?: readonly ProvidedSkill[];
+}
+
+/** A skill built in code: its path (`pdf-processing`; the last segment is its frontmatter `name`) and its files. */
+export interface ProvidedSkill {
+  /** Where it is served under the provider's namespace: `onboarding` → `skill://<namespace>/onboarding/SKILL.md`. */
+  readonly path: string;
+  /** Paths under the skill's folder → content; `SKILL.md` among them. */
+  readonly files: SkillFileContents;
+  /** The scopes the caller's token must grant to see and read it (as `@Scopes()`). */
+  readonly scopes?: readonly string[];
 }
 
 /** A tool: its descriptor (as `@Tool()` takes it, with its input schema) and `call`, given the validated arguments. */

@@ -9,3 +9,4 @@ export { authInfoOf } from './auth-info';
 export type { ChangeBus, ChangeMessage } from './change-bus';
 export { FULL_TOOL_LIST, TOOL_SEARCH_NAMES } from './tool-search';
 export type { ToolSearchSettings } from './tool-search';
+export { SkillShelf } from './skills/skill-shelf';

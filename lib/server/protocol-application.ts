@@ -9,6 +9,7 @@ import type { TasksOptions } from '../tasks';
 import type { StateOptions } from '../state';
 import type { ServerHub } from './server-hub';
 import type { ToolSearchSettings } from './tool-search';
+import type { SkillShelf } from './skills/skill-shelf';
 
 /** What the protocol layer needs from the application: identity and the compiled registries. */
 export interface ProtocolApplication {
@@ -40,4 +41,6 @@ export interface ProtocolApplication {
   readonly toolSearch?: ToolSearchSettings;
   /** Where `ctx.state` lives and for how long (`McpModule.forRoot({ state })`); defaults apply when absent. */
   readonly state?: StateOptions;
+  /** `McpModule.forRoot({ skills })` loaded: the skills methods are answered from it (docs/skills.md). */
+  readonly skills?: SkillShelf;
 }

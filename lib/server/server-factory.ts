@@ -16,18 +16,19 @@ import type { ResolvedStateOptions } from '../state';
 import { answerTasks } from './tasks/tasks-handlers';
 import type { TaskRuntime } from './tasks/task-runtime';
 import { withTaskWire } from './tasks/tasks-wire';
+import { answerSkills, skillsCapability } from './skills/skills-handlers';
 
 export type { ProtocolApplication };
 
 export type { Connection };
 
-type Kinds = { tools: boolean; resources: boolean; prompts: boolean; completions: boolean; logging: boolean; ui: boolean };
+type Kinds = { tools: boolean; resources: boolean; prompts: boolean; completions: boolean; logging: boolean; ui: boolean; skills?: Record<string, object> };
 
 // One capabilities object per combination of kinds, shared by every server that declares it.
 const CAPABILITIES = new Map<string, Record<string, object>>();
 
 function capabilities(kinds: Kinds): Record<string, object> {
-  const key = `${+kinds.tools}${+kinds.resources}${+kinds.prompts}${+kinds.completions}${+kinds.logging}${+kinds.ui}`;
+  const key = `${+kinds.tools}${+kinds.resources}${+kinds.prompts}${+kinds.completions}${+kinds.logging}${+kinds.ui}${JSON.stringify(kinds.skills ?? {})}`;
   let declared = CAPABILITIES.get(key);
   if (!declared) {
     declared = {
@@ -37,7 +38,8 @@ function capabilities(kinds: Kinds): Record<string, object> {
       ...(kinds.completions ? { completions: {} } : {}),
       ...(kinds.logging ? { logging: {} } : {}),
       // MCP Apps (SEP-1865): a server with `ui://` views declares the extension, with the MIME type it serves.
-      ...(kinds.ui ? { extensions: { ...UI_EXTENSIONS } } : {}),
+      // Skills (SEP-2640): the extension, with directoryRead when `resources/directory/read` is served.
+      ...(kinds.ui || kinds.skills ? { extensions: { ...(kinds.ui ? UI_EXTENSIONS : {}), ...kinds.skills } } : {}),
     };
     CAPABILITIES.set(key, declared);
   }
@@ -177,6 +179,7 @@ export class ServerFactory {
     if (declared.resources) answerResources(runtime);
     if (declared.prompts) answerPrompts(runtime);
     if (declared.completions) answerCompletions(runtime);
+    if (declared.skills && app.skills) answerSkills(runtime, app.skills);
     return server;
   }
 
@@ -184,7 +187,8 @@ export class ServerFactory {
   // does not advertise them, and each session's server carries only the handlers it needs.
   private kinds(): Kinds {
     const app = this.app;
-    const resources = app.declare?.resources === true || !app.resources.empty;
+    // A server with skills serves their files as resources (SEP-2640: the extension needs the resources capability).
+    const resources = app.declare?.resources === true || !app.resources.empty || app.skills?.serving === true;
     const prompts = app.declare?.prompts === true || !app.prompts.empty;
     return {
       tools: app.declare?.tools === true || !app.tools.empty,
@@ -193,6 +197,7 @@ export class ServerFactory {
       completions: prompts || resources,
       logging: app.declare?.logging === true || this.canLog(),
       ui: (this.views ??= app.resources.resources.some((r) => isUiResource(r.descriptor))),
+      ...(app.skills?.serving ? { skills: skillsCapability(app.skills) } : {}),
     };
   }
 

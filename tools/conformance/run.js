@@ -6,6 +6,8 @@
 //   draft               0.2.0-alpha.12 --suite draft                                 (2026-07-28 wire)
 //   all-2026            0.2.0-alpha.12 --suite all --spec-version 2026-07-28
 //   requirements-2026   0.2.0-alpha.12 --requirements 2026-07-28                     (exit code counts scored scenarios)
+//   skills, skills-2026 0.2.0-alpha.12 --scenario sep-2640-skills-* on each wire      (the skills extension, docs/skills.md;
+//                       its scenarios sit in --suite pending, whose server-sse-polling only warns, so each is run alone)
 // Every run uses the CLI's baseline mode with its expected-failures file (0.1.16: expected-failures.yml here;
 // alpha.12: tools/conformance-next/expected-failures.yml), so a failure not listed there, and a listed
 // scenario that passes (a stale entry), both fail the run and are named in its output. Prints each run's
@@ -30,12 +32,17 @@ const shared = path.resolve(root, '..', 'shared', 'conformance', 'expected-failu
 const expectedReleased = existsSync(shared) ? shared : path.join(here, 'expected-failures.yml');
 const expectedNext = path.join(next, 'expected-failures.yml');
 
+// The skills extension's scenarios (SEP-2640): samples/everything declares skills, so none of their checks skips.
+const SKILLS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
+
 const RUNS = [
   { name: '0.1.16', cli: released, cwd: here, expected: expectedReleased, args: ['--suite', 'all'] },
   { name: 'active', cli: prerelease, cwd: next, expected: expectedNext, args: ['--suite', 'active'] },
   { name: 'draft', cli: prerelease, cwd: next, expected: expectedNext, args: ['--suite', 'draft'] },
   { name: 'all-2026', cli: prerelease, cwd: next, expected: expectedNext, args: ['--suite', 'all', '--spec-version', '2026-07-28'] },
   { name: 'requirements-2026', cli: prerelease, cwd: next, expected: expectedNext, args: ['--requirements', '2026-07-28'] },
+  { name: 'skills', cli: prerelease, cwd: next, expected: expectedNext, args: ['--spec-version', '2025-11-25', '--force'], scenarios: SKILLS },
+  { name: 'skills-2026', cli: prerelease, cwd: next, expected: expectedNext, args: ['--spec-version', '2026-07-28', '--force'], scenarios: SKILLS },
 ];
 
 const argv = process.argv.slice(2);
@@ -60,15 +67,15 @@ if (!node22 || !existsSync(released) || !existsSync(prerelease)) {
 
 serveSample({ fail, run: main });
 
-function runSuite(run, url) {
+function runSuite(run, url, one = scenario) {
   const args = [run.cli, 'server', '--url', url, ...run.args, '--expected-failures', run.expected];
   if (run.cli === prerelease) {
-    const outDir = path.join(next, 'results', run.name);
+    const outDir = path.join(next, 'results', run.name, ...(run.scenarios ? [one] : []));
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(outDir, { recursive: true });
     args.push('-o', outDir);
   }
-  if (scenario) args.push('--scenario', scenario);
+  if (one) args.push('--scenario', one);
   return new Promise((resolve) => {
     const suite = spawn(node22, args, { cwd: run.cwd, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
@@ -80,6 +87,16 @@ function runSuite(run, url) {
   });
 }
 
+/** The totals of one CLI run. */
+function count({ code, output }) {
+  // A whole suite ends with "Total: N passed, M failed"; one scenario (--scenario) with "Passed: N/T, M failed".
+  const total = [...output.matchAll(/Total: (\d+) passed, (\d+) failed/g)].pop() ?? [...output.matchAll(/Passed: (\d+)\/\d+, (\d+) failed/g)].pop();
+  const p = total ? Number(total[1]) : 0;
+  // A run that failed without failed checks (a stale expected failure, a crash) still counts one failure.
+  const f = (total ? Number(total[2]) : 0) + (code !== 0 && (!total || Number(total[2]) === 0) ? 1 : 0);
+  return { p, f };
+}
+
 async function main(url) {
   let passed = 0;
   let failed = 0;
@@ -88,12 +105,15 @@ async function main(url) {
   for (const run of runs) {
     const version = run.cli === released ? '0.1.16' : '0.2.0-alpha.12';
     console.log(`\n=== ${run.name}: conformance ${version} server ${run.args.join(' ')} against ${url} (expected failures: ${path.relative(root, run.expected)}) ===`);
-    const { code, output } = await runSuite(run, url);
-    // A whole suite ends with "Total: N passed, M failed"; one scenario (--scenario) with "Passed: N/T, M failed".
-    const total = [...output.matchAll(/Total: (\d+) passed, (\d+) failed/g)].pop() ?? [...output.matchAll(/Passed: (\d+)\/\d+, (\d+) failed/g)].pop();
-    const p = total ? Number(total[1]) : 0;
-    // A run that failed without failed checks (a stale expected failure, a crash) still counts one failure.
-    const f = (total ? Number(total[2]) : 0) + (code !== 0 && (!total || Number(total[2]) === 0) ? 1 : 0);
+    // A run of named scenarios runs each alone (the CLI takes one --scenario) and adds up their totals.
+    let [p, f, code] = [0, 0, 0];
+    for (const one of run.scenarios ? run.scenarios.filter((name) => !scenario || name === scenario) : [scenario]) {
+      const done = await runSuite(run, url, one);
+      const counted = count(done);
+      p += counted.p;
+      f += counted.f;
+      code = Math.max(code, done.code);
+    }
     passed += p;
     failed += f;
     if (code !== 0) worst = 1;
