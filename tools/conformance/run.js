@@ -6,6 +6,8 @@
 //   draft               0.2.0-alpha.12 --suite draft                                 (2026-07-28 wire)
 //   all-2026            0.2.0-alpha.12 --suite all --spec-version 2026-07-28
 //   requirements-2026   0.2.0-alpha.12 --requirements 2026-07-28                     (exit code counts scored scenarios)
+//   authorization       0.2.0-alpha.12 authorization --url <issuer>                  (against samples/signin's auth.server,
+//                       not samples/everything: tools/conformance/authorization.js starts it, its upstream, and signs in)
 // Every run uses the CLI's baseline mode with its expected-failures file (0.1.16: expected-failures.yml here;
 // alpha.12: tools/conformance-next/expected-failures.yml), so a failure not listed there, and a listed
 // scenario that passes (a stale entry), both fail the run and are named in its output. Prints each run's
@@ -13,9 +15,12 @@
 // exits 0 only when every run did.
 // Options: `--only draft,all-2026` (run names above), `--scenario NAME` (one scenario in each selected run).
 // alpha.12 writes every scenario's checks to tools/conformance-next/results/<run>/ (git-ignored).
+// The authorization command has no baseline mode: authorization.js applies expected-failures-authorization.yml
+// (here) the same way and prints the count this file sums.
 'use strict';
 const { spawn } = require('node:child_process');
 const { serveSample } = require('./serve-sample');
+const { runAuthorization } = require('./authorization');
 const { existsSync, mkdirSync, rmSync } = require('node:fs');
 const path = require('node:path');
 
@@ -36,6 +41,7 @@ const RUNS = [
   { name: 'draft', cli: prerelease, cwd: next, expected: expectedNext, args: ['--suite', 'draft'] },
   { name: 'all-2026', cli: prerelease, cwd: next, expected: expectedNext, args: ['--suite', 'all', '--spec-version', '2026-07-28'] },
   { name: 'requirements-2026', cli: prerelease, cwd: next, expected: expectedNext, args: ['--requirements', '2026-07-28'] },
+  { name: 'authorization', cli: prerelease, cwd: next, expected: path.join(here, 'expected-failures-authorization.yml'), args: ['authorization'], authorization: true },
 ];
 
 const argv = process.argv.slice(2);
@@ -58,9 +64,12 @@ if (!node22 || !existsSync(released) || !existsSync(prerelease)) {
   fail('The conformance tools are not installed: run `npm run conformance:install` (tools/conformance and tools/conformance-next).');
 }
 
-serveSample({ fail, run: main });
+// The authorization run serves its own sample: samples/everything starts only for the others.
+if (runs.every((r) => r.authorization)) main().then((code) => process.exit(code), (error) => fail(error.stack));
+else serveSample({ fail, run: main });
 
 function runSuite(run, url) {
+  if (run.authorization) return runAuthorization({ node22, cli: run.cli, cwd: run.cwd, outDir: path.join(next, 'results', run.name), expected: run.expected, scenario });
   const args = [run.cli, 'server', '--url', url, ...run.args, '--expected-failures', run.expected];
   if (run.cli === prerelease) {
     const outDir = path.join(next, 'results', run.name);
@@ -87,7 +96,8 @@ async function main(url) {
   const lines = [];
   for (const run of runs) {
     const version = run.cli === released ? '0.1.16' : '0.2.0-alpha.12';
-    console.log(`\n=== ${run.name}: conformance ${version} server ${run.args.join(' ')} against ${url} (expected failures: ${path.relative(root, run.expected)}) ===`);
+    const target = run.authorization ? "authorization against samples/signin's auth.server" : `server ${run.args.join(' ')} against ${url}`;
+    console.log(`\n=== ${run.name}: conformance ${version} ${target} (expected failures: ${path.relative(root, run.expected)}) ===`);
     const { code, output } = await runSuite(run, url);
     // A whole suite ends with "Total: N passed, M failed"; one scenario (--scenario) with "Passed: N/T, M failed".
     const total = [...output.matchAll(/Total: (\d+) passed, (\d+) failed/g)].pop() ?? [...output.matchAll(/Passed: (\d+)\/\d+, (\d+) failed/g)].pop();
