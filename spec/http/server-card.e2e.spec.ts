@@ -20,6 +20,14 @@ class NoteTools {
 @Module({ imports: [McpModule.forRoot({ name: 'notes', version: '2.3.0', title: 'Team Notes' })], providers: [NoteTools] })
 class NotesModule {}
 
+/** What the specs read of a card. */
+interface Card {
+  version: string;
+  title?: string;
+  remotes: { url: string }[];
+  _meta: Record<string, unknown>;
+}
+
 const CARD = { name: 'io.github.acme/notes', description: 'Team notes: search, read and write.' };
 const VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
 const UI = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
@@ -52,7 +60,7 @@ describe('the server card (SEP-2127), opt-in with serverCard', () => {
     expect(response.headers.get('access-control-expose-headers')).toBe('ETag');
     expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
     expect(response.headers.get('etag')).toMatch(/^"[0-9a-f]{16}"$/);
-    const card = await response.json();
+    const card = (await response.json()) as Card;
     expect(card).toEqual({
       $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
       name: 'io.github.acme/notes',
@@ -99,7 +107,7 @@ describe('the server card (SEP-2127), opt-in with serverCard', () => {
     const url = await app.getUrl();
     const response = await fetch(`${url}/server-card`);
     expect(response.status).toBe(200);
-    const card = await response.json();
+    const card = (await response.json()) as Card;
     expect(card._meta['io.github.mcp-reflect/authorization']).toEqual({
       resourceMetadata: `${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`,
       resource: url,
@@ -122,7 +130,7 @@ describe('the server card (SEP-2127), opt-in with serverCard', () => {
     expect(handler.serverCardPaths).toEqual(['/mcp/server-card', '/.well-known/mcp/server-card']);
     const { origin, server } = await honoServer(handler);
     servers.push(server);
-    const card = await (await fetch(`${origin}/mcp/server-card`)).json();
+    const card = (await (await fetch(`${origin}/mcp/server-card`)).json()) as Card;
     expect(card.remotes).toEqual([{ type: 'streamable-http', url: 'https://notes.acme.example/mcp', supportedProtocolVersions: VERSIONS }]);
     expect(await (await fetch(`${origin}/.well-known/mcp/server-card`)).json()).toEqual(card);
     expect((await fetch(`${origin}/elsewhere/server-card`)).status).toBe(404);
@@ -132,7 +140,7 @@ describe('the server card (SEP-2127), opt-in with serverCard', () => {
     const handler = app.createFetchHandler({ serverCard: CARD });
     const { origin, server } = await honoServer(handler);
     servers.push(server);
-    const card = await (await fetch(`${origin}/tenant-a/mcp/server-card`)).json();
+    const card = (await (await fetch(`${origin}/tenant-a/mcp/server-card`)).json()) as Card;
     expect(card.remotes[0].url).toBe(`${origin}/tenant-a/mcp`);
     // A Host this loopback server does not answer to is refused (DNS rebinding), card or not.
     const rebound = await handler(new Request('http://evil.example/mcp/server-card'), { remoteAddress: '127.0.0.1' });
