@@ -39,6 +39,17 @@ async function honoServer(handler: FetchHandler): Promise<{ origin: string; serv
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
+@Module({ providers: [NoteTools] })
+class SharedNotesModule {}
+
+@Module({
+  imports: [
+    McpModule.forRoot({ name: 'team', version: '1.0.0', modules: [SharedNotesModule] }),
+    McpModule.forRoot({ name: 'admin', version: '2.0.0', modules: [SharedNotesModule] }),
+  ],
+})
+class TwoServersModule {}
+
 describe('the server card (SEP-2127), opt-in with serverCard', () => {
   let app: McpApplication;
   const servers: ServerType[] = [];
@@ -116,6 +127,26 @@ describe('the server card (SEP-2127), opt-in with serverCard', () => {
     });
     // The MCP endpoint itself still wants a token.
     expect((await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+  });
+
+  it('servers.listen(): each endpoint its own card; the well-known path is the first card\'s', async () => {
+    const both = await McpFactory.createServers(TwoServersModule);
+    try {
+      await both.listen({
+        transport: 'http',
+        host: '127.0.0.1',
+        port: 0,
+        endpoints: { team: { path: '/team', serverCard: { ...CARD, name: 'io.github.acme/team' } }, admin: { path: '/admin', serverCard: { ...CARD, name: 'io.github.acme/admin' } } },
+      });
+      const team = await both.get('team').getUrl();
+      const admin = await both.get('admin').getUrl();
+      const nameAt = async (url: string | URL) => ((await (await fetch(url)).json()) as { name: string; version: string }).name;
+      expect(await nameAt(`${team}/server-card`)).toBe('io.github.acme/team');
+      expect(await nameAt(`${admin}/server-card`)).toBe('io.github.acme/admin');
+      expect(await nameAt(new URL('/.well-known/mcp/server-card', team))).toBe('io.github.acme/team');
+    } finally {
+      await both.close();
+    }
   });
 
   it('listen() without serverCard serves no card', async () => {
