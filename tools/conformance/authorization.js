@@ -177,7 +177,11 @@ async function runAuthorization({ node22, cli, cwd, outDir, expected, scenario }
       if (!authorizationUrl) return;
       signIn = browse(authorizationUrl, callback).then(
         (redirect) => deliver(redirect),
-        (error) => out(`The scripted sign-in failed: ${error.message}\n`),
+        (error) => {
+          // The suite would wait 5 minutes for a callback that will not come: stop it (the run fails).
+          out(`The scripted sign-in failed: ${error.message}\n`);
+          suite.kill('SIGTERM');
+        },
       );
     });
     const code = await new Promise((resolve) => suite.on('exit', (c) => resolve(c ?? 1)));
