@@ -11,7 +11,7 @@
 'use strict';
 const { spawn } = require('node:child_process');
 const { createServer } = require('node:net');
-const { mkdirSync, readdirSync, readFileSync, rmSync } = require('node:fs');
+const { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..', '..');
@@ -141,19 +141,26 @@ function readChecks(outDir) {
   const results = new Map();
   for (const dir of readdirSync(outDir)) {
     const match = /^authorization-server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(dir);
-    if (match) results.set(match[1], JSON.parse(readFileSync(path.join(outDir, dir, 'checks.json'), 'utf8')));
+    // A scenario the suite was stopped in has a folder but no checks.json.
+    const file = path.join(outDir, dir, 'checks.json');
+    if (match && existsSync(file)) results.set(match[1], JSON.parse(readFileSync(file, 'utf8')));
   }
   return results;
 }
 
 /**
- * Runs the suite; resolves with `{ code, output }` as run.js expects of a run: the output ends with the suite's
- * "Total: N passed, M failed" (M = failures not in the baseline, plus 1 per stale entry).
+ * Runs the suite; resolves with `{ code, output }` as run.js expects of a run: the output (the suite's, then the
+ * baseline's) ends with "With the baseline: Total: N passed, M failed" (M = failed checks not in the baseline, plus
+ * 1 per stale entry, plus 1 when the suite exited non-zero without a failed check).
  */
 async function runAuthorization({ node22, cli, cwd, outDir, expected, scenario }) {
   const children = [];
-  const out = (text) => process.stdout.write(text);
   let output = '';
+  // What run.js reads (its last "Total:" line) is this run's whole output: the suite's and the baseline's.
+  const out = (text) => {
+    output += text;
+    process.stdout.write(text);
+  };
   try {
     const upstream = await start([path.join('samples', 'signin', 'upstream.mjs')], { UPSTREAM_PORT: '0' }, /upstream sign-in provider at (\S+)/, children);
     const mcpUrl = await start(['-r', './spec/support/register.js', path.join('samples', 'signin', 'main.ts')], { PORT: '0', HOST: '127.0.0.1', UPSTREAM_ISSUER: upstream }, /notes MCP server on (\S+),/, children);
@@ -170,8 +177,7 @@ async function runAuthorization({ node22, cli, cwd, outDir, expected, scenario }
     children.push(suite);
     let signIn;
     suite.stdout.on('data', (chunk) => {
-      output += chunk;
-      out(chunk);
+      out(String(chunk));
       // The suite prints the authorization URL for a person to open, then waits for its callback.
       const authorizationUrl = signIn ? undefined : /^(http\S+\/authorize\?\S+)$/m.exec(output)?.[1];
       if (!authorizationUrl) return;
@@ -205,10 +211,14 @@ function applyBaseline(results, expected, suiteCode, out) {
   if (stale.length) out(`\nStale baseline entries (now passing - remove from baseline):\n${stale.map((n) => `  ✓ ${n}\n`).join('')}`);
   if (unexpected.length) out(`\nUnexpected failures:\n${unexpected.map((n) => `  ✗ ${n}\n`).join('')}`);
   if (results.size === 0) out('\nThe suite saved no results.\n');
+  else if (suiteCode !== 0 && unexpected.length === 0 && listed.length === 0) out(`\nThe suite exited ${suiteCode} without a failed check: it was stopped, or it crashed.\n`);
   // The count run.js sums (its last "Total:" line): failed checks outside the baseline, and one per stale entry.
   const all = [...results];
   const passed = all.reduce((n, [, checks]) => n + checks.filter((c) => c.status === 'SUCCESS').length, 0);
-  const failed = all.filter(([name]) => !expected.includes(name)).reduce((n, [, checks]) => n + checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').length, 0) + stale.length;
+  const failed =
+    all.filter(([name]) => !expected.includes(name)).reduce((n, [, checks]) => n + checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').length, 0) +
+    stale.length +
+    (suiteCode !== 0 && unexpected.length === 0 && listed.length === 0 ? 1 : 0);
   out(`\nWith the baseline: Total: ${passed} passed, ${failed} failed\n`);
   // Without failures outside the baseline, the suite's own non-zero exit comes from listed failures only.
   return unexpected.length || stale.length || results.size === 0 || (suiteCode !== 0 && listed.length === 0) ? 1 : 0;
