@@ -15,10 +15,14 @@ interface Run {
   stderr: string;
 }
 
-/** `mcp-reflect server-json` as a process, in `cwd`. */
+/** `mcp-reflect server-json` as a process, in `cwd`: from the source, or from the build (dist/, as the package ships it). */
 function serverJson(cwd: string, ...args: string[]): Promise<Run> {
+  return cli(['-r', path.join(root, 'spec/support/register.js'), path.join(root, 'lib/cli/main.ts')], cwd, args);
+}
+
+function cli(command: string[], cwd: string, args: string[]): Promise<Run> {
   return new Promise((resolve) =>
-    execFile(process.execPath, ['-r', path.join(root, 'spec/support/register.js'), path.join(root, 'lib/cli/main.ts'), 'server-json', ...args], { cwd, env: { ...process.env, NODE_OPTIONS: '' }, encoding: 'utf8' }, (error, stdout, stderr) =>
+    execFile(process.execPath, [...command, 'server-json', ...args], { cwd, env: { ...process.env, NODE_OPTIONS: '' }, encoding: 'utf8' }, (error, stdout, stderr) =>
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     ),
   );
@@ -87,6 +91,14 @@ describe('mcp-reflect server-json', () => {
     expect(validate(document)).toBe(true);
     // Again, the same file: said so.
     expect((await serverJson(project, '--env', 'WEATHER_REGION', '--secret-env', 'WEATHER_API_KEY', '--arg', '--stdio')).stdout).toBe('Unchanged: server.json (io.github.acme/weather 1.4.0, npm package @acme/weather over stdio).\n');
+  });
+
+  it('runs from the build as the package ships it (the schema is compiled into dist/, no file beside it)', async () => {
+    const run = await cli([path.join(root, 'dist', 'cli', 'main.js')], project, ['--dry-run']);
+    expect(run.code).toBe(0);
+    const document = JSON.parse(run.stdout);
+    expect(document.packages[0]).toMatchObject({ registryType: 'npm', identifier: '@acme/weather', transport: { type: 'stdio' } });
+    expect(validate(document)).toBe(true);
   });
 
   it('package form without mcpName: the name comes from the GitHub repository', async () => {
