@@ -59,6 +59,10 @@ export function serverCardPaths(endpointPath: string): string[] {
 /** The card of one endpoint: checked once (bootstrap), built per request from `source`, answered with its cache validators. */
 export class ServerCard {
   private readonly url?: string;
+  /** The authorization part, read once from the protected resource metadata (a static document). */
+  private authorization?: Promise<Record<string, unknown>>;
+  /** The last card answered, by what it was built from: a request for the same card is a lookup. */
+  private last?: { key: string; body: string; etag: string };
   /** Where the card is served, when the endpoint's URL is known; otherwise any `…/server-card` routed here. */
   readonly paths: readonly string[];
 
@@ -83,14 +87,15 @@ export class ServerCard {
     const url = this.url ?? (requestUrl.pathname.endsWith(SUFFIX) ? `${requestUrl.origin}${requestUrl.pathname.slice(0, -SUFFIX.length)}` : undefined);
     const title = options.title ?? source.info.title;
     const meta: Record<string, unknown> = { ...options._meta };
-    if (source.auth) {
-      const document = await source.auth.metadata();
-      meta['io.github.mcp-reflect/authorization'] = {
-        resourceMetadata: source.auth.metadataUrl,
+    const auth = source.auth;
+    if (auth) {
+      this.authorization ??= auth.metadata().then((document) => ({
+        resourceMetadata: auth.metadataUrl,
         resource: document.resource,
         authorizationServers: document.authorization_servers,
         ...(document.scopes_supported ? { scopesSupported: document.scopes_supported } : {}),
-      };
+      }));
+      meta['io.github.mcp-reflect/authorization'] = await this.authorization;
     }
     const extensions = (source.capabilities() as { extensions?: Record<string, unknown> }).extensions;
     if (extensions && Object.keys(extensions).length > 0) meta['io.github.mcp-reflect/extensions'] = extensions;
@@ -123,14 +128,22 @@ export class ServerCard {
     };
     if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
     if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { ...cors, allow: 'GET, HEAD, OPTIONS' } });
-    const body = JSON.stringify(await this.document(new URL(request.url)));
-    const etag = `"${digest(body)}"`;
+    const { body, etag } = await this.serialized(new URL(request.url));
     const headers = { ...cors, 'content-type': SERVER_CARD_MEDIA_TYPE, 'cache-control': 'public, max-age=3600', etag };
     const validators = request.headers.get('if-none-match');
     if (validators && (validators.trim() === '*' || validators.split(',').some((v) => v.trim().replace(/^W\//, '') === etag))) {
       return new Response(null, { status: 304, headers });
     }
     return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
+  }
+
+  /** The card as sent, and its entity tag; rebuilt only when what it is built from changed (the extensions, the URL). */
+  private async serialized(requestUrl: URL): Promise<{ body: string; etag: string }> {
+    const key = `${this.url ?? requestUrl.origin + requestUrl.pathname}\n${JSON.stringify(this.source.capabilities().extensions ?? null)}`;
+    if (this.last?.key === key) return this.last;
+    const body = JSON.stringify(await this.document(requestUrl));
+    this.last = { key, body, etag: `"${digest(body)}"` };
+    return this.last;
   }
 }
 
