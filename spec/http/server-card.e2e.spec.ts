@@ -39,6 +39,17 @@ async function honoServer(handler: FetchHandler): Promise<{ origin: string; serv
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
+@Injectable()
+class SearchOnly {
+  @Tool({ description: 'Finds notes' })
+  search(@Param() query: string): string {
+    return `found ${query}`;
+  }
+}
+
+@Module({ imports: [McpModule.forRoot({ name: 'plain', version: '1.0.0' })], providers: [SearchOnly] })
+class PlainModule {}
+
 @Module({ providers: [NoteTools] })
 class SharedNotesModule {}
 
@@ -146,6 +157,25 @@ describe('the server card (SEP-2127), opt-in with serverCard', () => {
       expect(await nameAt(new URL('/.well-known/mcp/server-card', team))).toBe('io.github.acme/team');
     } finally {
       await both.close();
+    }
+  });
+
+  it('a card answered from memory follows the extensions: a view added later shows in the next card, under a new ETag', async () => {
+    const plain = await McpFactory.create(PlainModule);
+    try {
+      await plain.listen({ transport: 'http', host: '127.0.0.1', port: 0, serverCard: CARD });
+      const url = `${await plain.getUrl()}/server-card`;
+      const before = await fetch(url);
+      expect(((await before.json()) as Card)._meta).toBeUndefined();
+      plain.providers.add({
+        source: 'a spec',
+        components: () => ({ resources: [{ uri: 'ui://notes/later', name: 'later', mimeType: 'text/html;profile=mcp-app', read: () => '<p>later</p>' }] }),
+      });
+      const after = await fetch(url, { headers: { 'if-none-match': before.headers.get('etag')! } });
+      expect(after.status).toBe(200);
+      expect(((await after.json()) as Card)._meta).toEqual({ 'io.github.mcp-reflect/extensions': UI });
+    } finally {
+      await plain.close();
     }
   });
 
