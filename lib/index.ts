@@ -69,7 +69,7 @@ export type { Answers, Question } from './context';
 export type { ClientInfo, ContextLogger, McpTransportKind, ElicitResult, InputOptions, LogLevel, ProgressUpdate, SampleOptions, SamplingMessage, SamplingResult } from './context';
 export { McpModule, McpFactory, McpApplication } from './host';
 export { InMemoryEventStore } from './transports';
-export type { FetchHandler, FetchHandlerOptions, FetchRequestInfo, HttpListenOptions, HttpOptions, NodeHttpHandler, EventStore, InMemoryEventStoreOptions, SessionRecord, SessionStore } from './transports';
+export type { FetchHandler, FetchHandlerOptions, FetchRequestInfo, HttpListenOptions, HttpOptions, NodeHttpHandler, ServerCardOptions, EventStore, InMemoryEventStoreOptions, SessionRecord, SessionStore } from './transports';
 // What `app.connect()` returns.
 export type { ConnectionHandle } from './transports';
 export type { ChangeBus, ChangeMessage } from './server';

@@ -6,6 +6,7 @@ import { generateCommand, generateUsage } from './generate.command';
 import { inspectCommand, inspectUsage } from './inspect.command';
 import { installCommand, installUsage } from './install.command';
 import { newCommand, newUsage } from './new.command';
+import { serverJsonCommand, serverJsonUsage } from './server-json.command';
 import { validatorsCommand, validatorsUsage } from './validators.command';
 import { workerCommand, workerUsage } from './worker.command';
 import type { CommandOutput } from './output';
@@ -22,6 +23,7 @@ Commands:
   install <host> <entry>  register a built server (or a URL) in Claude Desktop, Claude Code, Cursor, VS Code, …
   worker <entry>          run the tasks of a durable queue, serving nothing (docs/tasks.md#workers)
   validators <entry>      write the argument and output validators as precompiled code (docs/runtimes.md)
+  server-json             write the MCP Registry's server.json (npm package over stdio, or --remote <url>)
 
 <entry> is a .js file (or a .ts file, compiled with the project's @swc/core) that exports the root module: a
 @Module() of 'mcp-reflect', or a Nest @Module() importing McpModule of 'mcp-reflect/nest' (docs/cli.md).
@@ -37,6 +39,7 @@ const commands: Record<string, { run: Command; usage: string }> = {
   install: { run: installCommand, usage: installUsage },
   dev: { run: devCommand, usage: devUsage },
   worker: { run: workerCommand, usage: workerUsage },
+  'server-json': { run: serverJsonCommand, usage: serverJsonUsage },
 };
 
 /**

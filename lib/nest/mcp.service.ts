@@ -16,6 +16,7 @@ import { NestHost } from './nest-host';
 import { checkNestServers, servedNestModules } from './nest-servers';
 import { mountAhead } from './server-mount';
 import { deferRouteBodies, routePaths, takeDeferred } from './route-body';
+import { serverCardPaths } from '../transports/http/server-card';
 
 /**
  * The MCP server of a Nest application: built from the application's providers once Nest has initialised
@@ -78,10 +79,18 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     const adapter = this.adapterHost?.httpAdapter;
     if (http === false || !adapter || http?.mount === 'server') return;
     // Nest has mapped the routes and registered its body parsers: the endpoint's route is taken from them.
-    deferRouteBodies(adapter, routePaths(applicationConfig(this.moduleRef), http?.path ?? '/mcp'));
+    const routes = routePaths(applicationConfig(this.moduleRef), http?.path ?? '/mcp');
+    deferRouteBodies(adapter, routes);
+    const serve = (req: Parameters<McpService['serveHttp']>[0], res: Parameters<McpService['serveHttp']>[1]) => void this.serveHttp(req, res);
+    // The server card (SEP-2127): `<route>/server-card` and the well-known path, on the adapter as the metadata is.
+    if (http?.serverCard) {
+      for (const path of new Set(routes.flatMap((route) => serverCardPaths(route)))) {
+        adapter.get(path, serve);
+        adapter.options(path, serve);
+      }
+    }
     if (!http?.auth) return;
     if (!http.auth.resource) throw resourceMissing();
-    const serve = (req: Parameters<McpService['serveHttp']>[0], res: Parameters<McpService['serveHttp']>[1]) => void this.serveHttp(req, res);
     for (const path of authGate().metadataPathsOf(http.auth.resource)) {
       adapter.get(path, serve);
       adapter.options(path, serve);

@@ -25,7 +25,8 @@ export function mountAhead(server: Server, path: string, handler: NodeHttpHandle
   }
   // As Nest normalizes a route: one leading slash, no trailing one ('mcp/' is '/mcp').
   const route = `/${path.replace(/^\/+|\/+$/g, '')}`;
-  const exact = new Set([route, `${route}/`, ...handler.metadataPaths, ...(handler.authorizationServer?.paths ?? [])]);
+  const cards = handler.serverCardPaths.length > 0 ? [...handler.serverCardPaths, `${route}/server-card`] : [];
+  const exact = new Set([route, `${route}/`, ...handler.metadataPaths, ...cards, ...(handler.authorizationServer?.paths ?? [])]);
   const prefix = handler.authorizationServer?.prefix;
   const claims = (req: IncomingMessage): boolean => {
     const url = req.url ?? '/';

@@ -183,6 +183,11 @@ export class ServerFactory {
     return server;
   }
 
+  /** The capabilities a session opened now declares (the server card reads their extensions). */
+  capabilities(): Record<string, object> {
+    return capabilities(this.kinds());
+  }
+
   // A session declares (and answers) the kinds the application has as it opens: a server without prompts
   // does not advertise them, and each session's server carries only the handlers it needs.
   private kinds(): Kinds {

@@ -9,4 +9,5 @@ export type { FetchHandler, FetchHandlerOptions, FetchRequestInfo } from './http
 export type { HttpEndpointSpec } from './http/node-http';
 export type { HttpListener, NodeHttpHandler } from './http/node-http';
 export type { HttpListenOptions, HttpOptions } from './http/http-options';
+export type { ServerCardOptions } from './http/server-card';
 export type { SessionRecord, SessionStore } from './http/session-store';

@@ -170,7 +170,7 @@ describe.each(runners)('the mcp-reflect CLI, run from $name', ({ argv }) => {
       code: 2,
       stdout: '',
       // Every command, in the order of the usage text (inspect, call, new, …).
-      stderr: expect.stringMatching(/^Unknown command frob: mcp-reflect knows inspect, call, new(, \w+)* and \w+\.\nRun `mcp-reflect --help` for usage\.\n$/),
+      stderr: expect.stringMatching(/^Unknown command frob: mcp-reflect knows inspect, call, new(, [\w-]+)* and [\w-]+\.\nRun `mcp-reflect --help` for usage\.\n$/),
     });
     expect(await run('inspect', app, '--verbose')).toMatchObject({
       code: 2,

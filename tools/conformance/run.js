@@ -8,6 +8,8 @@
 //   requirements-2026   0.2.0-alpha.12 --requirements 2026-07-28                     (exit code counts scored scenarios)
 //   skills, skills-2026 0.2.0-alpha.12 --scenario sep-2640-skills-* on each wire      (the skills extension, docs/skills.md;
 //                       its scenarios sit in --suite pending, whose server-sse-polling only warns, so each is run alone)
+//   authorization       0.2.0-alpha.12 authorization --url <issuer>                  (against samples/signin's auth.server,
+//                       not samples/everything: tools/conformance/authorization.js starts it, its upstream, and signs in)
 // Every run uses the CLI's baseline mode with its expected-failures file (0.1.16: expected-failures.yml here;
 // alpha.12: tools/conformance-next/expected-failures.yml), so a failure not listed there, and a listed
 // scenario that passes (a stale entry), both fail the run and are named in its output. Prints each run's
@@ -15,9 +17,12 @@
 // exits 0 only when every run did.
 // Options: `--only draft,all-2026` (run names above), `--scenario NAME` (one scenario in each selected run).
 // alpha.12 writes every scenario's checks to tools/conformance-next/results/<run>/ (git-ignored).
+// The authorization command has no baseline mode: authorization.js applies expected-failures-authorization.yml
+// (here) the same way and prints the count this file sums.
 'use strict';
 const { spawn } = require('node:child_process');
 const { serveSample } = require('./serve-sample');
+const { runAuthorization } = require('./authorization');
 const { existsSync, mkdirSync, rmSync } = require('node:fs');
 const path = require('node:path');
 
@@ -43,6 +48,7 @@ const RUNS = [
   { name: 'requirements-2026', cli: prerelease, cwd: next, expected: expectedNext, args: ['--requirements', '2026-07-28'] },
   { name: 'skills', cli: prerelease, cwd: next, expected: expectedNext, args: ['--spec-version', '2025-11-25', '--force'], scenarios: SKILLS },
   { name: 'skills-2026', cli: prerelease, cwd: next, expected: expectedNext, args: ['--spec-version', '2026-07-28', '--force'], scenarios: SKILLS },
+  { name: 'authorization', cli: prerelease, cwd: next, expected: path.join(here, 'expected-failures-authorization.yml'), args: ['authorization'], authorization: true },
 ];
 
 const argv = process.argv.slice(2);
@@ -65,9 +71,12 @@ if (!node22 || !existsSync(released) || !existsSync(prerelease)) {
   fail('The conformance tools are not installed: run `npm run conformance:install` (tools/conformance and tools/conformance-next).');
 }
 
-serveSample({ fail, run: main });
+// The authorization run serves its own sample: samples/everything starts only for the others.
+if (runs.every((r) => r.authorization)) main().then((code) => process.exit(code), (error) => fail(error.stack));
+else serveSample({ fail, run: main });
 
 function runSuite(run, url, one = scenario) {
+  if (run.authorization) return runAuthorization({ node22, cli: run.cli, cwd: run.cwd, outDir: path.join(next, 'results', run.name), expected: run.expected, scenario });
   const args = [run.cli, 'server', '--url', url, ...run.args, '--expected-failures', run.expected];
   if (run.cli === prerelease) {
     const outDir = path.join(next, 'results', run.name, ...(run.scenarios ? [one] : []));
@@ -104,7 +113,8 @@ async function main(url) {
   const lines = [];
   for (const run of runs) {
     const version = run.cli === released ? '0.1.16' : '0.2.0-alpha.12';
-    console.log(`\n=== ${run.name}: conformance ${version} server ${run.args.join(' ')} against ${url} (expected failures: ${path.relative(root, run.expected)}) ===`);
+    const target = run.authorization ? "authorization against samples/signin's auth.server" : `server ${run.args.join(' ')} against ${url}`;
+    console.log(`\n=== ${run.name}: conformance ${version} ${target} (expected failures: ${path.relative(root, run.expected)}) ===`);
     // A run of named scenarios runs each alone (the CLI takes one --scenario) and adds up their totals.
     let [p, f, code] = [0, 0, 0];
     for (const one of run.scenarios ? run.scenarios.filter((name) => !scenario || name === scenario) : [scenario]) {

@@ -5,6 +5,7 @@ import type { HttpServing } from '../http-serving';
 import { HttpEndpoint, jsonRpcError } from './http-endpoint';
 import type { HttpOptions } from './http-options';
 import { meterBody } from './response-meter';
+import { serverCardPaths } from './server-card';
 
 /** Options of `app.createFetchHandler()`: the HTTP options, and where the endpoint is. */
 export interface FetchHandlerOptions extends HttpOptions {
@@ -37,6 +38,8 @@ export type FetchHandler = ((request: Request, info?: FetchRequestInfo) => Promi
   close(): Promise<void>;
   /** With `auth`: the paths of the protected resource metadata, which this handler answers too. */
   readonly metadataPaths: readonly string[];
+  /** With `serverCard`: the paths of the server card, which this handler answers too. */
+  readonly serverCardPaths: readonly string[];
 };
 
 /** Methods no MCP request uses (and that some runtimes' Request cannot carry). */
@@ -52,7 +55,9 @@ export function createFetchHandler(serving: HttpServing, options: FetchHandlerOp
   const { path, ...http } = options;
   const endpoint = new HttpEndpoint(serving, http, logger, http.auth?.resource);
   const { writeTimeoutMs } = endpoint.limits;
-  const ours = (pathname: string) => path === undefined || pathname === path || endpoint.metadataPaths.includes(pathname);
+  // The card of an endpoint at `path` is at `${path}/server-card` whether or not its URL is known.
+  const cardPaths = options.serverCard && path !== undefined ? [...endpoint.serverCardPaths, ...serverCardPaths(path)] : endpoint.serverCardPaths;
+  const ours = (pathname: string) => path === undefined || pathname === path || endpoint.metadataPaths.includes(pathname) || cardPaths.includes(pathname);
   let warned = false;
   const handler = async (request: Request, info: FetchRequestInfo = {}): Promise<Response> => {
     try {
@@ -84,5 +89,5 @@ export function createFetchHandler(serving: HttpServing, options: FetchHandlerOp
       return jsonRpcError(500, -32603, 'Internal server error.');
     }
   };
-  return Object.assign(handler, { close: () => endpoint.close(), metadataPaths: endpoint.metadataPaths });
+  return Object.assign(handler, { close: () => endpoint.close(), metadataPaths: endpoint.metadataPaths, serverCardPaths: [...new Set(cardPaths)] });
 }

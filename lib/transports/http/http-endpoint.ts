@@ -26,6 +26,7 @@ import { clientKeyOf, isLoopbackAddress } from '../../server/client-address';
 import { readBody, type ReadMessage } from '../../server/message-reading';
 import { checkParamHeaders, HEADER_MISMATCH } from '../../server/param-headers';
 import { checkParsedBody, parseBody, receiveBody, webBody, type BodyRefusal, type BodySource } from './request-body';
+import { ServerCard } from './server-card';
 
 /** What the framework adapter in front passes along besides the request (all optional). */
 export interface EndpointRequestOptions extends RequestOptions {
@@ -61,6 +62,8 @@ export class HttpEndpoint {
   private readonly admission: Admission;
   /** The bus of the 2026-07-28 listen streams: each update reaches only the streams whose caller may see it. */
   private readonly listenBus: ReturnType<HttpServing['listenBus']>;
+  /** With `serverCard`: the card (SEP-2127), public like the protected resource metadata. */
+  private readonly card?: ServerCard;
 
   /** `endpointUrl`: where the endpoint is served (known to `listen()`), the default `auth.resource`. */
   constructor(
@@ -77,6 +80,19 @@ export class HttpEndpoint {
       // With `auth.server`, this endpoint's origin is its own authorization server, whose tokens it accepts.
       if (options.auth.server) this.authorizationServer = new AuthorizationServer(options.auth.server, resource, options.auth.scopesSupported, logger, options.auth.dpop);
       this.gate = new AuthGate(this.authorizationServer?.resourceOptions(options.auth) ?? options.auth, resource, serving.app, logger);
+    }
+    if (options.serverCard) {
+      const gate = this.gate;
+      this.card = new ServerCard(
+        options.serverCard,
+        {
+          info: serving.app.info,
+          capabilities: () => serving.servers.capabilities(),
+          // The document the gate serves, as it serves it.
+          ...(gate ? { auth: { metadataUrl: gate.resourceMetadataUrl, metadata: async () => (await gate.metadata(new Request(gate.resourceMetadataUrl))!.json()) as Record<string, unknown> } } : {}),
+        },
+        options.auth ? resourceOf(options.auth, endpointUrl) : endpointUrl,
+      );
     }
     // The Mcp-Param header map is built as the HTTP endpoint starts (then once per change of the tools): a
     // hand-written schema whose x-mcp-header breaks the rules is reported now, not at the first call. Only HTTP
@@ -99,6 +115,11 @@ export class HttpEndpoint {
   /** The paths of the protected resource metadata (with `auth`), which the endpoint also answers. */
   get metadataPaths(): readonly string[] {
     return this.gate?.paths ?? [];
+  }
+
+  /** The paths of the server card (with `serverCard`), which the endpoint also answers. */
+  get serverCardPaths(): readonly string[] {
+    return this.card?.paths ?? [];
   }
 
   /**
@@ -128,6 +149,11 @@ export class HttpEndpoint {
     // The protected resource metadata is public: any origin may read it (browser-based clients do).
     const metadata = this.gate?.metadata(request);
     if (metadata) return metadata;
+    // So is the server card; its Host is checked (without auth its URL may come from the request's).
+    if (this.card?.answers(new URL(request.url).pathname)) {
+      const refused = this.refuseOrigin(request, false);
+      return refused ? unread(refused) : this.card.respond(request);
+    }
     const refused = this.refuseOrigin(request);
     if (refused) return unread(refused);
     let admitted: Admitted | undefined;

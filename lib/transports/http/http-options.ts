@@ -1,6 +1,7 @@
 import type { AuthOptions } from '../../interfaces';
 import type { EventStore } from './event-store';
 import type { SessionStore } from './session-store';
+import type { ServerCardOptions } from './server-card';
 
 /** Options of the Streamable HTTP endpoint (`app.listen({ transport: 'http', ... })`, `app.createHttpHandler()`). */
 export interface HttpOptions {
@@ -115,6 +116,13 @@ export interface HttpOptions {
    * token issued for this server; `/.well-known/oauth-protected-resource` tells clients where to get one.
    */
   auth?: AuthOptions;
+  /**
+   * Serve a server card (SEP-2127, experimental): `GET <endpoint>/server-card` and `/.well-known/mcp/server-card`
+   * answer a document naming the server, its endpoint and protocol versions, its authorization metadata and
+   * extensions, for clients and catalogues that discover servers before they connect (docs/http.md#server-card).
+   * Default: none.
+   */
+  serverCard?: ServerCardOptions;
 }
 
 /** `app.listen({ transport: 'http' })`: where to bind. */

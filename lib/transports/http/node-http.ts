@@ -10,6 +10,7 @@ import { peerHeader } from '../../server/peer-headers';
 import type { HttpListenOptions, HttpOptions } from './http-options';
 import { bodyOf, webRequest, writeResponse } from './node-adapter';
 import { requestTarget } from './request-target';
+import { SERVER_CARD_WELL_KNOWN } from './server-card';
 import { ErrorCode, McpReflectError } from '../../errors';
 
 export type NodeHttpHandler = ((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>) & {
@@ -20,6 +21,11 @@ export type NodeHttpHandler = ((req: IncomingMessage, res: ServerResponse, parse
    * `/.well-known/oauth-protected-resource`), which this handler answers too: route them to it.
    */
   readonly metadataPaths: readonly string[];
+  /**
+   * With `serverCard`: the paths of the server card (`<endpoint>/server-card` when the endpoint's URL is known,
+   * and `/.well-known/mcp/server-card`), which this handler answers too: route them to it.
+   */
+  readonly serverCardPaths: readonly string[];
   /**
    * With `auth.server`: the authorization server's paths (`/.well-known/oauth-authorization-server`,
    * `/.well-known/openid-configuration`, and every path under `/oauth/`), which this handler answers too.
@@ -80,6 +86,7 @@ export function createNodeHandler(serving: HttpServing, options: HttpOptions, lo
   return Object.assign(handler, {
     close: () => endpoint.close(),
     metadataPaths: endpoint.metadataPaths,
+    serverCardPaths: endpoint.serverCardPaths,
     ...(authorizationServer ? { authorizationServer: { paths: authorizationServer.paths, prefix: OAUTH_PREFIX } } : {}),
   });
 }
@@ -205,7 +212,9 @@ export async function listenHttpEndpoints(
         if (oauthRoute) throw new Error('Cannot serve two authorization servers (auth.server) on one HTTP server: give the other endpoint its own port.');
         oauthRoute = handler;
       }
-      for (const path of [paths[i], ...handler.metadataPaths, ...(handler.authorizationServer?.paths ?? [])]) {
+      for (const path of [paths[i], ...handler.metadataPaths, ...handler.serverCardPaths, ...(handler.authorizationServer?.paths ?? [])]) {
+        // The well-known card path is the first card's on a shared server; every card keeps its `<endpoint>/server-card`.
+        if (path === SERVER_CARD_WELL_KNOWN && routes.has(path)) continue;
         if (routes.has(path) && routes.get(path) !== handler) throw new Error(`Cannot serve two MCP endpoints whose paths meet at ${path}: give them other paths.`);
         routes.set(path, handler);
       }
