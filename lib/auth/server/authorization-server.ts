@@ -26,7 +26,8 @@ import { assertionGrant, checkIdentityAssertion, IdentityAssertions, JWT_BEARER,
 
 export type { Account } from './accounts';
 import { checkMachineClients, isMachineToken, machineClients, machineScopesOf, narrowMachineScope, type MachineClientConfiguration } from './machine-clients';
-import { OAUTH_PREFIX, ROUTES, WELL_KNOWN } from './routes';
+import { OAUTH_PREFIX, ROUTES, WELL_KNOWN, withDefaultScope } from './routes';
+import { foreignTokens, sideBySide } from './token-sources';
 
 export { OAUTH_PREFIX } from './routes';
 
@@ -249,7 +250,7 @@ export class AuthorizationServer implements AssertionGrantHost {
       req.url = WELL_KNOWN[1];
       res.setHeader('cache-control', 'public, max-age=3600');
     }
-    if (pathname === ROUTES.authorization) req.url = canonicalAuthorization(this.withDefaultScope(req.url ?? '/'), this.issuer, this.resource);
+    if (pathname === ROUTES.authorization) req.url = canonicalAuthorization(withDefaultScope(req.url ?? '/', this.issuer, this.scopes), this.issuer, this.resource);
     if (pathname === ROUTES.token && req.method === 'POST') {
       void checkedTokenRequest(req, this.resource, (form, authorization) => narrowMachineScope(form, authorization, (id) => this.machineScopes(id))).then(
         (checked) => {
@@ -274,22 +275,11 @@ export class AuthorizationServer implements AssertionGrantHost {
     this.callback(req, res);
   }
 
-  /**
-   * A request that names no scope asks for every scope of the resource (`openid` when it has none): consent
-   * is then always asked of a new client, and its token is never one without any scope (which oidc-provider
-   * refuses as access_denied).
-   */
-  private withDefaultScope(target: string): string {
-    const url = new URL(target, this.issuer);
-    if (url.searchParams.get('scope')) return target;
-    url.searchParams.set('scope', this.scopes.length > 0 ? this.scopes.join(' ') : 'openid');
-    return `${url.pathname}${url.search}`;
-  }
-
   /** The resource server's options for tokens of this server: its issuer, verified with its own keys. */
   resourceOptions(auth: AuthOptions): AuthOptions {
     const tolerance = auth.clockToleranceSec ?? 30;
-    return { ...auth, issuer: this.issuer, verify: (token) => this.verify(token, tolerance), recheck: (verified) => this.notRevoked(verified), scopesSupported: auth.scopesSupported ?? this.scopes };
+    const ours = { issuer: this.issuer, verify: (token: string) => this.verify(token, tolerance), recheck: (verified: McpAuth) => this.notRevoked(verified) };
+    return { ...auth, ...sideBySide(ours, foreignTokens(auth, this.resource)), scopesSupported: auth.scopesSupported ?? this.scopes };
   }
 
   private async verify(token: string, clockTolerance: number): Promise<McpAuth> {
