@@ -24,7 +24,7 @@ export interface Upstream {
  * `github`: shaped like GitHub instead (OAuth 2.0 only: the issuer `<origin>/login/oauth`, its
  * `/login/oauth/authorize` and `/login/oauth/access_token` endpoints, the scopes `read:user user:email`).
  */
-export async function startUpstream(options: { github?: boolean } = {}): Promise<Upstream> {
+export async function startUpstream(options: { github?: boolean; refresh?: { accessTokenTtl: number } } = {}): Promise<Upstream> {
   const Provider = (require('oidc-provider') as { default: new (issuer: string, config: Record<string, unknown>) => { callback(): (req: unknown, res: unknown) => void; on(e: string, l: (...a: any[]) => void): void } }).default;
   let handler: ((req: unknown, res: unknown) => void) | undefined;
   const mount = options.github ? '/login/oauth' : '';
@@ -47,7 +47,9 @@ export async function startUpstream(options: { github?: boolean } = {}): Promise
     owners,
     register(redirectUri) {
       const provider = new Provider(issuer, {
-        clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], token_endpoint_auth_method: 'client_secret_post', grant_types: ['authorization_code'], response_types: ['code'] }],
+        clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], token_endpoint_auth_method: 'client_secret_post', grant_types: options.refresh ? ['authorization_code', 'refresh_token'] : ['authorization_code'], response_types: ['code'] }],
+        // `refresh`: short-lived access tokens, and a refresh token with each (rotated at every use).
+        ...(options.refresh ? { issueRefreshToken: () => true, rotateRefreshToken: () => true } : {}),
         pkce: { required: () => true },
         scopes: ['openid', 'email', 'profile', 'read:user', 'user:email'],
         claims: { openid: ['sub', 'groups'], email: ['email'], profile: ['name', 'preferred_username'] },
@@ -56,7 +58,7 @@ export async function startUpstream(options: { github?: boolean } = {}): Promise
           accountId: sub,
           claims: () => ({ sub, email: `${sub}@example.com`, name: sub.toUpperCase(), preferred_username: sub, groups: ['staff'] }),
         }),
-        ttl: { AccessToken: 600, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 3600, IdToken: 600 },
+        ttl: { AccessToken: options.refresh?.accessTokenTtl ?? 600, RefreshToken: 3600, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 3600, IdToken: 600 },
         features: { devInteractions: { enabled: true }, registration: { enabled: false }, resourceIndicators: { enabled: false }, userinfo: { enabled: true } },
         cookies: { keys: ['upstream-cookie-key'] },
       });

@@ -21,6 +21,7 @@ import { checkServerOptions, peer, withDpop } from './server-options';
 import { TokenSealer } from './sealed-tokens';
 import { generatedKey, publicPart } from './signing-keys';
 import { UpstreamLogin } from './upstream-login';
+import { UpstreamTokenKeeper } from './upstream-tokens';
 import { identityClaims, rememberKey, type Account } from './accounts';
 import { assertionGrant, checkIdentityAssertion, IdentityAssertions, JWT_BEARER, type AcceptedAssertion, type AssertionGrantHost } from './identity-assertion';
 
@@ -49,6 +50,7 @@ export class AuthorizationServer implements AssertionGrantHost {
   readonly sealer: TokenSealer;
   readonly provider: OidcProvider;
   readonly upstream: UpstreamLogin;
+  private readonly upstreamTokens: UpstreamTokenKeeper;
   readonly ttl: { readonly accessToken: number; readonly refreshToken: number; readonly session: number };
   /** Options, hook results, payloads and interaction results for oidc-provider, made in its realm (../../runtime/peer-realm.ts). */
   readonly toProvider: PeerRealmCopy;
@@ -97,6 +99,7 @@ export class AuthorizationServer implements AssertionGrantHost {
     this.csrfKey = cookies[0];
     this.keySet = this.jose.createLocalJWKSet({ keys: signing.map(publicPart) as never });
     this.upstream = new UpstreamLogin(options.upstream, `${this.issuer}${OAUTH_PREFIX}callback`);
+    this.upstreamTokens = new UpstreamTokenKeeper(this.store, this.sealer, this.upstream, { account: (sub) => this.account(sub), ttl: this.ttl.refreshToken }, logger);
     this.provider = new oidc.default(this.issuer, this.toProvider(withDpop(this.configuration(oidc, signing, cookies, machines), this.dpop)));
     this.provider.proxy = options.proxy ?? false;
     if (options.identityAssertion) this.provider.registerGrantType(JWT_BEARER, assertionGrant(new IdentityAssertions(options.identityAssertion, this.jose, this), this), ['assertion', 'scope', 'resource']);
@@ -299,7 +302,7 @@ export class AuthorizationServer implements AssertionGrantHost {
     // A machine client's token (client credentials) speaks for no user: no upstream tokens.
     if (isMachineToken(payload)) return { ...auth, machine: true };
     const sub = auth.subject;
-    return sub === undefined ? auth : { ...auth, upstreamTokens: () => this.upstreamTokensOf(sub) };
+    return sub === undefined ? auth : { ...auth, upstreamTokens: () => this.upstreamTokens.of(sub) };
   }
 
   private async notRevoked(auth: McpAuth): Promise<void> {
@@ -333,14 +336,8 @@ export class AuthorizationServer implements AssertionGrantHost {
 
   /** Keeps the user's identity and their upstream tokens, sealed (AES-256-GCM) for this subject. */
   async saveAccount(identity: UpstreamIdentity, tokens: UpstreamTokens): Promise<void> {
-    const account: Account = { identity, upstream: this.sealer.seal(JSON.stringify(tokens), `upstream:${identity.subject}`) };
+    const account: Account = { identity, upstream: this.upstreamTokens.seal(identity.subject, tokens) };
     await this.store.set(`account:${identity.subject}`, JSON.stringify(account), this.ttl.refreshToken);
-  }
-
-  private async upstreamTokensOf(sub: string): Promise<UpstreamTokens | undefined> {
-    const sealed = (await this.account(sub))?.upstream;
-    const plain = sealed === undefined ? undefined : this.sealer.open(sealed, `upstream:${sub}`);
-    return plain === undefined ? undefined : (JSON.parse(plain) as UpstreamTokens);
   }
 
   /** A consent given before, by this user to this client (remembered beyond the login session). */

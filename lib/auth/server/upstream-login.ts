@@ -104,15 +104,7 @@ export class UpstreamLogin {
     } catch (error) {
       throw new UpstreamLoginError('server_error', `Signing in at ${this.name} failed: ${messageOf(error)}.`);
     }
-    const tokens: UpstreamTokens = {
-      provider: this.name,
-      accessToken: response.access_token,
-      ...(response.token_type ? { tokenType: response.token_type } : {}),
-      ...(response.refresh_token ? { refreshToken: response.refresh_token } : {}),
-      ...(response.expires_in !== undefined ? { expiresAt: Math.floor(Date.now() / 1000) + response.expires_in } : {}),
-      ...(response.scope ? { scope: response.scope } : {}),
-      ...(response.id_token ? { idToken: response.id_token } : {}),
-    };
+    const tokens = this.tokensOf(response);
     const claims = response.claims() as Record<string, unknown> | undefined;
     try {
       const identity = this.options.identity ? await this.options.identity(tokens, claims) : await this.oidcIdentity(config, tokens, claims);
@@ -121,6 +113,29 @@ export class UpstreamLogin {
       if (error instanceof UpstreamLoginError) throw error;
       throw new UpstreamLoginError('server_error', `${this.name} signed you in, but who you are could not be read: ${messageOf(error)}.`);
     }
+  }
+
+  /** New upstream tokens for a refresh token (the refresh token kept when the provider does not rotate it). */
+  async refresh(refreshToken: string): Promise<UpstreamTokens> {
+    const config = await this.config();
+    try {
+      const tokens = this.tokensOf(await this.client.refreshTokenGrant(config, refreshToken));
+      return tokens.refreshToken ? tokens : { ...tokens, refreshToken };
+    } catch (error) {
+      throw new UpstreamLoginError('server_error', `${this.name} did not refresh the token: ${messageOf(error)}.`);
+    }
+  }
+
+  private tokensOf(response: { access_token: string; token_type?: string; refresh_token?: string; expires_in?: number; scope?: string; id_token?: string }): UpstreamTokens {
+    return {
+      provider: this.name,
+      accessToken: response.access_token,
+      ...(response.token_type ? { tokenType: response.token_type } : {}),
+      ...(response.refresh_token ? { refreshToken: response.refresh_token } : {}),
+      ...(response.expires_in !== undefined ? { expiresAt: Math.floor(Date.now() / 1000) + response.expires_in } : {}),
+      ...(response.scope ? { scope: response.scope } : {}),
+      ...(response.id_token ? { idToken: response.id_token } : {}),
+    };
   }
 
   /** The ID token's claims, completed by the userinfo endpoint when there is one. */
