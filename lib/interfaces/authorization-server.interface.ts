@@ -87,6 +87,13 @@ export interface AuthorizationServerKeys {
   readonly cookies?: readonly string[];
   /** 32 bytes (base64 or base64url) that encrypt upstream tokens (AES-256-GCM). Default: random, made at start. */
   readonly upstreamTokens?: string;
+  /**
+   * Signing keys made and rotated by the server instead of `signing`, kept (sealed with `upstreamTokens`) in the
+   * store, so every instance on it signs with the same key: a new key every `every` seconds, published
+   * `publishAhead` seconds (default: an hour, at most half of `every`) before it signs, the old one kept for
+   * verification until the tokens it signed expire.
+   */
+  readonly rotation?: { readonly every: number; readonly publishAhead?: number };
 }
 
 /** Client ID Metadata Documents (the client id is an https URL the server fetches). */

@@ -2,7 +2,7 @@ import { loadDependency } from '../../runtime/peer';
 import { toPeerRealm, type PeerRealmCopy } from '../../runtime/peer-realm';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { IncomingMessage, type ServerResponse } from 'node:http';
-import { authFromClaims, sameResource } from '../../context';
+import { authFromClaims } from '../../context';
 import { InvalidTokenError } from '../../errors';
 import type { AuthOptions, AuthorizationServerOptions, AuthStore, McpAuth, UpstreamIdentity, UpstreamTokens } from '../../interfaces';
 import type { ServerLogger } from '../../interfaces';
@@ -10,7 +10,6 @@ import { MemoryAuthStore } from './auth-stores';
 import { tokenRejection } from '../jwt-verifier';
 import { LRUCache } from 'lru-cache';
 import { AnonymousAdmission, anonymousLimits, isAnonymousWrite, requestCost } from './anonymous-admission';
-import { clientDocuments } from './client-documents';
 import { Interactions } from './interactions';
 import { Logout } from './logout';
 import { oidcAdapter, type OidcAdapterClass } from './oidc-adapter';
@@ -22,7 +21,9 @@ import { TokenSealer } from './sealed-tokens';
 import { generatedKey, publicPart } from './signing-keys';
 import { UpstreamLogin } from './upstream-login';
 import { UpstreamTokenKeeper } from './upstream-tokens';
-import { identityClaims, rememberKey, type Account } from './accounts';
+import { KeyRing } from './key-ring';
+import { providerConfiguration, type ConfigurationHost } from './provider-configuration';
+import { rememberKey, type Account } from './accounts';
 import { assertionGrant, checkIdentityAssertion, IdentityAssertions, JWT_BEARER, type AcceptedAssertion, type AssertionGrantHost } from './identity-assertion';
 
 export type { Account } from './accounts';
@@ -48,18 +49,24 @@ export class AuthorizationServer implements AssertionGrantHost {
   readonly scopes: readonly string[];
   readonly store: AuthStore;
   readonly sealer: TokenSealer;
-  readonly provider: OidcProvider;
+  provider!: OidcProvider;
   readonly upstream: UpstreamLogin;
   private readonly upstreamTokens: UpstreamTokenKeeper;
   readonly ttl: { readonly accessToken: number; readonly refreshToken: number; readonly session: number };
   /** Options, hook results, payloads and interaction results for oidc-provider, made in its realm (../../runtime/peer-realm.ts). */
   readonly toProvider: PeerRealmCopy;
   readonly errors: OidcProviderModule['errors'];
-  private readonly callback: (req: IncomingMessage, res: ServerResponse) => void;
+  private callback!: (req: IncomingMessage, res: ServerResponse) => void;
+  private readonly cookies: string[];
+  private readonly install: (keys: Record<string, unknown>[]) => void;
+  /** keys.rotation: the ring, and when its keys were first read (requests wait for them). */
+  private ring?: KeyRing;
+  private ready: Promise<void> = Promise.resolve();
+  private keysRead = false;
   private readonly interactions: Interactions;
   private readonly csrfKey: string;
   private readonly jose: Jose;
-  private readonly keySet: ReturnType<Jose['createLocalJWKSet']>;
+  private keySet!: ReturnType<Jose['createLocalJWKSet']>;
   private readonly admission: AnonymousAdmission;
   private readonly adapter: OidcAdapterClass;
   private readonly logout: Logout;
@@ -93,92 +100,52 @@ export class AuthorizationServer implements AssertionGrantHost {
     this.logout = new Logout(this.store, (grantId) => this.revokeGrant(grantId));
     this.sealer = new TokenSealer(options.keys?.upstreamTokens);
     this.ttl = { accessToken: options.ttl?.accessToken ?? 3600, refreshToken: options.ttl?.refreshToken ?? 14 * 86_400, session: options.ttl?.session ?? 86_400 };
+    const rotation = options.keys?.rotation;
     const signing = options.keys?.signing?.map((k) => ({ ...k })) ?? [generatedKey()];
-    this.signingAlg = signing[0].alg as string;
-    const cookies = [...(options.keys?.cookies ?? [randomBytes(32).toString('base64url')])];
-    this.csrfKey = cookies[0];
-    this.keySet = this.jose.createLocalJWKSet({ keys: signing.map(publicPart) as never });
+    this.signingAlg = rotation ? 'ES256' : (signing[0].alg as string);
+    this.cookies = [...(options.keys?.cookies ?? [randomBytes(32).toString('base64url')])];
+    this.csrfKey = this.cookies[0];
     this.upstream = new UpstreamLogin(options.upstream, `${this.issuer}${OAUTH_PREFIX}callback`);
     this.upstreamTokens = new UpstreamTokenKeeper(this.store, this.sealer, this.upstream, { account: (sub) => this.account(sub), ttl: this.ttl.refreshToken }, logger);
-    this.provider = new oidc.default(this.issuer, this.toProvider(withDpop(this.configuration(oidc, signing, cookies, machines), this.dpop)));
-    this.provider.proxy = options.proxy ?? false;
-    if (options.identityAssertion) this.provider.registerGrantType(JWT_BEARER, assertionGrant(new IdentityAssertions(options.identityAssertion, this.jose, this), this), ['assertion', 'scope', 'resource']);
-    // A revoked grant (a replayed code, a reused refresh token, a revocation) is noted for as long as its access
-    // tokens live: the resource server refuses them from then on, on every instance of the store.
-    this.provider.on('grant.revoked', (_ctx: unknown, grantId: unknown) => {
-      this.noteRevoked(String(grantId)).catch((error: unknown) => this.logger.warn(`auth server: revocation not recorded: ${error instanceof Error ? error.message : String(error)}`));
-    });
-    this.logout.attach(this.provider, (message) => this.logger.warn(message));
-    this.callback = this.provider.callback();
+    this.install = (keys) => this.installProvider(oidc, keys, machines, options.identityAssertion && new IdentityAssertions(options.identityAssertion, this.jose, this));
+    this.install(signing);
     this.interactions = new Interactions(this);
+    if (!rotation) return;
+    // Keys of the ring (./key-ring.ts): requests wait until they are read; each change installs them.
+    const publishAhead = rotation.publishAhead ?? Math.min(3600, Math.floor(rotation.every / 2));
+    const ring = (this.ring = new KeyRing(this.store, this.sealer, { every: rotation.every, publishAhead, keep: this.ttl.accessToken + 60 }, logger));
+    this.ready = ring.current().then((keys) => {
+      ring.loaded(keys);
+      this.install(keys);
+      ring.start((changed) => this.install(changed));
+    });
+    this.ready.catch((error: unknown) => logger.error(`auth server: the signing keys could not be read from the store: ${error instanceof Error ? error.message : String(error)}`));
   }
 
-  private configuration(oidc: OidcProviderModule, signing: Record<string, unknown>[], cookies: string[], machines: MachineClientConfiguration): Record<string, unknown> {
-    const { resource, scopes, ttl, options, toProvider } = this;
-    const documents = clientDocuments(options.clientIdMetadataDocuments);
-    return {
-      extraClientMetadata: machines.extraClientMetadata,
-      // A factory, not the class: oidc-provider tells a constructor by `instanceof Function`, of its own realm.
-      adapter: (model: string) => new this.adapter(model),
-      jwks: { keys: signing },
-      cookies: { keys: cookies },
-      routes: ROUTES,
-      scopes: ['openid', 'offline_access', ...scopes],
-      claims: { openid: ['sub'], email: ['email'], profile: ['name', 'preferred_username'], groups: ['groups'] },
-      responseTypes: ['code'],
-      pkce: { required: () => true },
-      clientDefaults: {
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'none',
-        id_token_signed_response_alg: signing[0].alg,
-      },
-      allowOmittingSingleRegisteredRedirectUri: false,
-      clientBasedCORS: () => true,
-      rotateRefreshToken: true,
-      issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed('refresh_token'),
-      ttl: { AccessToken: ttl.accessToken, ClientCredentials: ttl.accessToken, AuthorizationCode: 60, RefreshToken: ttl.refreshToken, Session: ttl.session, Grant: ttl.refreshToken, Interaction: 600, IdToken: 3600 },
-      interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${OAUTH_PREFIX}interaction/${interaction.uid}` },
-      findAccount: async (_ctx: unknown, sub: string) => {
-        const account = await this.account(sub);
-        return account && toProvider({ accountId: sub, claims: () => toProvider({ sub, ...identityClaims(account.identity) }) });
-      },
-      // What the resource server needs to know of the user rides in the access token: never the upstream token.
-      extraTokenClaims: async (_ctx: unknown, token: { kind: string; accountId?: string }) => {
-        if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
-        const account = await this.account(token.accountId);
-        // `grant_id`: the resource server refuses the token once its grant is revoked.
-        return account ? toProvider({ ...identityClaims(account.identity), idp: account.idp ?? this.upstream.name, grant_id: (token as { grantId?: string }).grantId }) : undefined;
-      },
-      loadExistingGrant: (ctx: OidcContext) => this.existingGrant(ctx),
-      renderError: (ctx: { res: ServerResponse; respond: boolean }, out: { error: string; error_description?: string }) => {
-        ctx.respond = false;
-        errorPage(ctx.res, 400, `${out.error}: ${out.error_description ?? 'the request could not be completed'}.`);
-      },
-      features: {
-        devInteractions: { enabled: false },
-        registration: { enabled: options.registration !== false },
-        revocation: { enabled: true },
-        clientCredentials: { enabled: machines.enabled },
-        userinfo: { enabled: false },
-        rpInitiatedLogout: this.logout.feature(),
-        clientIdMetadataDocument: documents.feature,
-        pushedAuthorizationRequests: { enabled: options.pushedAuthorizationRequests === true },
-        resourceIndicators: {
-          enabled: true,
-          defaultResource: () => resource,
-          useGrantedResource: () => true,
-          // RFC 8707: this server issues tokens for its own MCP endpoint only; any other resource is invalid_target.
-          getResourceServerInfo: (_ctx: unknown, indicator: string) => {
-            if (!sameResource(indicator, resource)) throw new oidc.errors.InvalidTarget(`this authorization server issues tokens for ${resource} only`);
-            return toProvider(this.resourceServer());
-          },
-        },
-      },
-      // A client's keys and sector document are a few KiB: oidc-provider reads them without a bound by default.
-      fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
-      fetch: documents.fetch,
-    };
+  /** oidc-provider with these signing keys (the first signs): made at start, and again when the ring turns. */
+  private installProvider(oidc: OidcProviderModule, signing: Record<string, unknown>[], machines: MachineClientConfiguration, assertions?: IdentityAssertions): void {
+    const provider = new oidc.default(this.issuer, this.toProvider(withDpop(providerConfiguration(this.configurationHost(), oidc, signing, this.cookies, machines), this.dpop)));
+    provider.proxy = this.options.proxy ?? false;
+    if (assertions) provider.registerGrantType(JWT_BEARER, assertionGrant(assertions, this), ['assertion', 'scope', 'resource']);
+    // A revoked grant (a replayed code, a reused refresh token, a revocation) is noted for as long as its access
+    // tokens live: the resource server refuses them from then on, on every instance of the store.
+    provider.on('grant.revoked', (_ctx: unknown, grantId: unknown) => {
+      this.noteRevoked(String(grantId)).catch((error: unknown) => this.logger.warn(`auth server: revocation not recorded: ${error instanceof Error ? error.message : String(error)}`));
+    });
+    this.logout.attach(provider, (message) => this.logger.warn(message));
+    this.keySet = this.jose.createLocalJWKSet({ keys: signing.map(publicPart) as never });
+    this.provider = provider;
+    this.callback = provider.callback();
+  }
+
+  /** What ./provider-configuration.ts reads of this server. */
+  private configurationHost(): ConfigurationHost {
+    return { server: this, adapter: this.adapter, logout: this.logout, existingGrant: (ctx) => this.existingGrant(ctx) };
+  }
+
+  /** Stops the ring's checks (keys.rotation). */
+  close(): void {
+    this.ring?.stop();
   }
 
   /** RFC 8707: access tokens for this endpoint are JWTs with its audience, signed with the first key. */
@@ -212,6 +179,13 @@ export class AuthorizationServer implements AssertionGrantHost {
    * `client`: who it comes from, for the bounds of anonymous requests (the HTTP endpoint's client key).
    */
   handle(req: IncomingMessage, res: ServerResponse, client?: string): void {
+    if (this.ring && !this.keysRead) {
+      this.ready.then(
+        () => ((this.keysRead = true), this.handle(req, res, client)),
+        () => errorPage(res, 503, 'The sign-in service is unavailable. Retry shortly.'),
+      );
+      return;
+    }
     const { pathname } = new URL(req.url ?? '/', 'http://x');
     // Every URL the provider builds (the metadata's endpoints, redirects) is the configured issuer's, never one
     // the request's Host or X-Forwarded-* headers name.
@@ -286,6 +260,7 @@ export class AuthorizationServer implements AssertionGrantHost {
   }
 
   private async verify(token: string, clockTolerance: number): Promise<McpAuth> {
+    await this.ready;
     let payload: Awaited<ReturnType<Jose['jwtVerify']>>['payload'];
     try {
       ({ payload } = await this.jose.jwtVerify(token, this.keySet, {

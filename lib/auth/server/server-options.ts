@@ -32,5 +32,12 @@ export function checkServerOptions(options: AuthorizationServerOptions): void {
   }
   const bad = (options.keys?.signing ?? []).findIndex((key) => typeof key.kid !== 'string' || typeof key.alg !== 'string' || typeof key.d !== 'string');
   if (bad >= 0) fail(`keys.signing[${bad}] must be a private JWK with kid and alg (e.g. ES256).`, "export one with jose: { ...(await exportJWK(privateKey)), kid: 'key-1', alg: 'ES256', use: 'sig' }.");
+  const rotation = options.keys?.rotation;
+  if (rotation !== undefined) {
+    if (options.keys?.signing !== undefined) fail('keys.signing and keys.rotation are both given.', 'give keys.signing (your keys, rotated by you) or keys.rotation (keys the server makes and rotates), not both.');
+    if (!(Number.isFinite(rotation.every) && rotation.every >= 2)) fail(`keys.rotation.every must be a number of seconds (at least 2), got ${JSON.stringify(rotation.every)}.`, 'e.g. keys: { rotation: { every: 30 * 86_400 } } (30 days).');
+    if (rotation.publishAhead !== undefined && !(rotation.publishAhead >= 1 && rotation.publishAhead < rotation.every)) fail(`keys.rotation.publishAhead must be at least 1 second and less than every (${rotation.every}), got ${JSON.stringify(rotation.publishAhead)}.`, 'leave it out (an hour, at most half of every).');
+    if (options.keys?.upstreamTokens === undefined && options.store !== undefined) fail('keys.rotation keeps the keys in the shared store, sealed with keys.upstreamTokens, which is not given.', "give every instance the same keys.upstreamTokens (32 bytes, base64).");
+  }
   if (options.keys?.signing?.length === 0) fail('keys.signing is empty.', 'give at least one private JWK, or leave keys.signing out (a key made at start).');
 }

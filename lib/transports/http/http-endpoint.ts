@@ -283,6 +283,7 @@ export class HttpEndpoint {
     if (this.draining) return;
     this.draining = true;
     this.unpublish();
+    this.authorizationServer?.close();
     if (this.inFlight > 0) {
       const timeout = this.options.drainTimeoutMs ?? DEFAULTS.drainTimeoutMs;
       let timer: NodeJS.Timeout | undefined;
