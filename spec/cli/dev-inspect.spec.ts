@@ -1,0 +1,185 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Browser, findChromium } from '../apps/support/chromium';
+import { freePort } from '../support/free-port';
+import { waitFor, within } from '../support/waiting';
+
+/**
+ * `mcp-reflect dev --inspect` as a person uses it: dev serves a temp copy of a project and starts the official
+ * MCP Inspector (the one tools/conformance pins, installed by the global set-up, run on tools/node22's Node 22);
+ * Debian's headless Chromium opens the printed URL, connects, lists the tools, fills a tool's form, runs it and
+ * sees its result and progress; the tool's source is edited, and after dev's restart the Inspector, still
+ * connected, says its list changed and shows the new tool; Ctrl-C ends dev, the server and the Inspector.
+ */
+const root = path.resolve(__dirname, '..', '..');
+const NODE22 = path.join(root, 'tools', 'node22', 'node_modules', '.bin', 'node');
+const INSPECTOR_DIR = path.join(root, 'tools', 'conformance');
+const SHOTS = path.join(root, '.ci', 'tmp');
+const chromium = findChromium();
+if (!chromium) throw new Error('Chromium is not installed: apt-get install -y chromium (npm test does it when it can), or set CHROMIUM_BIN.');
+
+const GREETER = `import { Context, Ctx, Injectable, McpModule, Module, Param, Tool } from 'mcp-reflect';
+
+@Injectable()
+export class GreetTools {
+  @Tool({ description: 'Greets someone, reporting its progress' })
+  async greet(@Param('name', { description: 'who to greet' }) name: string, @Ctx() ctx: Context): Promise<string> {
+    await ctx.reportProgress(50, 100, 'halfway');
+    await ctx.reportProgress(100, 100, 'greeted');
+    return \`Hello, \${name}!\`;
+  }
+}
+
+@Module({ imports: [McpModule.forRoot({ name: 'greeter', version: '1.0.0' })], providers: [GreetTools] })
+export class AppModule {}
+`;
+const FAREWELL = `  @Tool({ description: 'Says goodbye (added while dev ran)' })
+  farewell(@Param('name') name: string): string {
+    return \`Goodbye, \${name}!\`;
+  }
+}
+
+@Module(`;
+
+/** Runs the CLI from the sources on this Node (20 in CI), as dev.spec does. */
+function dev(args: readonly string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string } {
+  let output = '';
+  const child = spawn(process.execPath, ['-r', './spec/support/register.js', 'lib/cli/main.ts', 'dev', ...args], { cwd: root, env: { ...process.env, NODE_OPTIONS: '', ...env } });
+  child.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+describe('mcp-reflect dev --inspect', () => {
+  const dir = path.join(root, 'spec', 'fixtures', `tmp-dev-inspect-${process.pid}`);
+  const entry = path.join(dir, 'src', 'app.module.ts');
+  const children: ChildProcess[] = [];
+  beforeAll(() => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { experimentalDecorators: true, emitDecoratorMetadata: true }, include: ['src'] }));
+    writeFileSync(entry, GREETER);
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  afterAll(() => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opens the Inspector on the dev server: a tool called from its form with progress, a new tool after a restart, all ended by Ctrl-C', async () => {
+    const port = await freePort();
+    const run = dev([entry, '--port', String(port), '--inspect', '--inspector-node', NODE22, '--inspector-dir', INSPECTOR_DIR], { MCP_STORAGE_DIR: mkdtempSync(path.join(tmpdir(), 'inspector-store-')) });
+    children.push(run.child);
+    const url = await waitFor(() => /open (http:\/\/127\.0\.0\.1:\d+\/\?MCP_INSPECTOR_API_TOKEN=[0-9a-f]{64})/.exec(run.output())?.[1], { what: 'the Inspector URL', timeout: 60_000 });
+    expect(run.output()).toContain(`serving ${path.relative(root, entry)} at http://127.0.0.1:${port}/mcp`);
+    // Its API refuses a request without the token it printed: the token is on.
+    const api = new URL(url);
+    expect((await fetch(`${api.origin}/api/config`)).status).toBe(401);
+
+    const browser = Browser.launch(chromium!);
+    try {
+      const page = await browser.newPage();
+      const evaluate = async <T>(expression: string): Promise<T> => {
+        const { result, exceptionDetails } = await browser.send<{ result: { value: T }; exceptionDetails?: { text: string } }>('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true }, page);
+        if (exceptionDetails) throw new Error(`${expression}: ${exceptionDetails.text}`);
+        return result.value;
+      };
+      const text = () => evaluate<string>('document.body ? document.body.innerText : ""');
+      const seen = (what: string, timeout = 20_000) => waitFor(async () => (await text()).includes(what) || undefined, { what: `"${what}" on the page`, timeout, interval: 100 });
+      /** Clicks the element `selector` matches whose text is `label` (a button, a tab's label), once it is there. */
+      const click = async (selector: string, label: string) => {
+        const found = `[...document.querySelectorAll(${JSON.stringify(selector)})].find((e) => e.textContent.trim() === ${JSON.stringify(label)} || e.getAttribute('aria-label') === ${JSON.stringify(label)})`;
+        await waitFor(() => evaluate<boolean>(`!!${found}`), { what: `${selector} "${label}"`, timeout: 20_000, interval: 100 });
+        await evaluate(`${found}.click()`);
+      };
+      /** Types `name` into the form's name field, as keystrokes would (the Inspector's form made of the tool's input schema). */
+      const typeName = async (name: string) => {
+        await evaluate(`(() => { const label = [...document.querySelectorAll('label')].find((e) => e.textContent.trim().startsWith('name')); document.getElementById(label.htmlFor).focus(); })()`);
+        await browser.send('Input.insertText', { text: name }, page);
+      };
+      const screenshot = async (name: string) => {
+        const { data } = await browser.send<{ data: string }>('Page.captureScreenshot', { format: 'png' }, page);
+        writeFileSync(path.join(SHOTS, name), Buffer.from(data, 'base64'));
+      };
+      await browser.send('Emulation.setDeviceMetricsOverride', { width: 1100, height: 640, deviceScaleFactor: 1, mobile: false }, page);
+      await browser.send('Page.navigate', { url }, page);
+      await seen(`127.0.0.1:${port}`);
+      await click('input[role=switch]', `Connect or disconnect "127.0.0.1:${port}"`);
+      await seen('Connected');
+      expect(await text()).toContain('MCP 2026-07-28');
+
+      await click('label', 'Tools');
+      await click('button', 'greet');
+      await seen('who to greet');
+      await typeName('Ada');
+      await click('button', 'Execute Tool');
+      await seen('Hello, Ada!');
+      await seen('greeted — 100 / 100');
+      await screenshot('inspector-call.png');
+
+      writeFileSync(entry, readFileSync(entry, 'utf8').replace('}\n\n@Module(', FAREWELL));
+      await waitFor(() => (run.output().match(/serving /g) ?? []).length >= 2 || undefined, { what: 'the restart', timeout: 30_000 });
+      // The stopped server told the Inspector its tools changed: it offers to list them again, still connected.
+      await seen('List updated');
+      await click('button', 'Refresh');
+      await click('button', 'farewell');
+      await seen('Says goodbye (added while dev ran)');
+      // And it runs, on the new server, with no reconnect (2026-07-28: no session to lose).
+      await typeName('Grace');
+      await click('button', 'Execute Tool');
+      await seen('Goodbye, Grace!');
+      await screenshot('inspector-restart.png');
+    } finally {
+      await browser.close();
+    }
+
+    run.child.kill('SIGINT');
+    expect(await within(exited(run.child), 'dev to stop', 15_000)).toBe(0);
+    // The Inspector's process group went with it: nothing answers on its port any longer.
+    await expect(fetch(`${api.origin}/healthz`)).rejects.toThrow();
+  }, 180_000);
+
+  it('says which Node the Inspector needs, before anything starts, on a Node older than 22.19', async () => {
+    const older = Number(process.versions.node.split('.')[0]) < 22 || (Number(process.versions.node.split('.')[0]) === 22 && Number(process.versions.node.split('.')[1]) < 19);
+    // On a newer Node, the same check is made on the Node given with --inspector-node: this one's own (it passes), so a fake older one.
+    const args = older ? [entry, '--inspect'] : [entry, '--inspect', '--inspector-node', path.join(dir, 'node20')];
+    if (!older) writeFileSync(path.join(dir, 'node20'), '#!/bin/sh\necho v20.19.0\n', { mode: 0o755 });
+    const run = dev(args);
+    children.push(run.child);
+    expect(await within(exited(run.child), 'dev to refuse', 30_000)).toBe(2);
+    expect(run.output()).toContain('The MCP Inspector 2.12.0 needs Node 22.19 or later');
+    expect(run.output()).toContain('--inspector-node');
+    expect(run.output()).not.toContain('serving');
+  }, 60_000);
+
+  it('goes on serving, saying why, when the Inspector cannot be installed (the registry unreachable)', async () => {
+    const scratch = mkdtempSync(path.join(tmpdir(), 'inspector-offline-'));
+    const closed = await freePort();
+    const port = await freePort();
+    try {
+      const run = dev([entry, '--port', String(port), '--inspect', '--inspector-node', NODE22], {
+        MCP_REFLECT_CACHE_DIR: path.join(scratch, 'cache'),
+        npm_config_cache: path.join(scratch, 'npm-cache'),
+        npm_config_registry: `http://127.0.0.1:${closed}/`,
+        npm_config_fetch_retries: '0',
+        npm_config_offline: '',
+      });
+      children.push(run.child);
+      await waitFor(() => run.output().includes('the server goes on without the Inspector') || undefined, { what: 'the failed install to be reported', timeout: 90_000 });
+      expect(run.output()).toContain('Cannot install the MCP Inspector 2.12.0');
+      expect(run.output()).toContain('npm config get registry');
+      expect(run.output()).toContain(`at http://127.0.0.1:${port}/mcp`);
+      // Nothing half-installed is left in the cache.
+      expect(() => readFileSync(path.join(scratch, 'cache', 'inspector-2.12.0', 'package.json'))).toThrow();
+      run.child.kill('SIGINT');
+      expect(await within(exited(run.child), 'dev to stop', 15_000)).toBe(0);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
