@@ -153,6 +153,18 @@ export interface RunningInspector {
   stop(): Promise<void>;
 }
 
+/**
+ * Runs the Inspector's launcher in a process that ends when dev does: its stdin (a pipe from dev) closing means
+ * dev is gone, killed outright included, when no signal reached this process group of its own.
+ */
+const HOST_SCRIPT = [
+  "const { pathToFileURL } = require('node:url');",
+  'const launcher = process.argv[1];',
+  "process.stdin.on('end', () => process.exit(0)).on('error', () => process.exit(0)).resume();",
+  'process.argv = [process.argv[0], launcher, ...process.argv.slice(2)];',
+  'import(pathToFileURL(launcher).href);',
+].join('\n');
+
 /** The variables that would loosen the Inspector's guards, never passed on to it. */
 const LOOSENING = ['DANGEROUSLY_OMIT_AUTH', 'MCP_INSPECTOR_BIND_ALL_INTERFACES', 'ALLOWED_ORIGINS', 'MCP_INSPECTOR_ALLOWED_HOSTS', 'MCP_PROXY_AUTH_TOKEN', 'MCP_INSPECTOR_API_TOKEN', 'MCP_SANDBOX_FULL_ADDRESS', 'MCP_APP_ORIGIN_FULL_ADDRESS', 'HOST', 'CLIENT_PORT', 'SERVER_PORT'];
 
@@ -188,9 +200,10 @@ function startOn(port: number, options: InspectorOptions): Promise<RunningInspec
     MCP_AUTO_OPEN_ENABLED: 'false',
     MCP_INSPECTOR_SECRET_STORE: env.MCP_INSPECTOR_SECRET_STORE ?? 'memory',
   });
-  const args = [options.launcher, '--web', '--transport', 'http', '--server-url', options.serverUrl, '--protocol-era', 'modern'];
+  const args = ['-e', HOST_SCRIPT, options.launcher, '--web', '--transport', 'http', '--server-url', options.serverUrl, '--protocol-era', 'modern'];
   if (options.token) args.push('--header', `Authorization: Bearer ${options.token}`);
-  const child = spawn(options.node, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  // stdin is a pipe dev never writes to: it closes when dev is gone, however (SIGKILL included).
+  const child = spawn(options.node, args, { env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   const endGroup = () => signalGroup(child, 'SIGKILL');
   process.once('exit', endGroup);
   let output = '';
@@ -232,7 +245,7 @@ function startOn(port: number, options: InspectorOptions): Promise<RunningInspec
     // Its warnings and errors reach the terminal, marked as its own.
     child.stderr!.on('data', (chunk: Buffer) => {
       if (!up) output += chunk.toString();
-      for (const line of chunk.toString().split('\n')) if (line.trim()) options.say(`[inspector] ${line}`);
+      for (const line of chunk.toString().split('\n')) if (line.trim() && !QUIET.test(line)) options.say(`[inspector] ${line}`);
     });
     child.once('error', (error) => {
       clearTimeout(timer);
@@ -252,6 +265,9 @@ function startOn(port: number, options: InspectorOptions): Promise<RunningInspec
     });
   });
 }
+
+/** The Inspector's notices about the in-memory secret store dev chose for it: not news to the user. */
+const QUIET = /Secrets are not written anywhere|How the secret store is chosen/;
 
 /** Sends `signal` to the process group `child` leads (it was spawned detached); nothing when it is gone. */
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {

@@ -106,7 +106,7 @@ describe('mcp-reflect dev --inspect', () => {
         const { data } = await browser.send<{ data: string }>('Page.captureScreenshot', { format: 'png' }, page);
         writeFileSync(path.join(SHOTS, name), Buffer.from(data, 'base64'));
       };
-      await browser.send('Emulation.setDeviceMetricsOverride', { width: 1100, height: 640, deviceScaleFactor: 1, mobile: false }, page);
+      await browser.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 720, deviceScaleFactor: 1, mobile: false }, page);
       await browser.send('Page.navigate', { url }, page);
       await seen(`127.0.0.1:${port}`);
       await click('input[role=switch]', `Connect or disconnect "127.0.0.1:${port}"`);
@@ -143,6 +143,18 @@ describe('mcp-reflect dev --inspect', () => {
     // The Inspector's process group went with it: nothing answers on its port any longer.
     await expect(fetch(`${api.origin}/healthz`)).rejects.toThrow();
   }, 180_000);
+
+  it('ends the Inspector when dev is killed outright (SIGKILL: no signal reaches its process group)', async () => {
+    const port = await freePort();
+    const run = dev([entry, '--port', String(port), '--inspect', '--inspector-node', NODE22, '--inspector-dir', INSPECTOR_DIR]);
+    children.push(run.child);
+    const url = await waitFor(() => /open (http:\/\/127\.0\.0\.1:\d+\/)\?/.exec(run.output())?.[1], { what: 'the Inspector URL', timeout: 60_000 });
+    expect((await fetch(`${url}healthz`)).status).toBe(200);
+    run.child.kill('SIGKILL');
+    await exited(run.child);
+    await waitFor(async () => (await fetch(`${url}healthz`).then(() => false, () => true)) || undefined, { what: 'the Inspector to end with dev', timeout: 10_000, interval: 100 });
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/mcp`).then(() => false, () => true)) || undefined, { what: 'the server to end with dev', timeout: 10_000, interval: 100 });
+  }, 90_000);
 
   it('says which Node the Inspector needs, before anything starts, on a Node older than 22.19', async () => {
     const older = Number(process.versions.node.split('.')[0]) < 22 || (Number(process.versions.node.split('.')[0]) === 22 && Number(process.versions.node.split('.')[1]) < 19);
