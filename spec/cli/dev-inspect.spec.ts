@@ -56,6 +56,44 @@ function exited(child: ChildProcess): Promise<number | null> {
   return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
+/** A page of headless Chromium and what a person does on it: read its text, click a button or a tab, type. */
+async function openPage(browser: Browser) {
+  const page = await browser.newPage();
+  const evaluate = async <T>(expression: string): Promise<T> => {
+    const { result, exceptionDetails } = await browser.send<{ result: { value: T }; exceptionDetails?: { text: string } }>('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true }, page);
+    if (exceptionDetails) throw new Error(`${expression}: ${exceptionDetails.text}`);
+    return result.value;
+  };
+  const text = () => evaluate<string>('document.body ? document.body.innerText : ""');
+  const seen = (what: string, timeout = 20_000) => waitFor(async () => (await text()).includes(what) || undefined, { what: `"${what}" on the page`, timeout, interval: 100 });
+  /** Clicks the element `selector` matches whose text (or aria-label) is `label` (a button, a tab's label), once it is there. */
+  const click = async (selector: string, label: string) => {
+    const found = `[...document.querySelectorAll(${JSON.stringify(selector)})].find((e) => e.textContent.trim() === ${JSON.stringify(label)} || e.getAttribute('aria-label') === ${JSON.stringify(label)})`;
+    await waitFor(() => evaluate<boolean>(`!!${found}`), { what: `${selector} "${label}"`, timeout: 20_000, interval: 100 });
+    await evaluate(`${found}.click()`);
+  };
+  /** Types `value` into the form's `field`, as keystrokes would (the form the Inspector made of the tool's input schema). */
+  const type = async (field: string, value: string) => {
+    await evaluate(`(() => { const label = [...document.querySelectorAll('label')].find((e) => e.textContent.trim().startsWith(${JSON.stringify(field)})); document.getElementById(label.htmlFor).focus(); })()`);
+    await browser.send('Input.insertText', { text: value }, page);
+  };
+  const screenshot = async (name: string) => {
+    const { data } = await browser.send<{ data: string }>('Page.captureScreenshot', { format: 'png' }, page);
+    writeFileSync(path.join(SHOTS, name), Buffer.from(data, 'base64'));
+  };
+  /** Opens the Inspector's `url`, turns on the switch of the server at `port`, and shows its tools. */
+  const connect = async (url: string, port: number) => {
+    await browser.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 720, deviceScaleFactor: 1, mobile: false }, page);
+    await browser.send('Page.navigate', { url }, page);
+    await seen(`127.0.0.1:${port}`);
+    await click('input[role=switch]', `Connect or disconnect "127.0.0.1:${port}"`);
+    await seen('Connected');
+    expect(await text()).toContain('MCP 2026-07-28');
+    await click('label', 'Tools');
+  };
+  return { text, seen, click, type, screenshot, connect };
+}
+
 describe('mcp-reflect dev --inspect', () => {
   const dir = path.join(root, 'spec', 'fixtures', `tmp-dev-inspect-${process.pid}`);
   const entry = path.join(dir, 'src', 'app.module.ts');
@@ -83,40 +121,11 @@ describe('mcp-reflect dev --inspect', () => {
 
     const browser = Browser.launch(chromium!);
     try {
-      const page = await browser.newPage();
-      const evaluate = async <T>(expression: string): Promise<T> => {
-        const { result, exceptionDetails } = await browser.send<{ result: { value: T }; exceptionDetails?: { text: string } }>('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true }, page);
-        if (exceptionDetails) throw new Error(`${expression}: ${exceptionDetails.text}`);
-        return result.value;
-      };
-      const text = () => evaluate<string>('document.body ? document.body.innerText : ""');
-      const seen = (what: string, timeout = 20_000) => waitFor(async () => (await text()).includes(what) || undefined, { what: `"${what}" on the page`, timeout, interval: 100 });
-      /** Clicks the element `selector` matches whose text is `label` (a button, a tab's label), once it is there. */
-      const click = async (selector: string, label: string) => {
-        const found = `[...document.querySelectorAll(${JSON.stringify(selector)})].find((e) => e.textContent.trim() === ${JSON.stringify(label)} || e.getAttribute('aria-label') === ${JSON.stringify(label)})`;
-        await waitFor(() => evaluate<boolean>(`!!${found}`), { what: `${selector} "${label}"`, timeout: 20_000, interval: 100 });
-        await evaluate(`${found}.click()`);
-      };
-      /** Types `name` into the form's name field, as keystrokes would (the Inspector's form made of the tool's input schema). */
-      const typeName = async (name: string) => {
-        await evaluate(`(() => { const label = [...document.querySelectorAll('label')].find((e) => e.textContent.trim().startsWith('name')); document.getElementById(label.htmlFor).focus(); })()`);
-        await browser.send('Input.insertText', { text: name }, page);
-      };
-      const screenshot = async (name: string) => {
-        const { data } = await browser.send<{ data: string }>('Page.captureScreenshot', { format: 'png' }, page);
-        writeFileSync(path.join(SHOTS, name), Buffer.from(data, 'base64'));
-      };
-      await browser.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 720, deviceScaleFactor: 1, mobile: false }, page);
-      await browser.send('Page.navigate', { url }, page);
-      await seen(`127.0.0.1:${port}`);
-      await click('input[role=switch]', `Connect or disconnect "127.0.0.1:${port}"`);
-      await seen('Connected');
-      expect(await text()).toContain('MCP 2026-07-28');
-
-      await click('label', 'Tools');
+      const { seen, click, type, screenshot, connect } = await openPage(browser);
+      await connect(url, port);
       await click('button', 'greet');
       await seen('who to greet');
-      await typeName('Ada');
+      await type('name', 'Ada');
       await click('button', 'Execute Tool');
       await seen('Hello, Ada!');
       await seen('greeted — 100 / 100');
@@ -130,7 +139,7 @@ describe('mcp-reflect dev --inspect', () => {
       await click('button', 'farewell');
       await seen('Says goodbye (added while dev ran)');
       // And it runs, on the new server, with no reconnect (2026-07-28: no session to lose).
-      await typeName('Grace');
+      await type('name', 'Grace');
       await click('button', 'Execute Tool');
       await seen('Goodbye, Grace!');
       await screenshot('inspector-restart.png');
@@ -143,6 +152,27 @@ describe('mcp-reflect dev --inspect', () => {
     // The Inspector's process group went with it: nothing answers on its port any longer.
     await expect(fetch(`${api.origin}/healthz`)).rejects.toThrow();
   }, 180_000);
+
+  it('does the same for a Nest application (samples/nest)', async () => {
+    const port = await freePort();
+    const run = dev([path.join(root, 'samples', 'nest', 'app.module.ts'), '--port', String(port), '--inspect', '--inspector-node', NODE22, '--inspector-dir', INSPECTOR_DIR]);
+    children.push(run.child);
+    const url = await waitFor(() => /open (http:\/\/127\.0\.0\.1:\d+\/\?MCP_INSPECTOR_API_TOKEN=[0-9a-f]{64})/.exec(run.output())?.[1], { what: `the Inspector URL:\n${run.output()}`, timeout: 60_000 });
+    const browser = Browser.launch(chromium!);
+    try {
+      const { click, seen, type, connect } = await openPage(browser);
+      await connect(url, port);
+      await click('button', 'add_note');
+      await type('title', 'Seen in the Inspector');
+      await type('body', 'from a Nest application');
+      await click('button', 'Execute Tool');
+      await seen('"title": "Seen in the Inspector"');
+    } finally {
+      await browser.close();
+    }
+    run.child.kill('SIGINT');
+    expect(await within(exited(run.child), 'dev to stop', 15_000)).toBe(0);
+  }, 120_000);
 
   it('ends the Inspector when dev is killed outright (SIGKILL: no signal reaches its process group)', async () => {
     const port = await freePort();
