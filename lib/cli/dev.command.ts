@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs, type CommandSpec } from './args';
 import { CliError, CliErrorCode, usageError } from './cli.error';
 import { generateCommand } from './generate.command';
-import { ensureInspector, inspectorCacheFolder, inspectorNode, installedInspector, INSPECTOR_VERSION, startInspector, type RunningInspector } from './inspector';
+import { ensureInspector, inspectorCacheFolder, inspectorNode, installedInspector, INSPECTOR_PACKAGE, INSPECTOR_VERSION, startInspector, type RunningInspector } from './inspector';
 import { findMetadataFile } from './metadata-file';
 import type { CommandOutput } from './output';
 import type { CliIo } from './progress';
@@ -25,7 +25,7 @@ first \`mcp-reflect generate\` when the project has a generated types file, then
 their session ended (HTTP 404) and open a new one. A server that fails to start is reported, and dev waits for
 the next change. Ctrl-C stops it.
 
-With --inspect, dev also starts the official MCP Inspector web UI (${'@modelcontextprotocol/inspector'} ${INSPECTOR_VERSION},
+With --inspect, dev also starts the official MCP Inspector web UI (${INSPECTOR_PACKAGE} ${INSPECTOR_VERSION},
 installed on first use into ~/.cache/mcp-reflect, or MCP_REFLECT_CACHE_DIR) on 127.0.0.1 with its API token on,
 connected to the server in the 2026-07-28 era (no session: it keeps working across restarts), and prints its URL.
 It needs Node 22.19 or later: dev's own, or the one given with --inspector-node.
@@ -73,6 +73,7 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
 
   let child: ChildProcess | undefined;
   let inspecting: Promise<RunningInspector | undefined> | undefined;
+  const installing = new AbortController();
   let served: string | undefined;
   let shown = false;
   let stopping = false;
@@ -143,7 +144,7 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
   const openInspector = async (): Promise<RunningInspector | undefined> => {
     const serverUrl = served ?? `http://${job.host === '0.0.0.0' || job.host === '::' ? '127.0.0.1' : job.host}:${job.port}/mcp`;
     try {
-      const launcher = givenLauncher ?? (await ensureInspector(inspectorCacheFolder(), say));
+      const launcher = givenLauncher ?? (await ensureInspector(inspectorCacheFolder(), say, installing.signal));
       if (stopping) return undefined;
       const running = await startInspector({ node: node!, launcher, serverUrl, ...(typeof options.token === 'string' ? { token: options.token } : {}), say });
       if (stopping) {
@@ -154,6 +155,7 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
       say('(connect with its switch; it keeps working across restarts, and its Refresh lists the new tools)');
       return running;
     } catch (error) {
+      if (stopping) return undefined;
       say(`${(error as Error).message}\n[mcp-reflect dev] the server goes on without the Inspector`);
       return undefined;
     }
@@ -176,6 +178,7 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
       process.off('SIGTERM', quit);
       clearTimeout(timer);
       watcher?.close();
+      installing.abort(); // a first install of the Inspector under way
       say('stopping');
       void (async () => {
         await Promise.all([(async () => (await inspecting)?.stop())(), (async () => {

@@ -75,9 +75,10 @@ export function installedInspector(folder: string): string {
  * The launcher of the Inspector in the CLI's cache `folder`, installed first when it is not there: with npm, asking
  * nothing (stdin closed, no scripts: its postinstall does nothing in an install), into a folder beside it renamed
  * into place once complete, so an interrupted or concurrent install never leaves half of one. A failure (no
- * network, no registry, no npm) is a CliError naming the cause and the fix.
+ * network, no registry, no npm) is a CliError naming the cause and the fix; so is `signal` aborting it (dev
+ * stopped meanwhile), which ends npm at once.
  */
-export async function ensureInspector(folder: string, say: (line: string) => void): Promise<string> {
+export async function ensureInspector(folder: string, say: (line: string) => void, signal?: AbortSignal): Promise<string> {
   if (installedVersion(folder) === INSPECTOR_VERSION) return launcherIn(folder);
   const spec = `${INSPECTOR_PACKAGE}@${INSPECTOR_VERSION}`;
   const manual = `npm install --prefix ${folder} ${spec}`;
@@ -92,6 +93,9 @@ export async function ensureInspector(folder: string, say: (line: string) => voi
     let output = '';
     const child = spawn(npm, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32', env: { ...process.env, npm_config_yes: 'true', npm_config_update_notifier: 'false' } });
     const timer = setTimeout(() => child.kill('SIGKILL'), INSTALL_MS);
+    const abort = () => child.kill('SIGTERM');
+    signal?.addEventListener('abort', abort, { once: true });
+    child.once('close', () => signal?.removeEventListener('abort', abort));
     child.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     child.once('error', (error) => {
@@ -103,8 +107,9 @@ export async function ensureInspector(folder: string, say: (line: string) => voi
       resolve({ code, output });
     });
   });
-  if (result.code !== 0 || installedVersion(staging) !== INSPECTOR_VERSION) {
+  if (signal?.aborted || result.code !== 0 || installedVersion(staging) !== INSPECTOR_VERSION) {
     rmSync(staging, { recursive: true, force: true });
+    if (signal?.aborted) throw new CliError(CliErrorCode.InspectorUnavailable, `The install of the MCP Inspector ${INSPECTOR_VERSION} was stopped with dev; it runs again on the next dev --inspect.`);
     const said = (result.error?.message ?? result.output).trim().split('\n').filter(Boolean).slice(-4).join('\n  ');
     throw new CliError(
       CliErrorCode.InspectorUnavailable,

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Browser, findChromium } from '../apps/support/chromium';
@@ -221,6 +222,37 @@ describe('mcp-reflect dev --inspect', () => {
       run.child.kill('SIGINT');
       expect(await within(exited(run.child), 'dev to stop', 15_000)).toBe(0);
     } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('stops at once on Ctrl-C during a first install of the Inspector, leaving nothing of it (npm ended, no half-made folder)', async () => {
+    const scratch = mkdtempSync(path.join(tmpdir(), 'inspector-hang-'));
+    // A registry that accepts connections and never answers: npm waits on it, as on a very slow network.
+    const sockets = new Set<Socket>();
+    const closed = new Set<Socket>();
+    const registry = createServer((socket) => void sockets.add(socket.on('error', () => undefined).on('close', () => closed.add(socket)).resume()));
+    await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
+    try {
+      const run = dev([entry, '--port', String(await freePort()), '--inspect', '--inspector-node', NODE22], {
+        MCP_REFLECT_CACHE_DIR: path.join(scratch, 'cache'),
+        npm_config_cache: path.join(scratch, 'npm-cache'),
+        npm_config_registry: `http://127.0.0.1:${(registry.address() as { port: number }).port}/`,
+        npm_config_fetch_retries: '0',
+      });
+      children.push(run.child);
+      await waitFor(() => sockets.size > 0 || undefined, { what: `npm to ask the registry:\n${run.output()}`, timeout: 60_000, interval: 50 });
+      const started = Date.now();
+      run.child.kill('SIGINT');
+      expect(await within(exited(run.child), 'dev to stop', 10_000)).toBe(0);
+      expect(Date.now() - started).toBeLessThan(6_000);
+      expect(run.output()).not.toContain('the server goes on without the Inspector');
+      // npm is gone (its connections closed), and neither the cache nor a staging folder beside it was left.
+      await waitFor(() => closed.size === sockets.size || undefined, { what: 'npm to end', timeout: 5_000, interval: 50 });
+      expect(existsSync(path.join(scratch, 'cache')) ? readdirSync(path.join(scratch, 'cache')) : []).toEqual([]);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      registry.close();
       rmSync(scratch, { recursive: true, force: true });
     }
   }, 120_000);
