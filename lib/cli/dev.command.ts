@@ -12,11 +12,11 @@ import type { CliIo } from './progress';
 export const devSpec: CommandSpec = {
   name: 'dev',
   positionals: ['entry'],
-  options: { port: 'value', host: 'value', module: 'value', metadata: 'value', stateless: 'flag', watch: 'value', inspect: 'flag', 'inspector-node': 'value', 'inspector-dir': 'value', token: 'value', help: 'flag' },
+  options: { port: 'value', host: 'value', module: 'value', metadata: 'value', stateless: 'flag', watch: 'value', inspect: 'flag', 'inspector-node': 'value', 'inspector-dir': 'value', help: 'flag' },
 };
 
 export const devUsage = `Usage: mcp-reflect dev <entry> [--port 3000] [--host 127.0.0.1] [--stateless] [--watch <folder>] [--module <Name>] [--metadata <file>]
-                        [--inspect [--inspector-node <path>] [--inspector-dir <folder>] [--token <token>]]
+                        [--inspect [--inspector-node <path>] [--inspector-dir <folder>]]
 
 Serves the root module of <entry> (a .ts file, compiled with the project's @swc/core, or a built .js) over
 Streamable HTTP at http://<host>:<port>/mcp, and restarts it when a file under the watched folder changes:
@@ -40,7 +40,6 @@ Options:
   --inspect          start the MCP Inspector web UI on the server (not opened: open the printed URL)
   --inspector-node <path>   the Node 22.19+ the Inspector runs on (default: the one running dev)
   --inspector-dir <folder>  a folder where the Inspector ${INSPECTOR_VERSION} is installed (default: the cache, installed on first use)
-  --token <token>    a bearer token the Inspector sends to the server, when its auth is on
   --help             show this help`;
 
 const RUNNER = path.join(__dirname, `dev-runner${path.extname(__filename)}`);
@@ -58,7 +57,7 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
   const say = (line: string) => io.stderr.write(`[mcp-reflect dev] ${line}\n`);
   const metadataFile = typeof options.metadata === 'string' ? path.resolve(options.metadata) : findMetadataFile(entry);
   const inspect = options.inspect === true;
-  for (const name of ['inspector-node', 'inspector-dir', 'token']) if (options[name] !== undefined && !inspect) throw usageError(`--${name} goes with --inspect: add --inspect, or leave it out.`);
+  for (const name of ['inspector-node', 'inspector-dir']) if (options[name] !== undefined && !inspect) throw usageError(`--${name} goes with --inspect: add --inspect, or leave it out.`);
   // Before anything starts: a Node the Inspector cannot run on, or a given folder without it, is said at once.
   const node = inspect ? inspectorNode(typeof options['inspector-node'] === 'string' ? options['inspector-node'] : undefined) : undefined;
   const givenLauncher = inspect && typeof options['inspector-dir'] === 'string' ? installedInspector(path.resolve(options['inspector-dir'])) : undefined;
@@ -146,7 +145,7 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
     try {
       const launcher = givenLauncher ?? (await ensureInspector(inspectorCacheFolder(), say, installing.signal));
       if (stopping) return undefined;
-      const running = await startInspector({ node: node!, launcher, serverUrl, ...(typeof options.token === 'string' ? { token: options.token } : {}), say });
+      const running = await startInspector({ node: node!, launcher, serverUrl, say });
       if (stopping) {
         await running.stop();
         return undefined;

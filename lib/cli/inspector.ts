@@ -146,8 +146,6 @@ export interface InspectorOptions {
   readonly launcher: string;
   /** The dev server's Streamable HTTP endpoint. */
   readonly serverUrl: string;
-  /** A bearer token the Inspector sends to the server (auth on). */
-  readonly token?: string;
   readonly say: (line: string) => void;
 }
 
@@ -206,7 +204,6 @@ function startOn(port: number, options: InspectorOptions): Promise<RunningInspec
     MCP_INSPECTOR_SECRET_STORE: env.MCP_INSPECTOR_SECRET_STORE ?? 'memory',
   });
   const args = ['-e', HOST_SCRIPT, options.launcher, '--web', '--transport', 'http', '--server-url', options.serverUrl, '--protocol-era', 'modern'];
-  if (options.token) args.push('--header', `Authorization: Bearer ${options.token}`);
   // stdin is a pipe dev never writes to: it closes when dev is gone, however (SIGKILL included).
   const child = spawn(options.node, args, { env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   const endGroup = () => signalGroup(child, 'SIGKILL');
