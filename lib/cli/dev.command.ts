@@ -73,7 +73,6 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
   let child: ChildProcess | undefined;
   let inspecting: Promise<RunningInspector | undefined> | undefined;
   const installing = new AbortController();
-  let served: string | undefined;
   let shown = false;
   let stopping = false;
   const start = () =>
@@ -85,9 +84,10 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
       current.once('message', (message: { url?: string; error?: string }) => {
         if (message.url) {
           say(`serving ${path.relative(process.cwd(), entry)} at ${message.url} (${Date.now() - started} ms)`);
-          served ??= message.url;
           // Port 0 asked for a free port: the restarts keep the one it got, and so the URL.
           if (job.port === 0) job.port = Number(new URL(message.url).port);
+          // The Inspector once a server has started (it needs the URL), installed first on first use.
+          if (inspect && !inspecting && !stopping) inspecting = openInspector(message.url);
           if (!shown) {
             shown = true;
             if (!inspect) say(`inspect it: npx @modelcontextprotocol/inspector, then connect to ${message.url} (transport: Streamable HTTP)`);
@@ -140,8 +140,7 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
     restarting = undefined;
   };
 
-  const openInspector = async (): Promise<RunningInspector | undefined> => {
-    const serverUrl = served ?? `http://${job.host === '0.0.0.0' || job.host === '::' ? '127.0.0.1' : job.host}:${job.port}/mcp`;
+  const openInspector = async (serverUrl: string): Promise<RunningInspector | undefined> => {
     try {
       const launcher = givenLauncher ?? (await ensureInspector(inspectorCacheFolder(), say, installing.signal));
       if (stopping) return undefined;
@@ -191,8 +190,6 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
     process.on('SIGTERM', quit);
   });
   await start();
-  // The Inspector after the first start (it needs the URL), installed first on first use; without it dev goes on.
-  if (inspect && !stopping) inspecting = openInspector();
   try {
     if (!stopping) watcher = watch(folder, { recursive: true }, (_event, file) => changed(file ? String(file) : null));
   } catch (error) {

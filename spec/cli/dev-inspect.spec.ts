@@ -175,6 +175,24 @@ describe('mcp-reflect dev --inspect', () => {
     expect(await within(exited(run.child), 'dev to stop', 15_000)).toBe(0);
   }, 120_000);
 
+  it('starts the Inspector once a server has started, on the port it got (--port 0, a broken first start)', async () => {
+    const broken = path.join(dir, 'broken', 'app.module.ts');
+    mkdirSync(path.dirname(broken), { recursive: true });
+    writeFileSync(broken, 'export class Broken {');
+    const run = dev([broken, '--port', '0', '--watch', path.dirname(broken), '--inspect', '--inspector-node', NODE22, '--inspector-dir', INSPECTOR_DIR]);
+    children.push(run.child);
+    await waitFor(() => run.output().includes('waiting for a change') || undefined, { what: 'the failed start', timeout: 30_000 });
+    expect(run.output()).not.toContain('MCP Inspector');
+    // Written again until dev sees it: its watcher starts just after it reports the failed first start.
+    await waitFor(() => run.output().includes('changed: restarting') || void writeFileSync(broken, GREETER), { what: 'the restart', timeout: 30_000, interval: 500 });
+    const [, url, inspector] = await waitFor(() => /the MCP Inspector 2\.12\.0 on (\S+): open (http:\S+)/.exec(run.output()) ?? undefined, { what: `the Inspector:\n${run.output()}`, timeout: 60_000 });
+    expect(run.output()).toContain(`at ${url} `);
+    expect(new URL(url!).port).not.toBe('0');
+    expect((await fetch(`${new URL(inspector!).origin}/healthz`)).status).toBe(200);
+    run.child.kill('SIGINT');
+    expect(await within(exited(run.child), 'dev to stop', 15_000)).toBe(0);
+  }, 90_000);
+
   it('ends the Inspector when dev is killed outright (SIGKILL: no signal reaches its process group)', async () => {
     const port = await freePort();
     const run = dev([entry, '--port', String(port), '--inspect', '--inspector-node', NODE22, '--inspector-dir', INSPECTOR_DIR]);
