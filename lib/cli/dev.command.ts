@@ -31,7 +31,7 @@ connected to the server in the 2026-07-28 era (no session: it keeps working acro
 It needs Node 22.19 or later: dev's own, or the one given with --inspector-node.
 
 Options:
-  --port <n>         the port (default 3000)
+  --port <n>         the port (default 3000; 0: a free one, kept across restarts)
   --host <host>      the address to bind (default 127.0.0.1)
   --stateless        serve without sessions
   --watch <folder>   the folder to watch (default: the entry's top folder in its project, e.g. src)

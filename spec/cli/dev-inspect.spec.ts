@@ -44,10 +44,13 @@ const FAREWELL = `  @Tool({ description: 'Says goodbye (added while dev ran)' })
 
 @Module(`;
 
+/** Where the Inspectors of this spec keep their UI state (not ~/.mcp-inspector), removed at the end. */
+const STORE = mkdtempSync(path.join(tmpdir(), 'inspector-store-'));
+
 /** Runs the CLI from the sources on this Node (20 in CI), as dev.spec does. */
 function dev(args: readonly string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string } {
   let output = '';
-  const child = spawn(process.execPath, ['-r', './spec/support/register.js', 'lib/cli/main.ts', 'dev', ...args], { cwd: root, env: { ...process.env, NODE_OPTIONS: '', ...env } });
+  const child = spawn(process.execPath, ['-r', './spec/support/register.js', 'lib/cli/main.ts', 'dev', ...args], { cwd: root, env: { ...process.env, NODE_OPTIONS: '', MCP_STORAGE_DIR: STORE, ...env } });
   child.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
   return { child, output: () => output };
@@ -108,11 +111,12 @@ describe('mcp-reflect dev --inspect', () => {
   afterAll(() => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
+    rmSync(STORE, { recursive: true, force: true });
   });
 
   it('opens the Inspector on the dev server: a tool called from its form with progress, a new tool after a restart, all ended by Ctrl-C', async () => {
     const port = await freePort();
-    const run = dev([entry, '--port', String(port), '--inspect', '--inspector-node', NODE22, '--inspector-dir', INSPECTOR_DIR], { MCP_STORAGE_DIR: mkdtempSync(path.join(tmpdir(), 'inspector-store-')) });
+    const run = dev([entry, '--port', String(port), '--inspect', '--inspector-node', NODE22, '--inspector-dir', INSPECTOR_DIR]);
     children.push(run.child);
     const url = await waitFor(() => /open (http:\/\/127\.0\.0\.1:\d+\/\?MCP_INSPECTOR_API_TOKEN=[0-9a-f]{64})/.exec(run.output())?.[1], { what: 'the Inspector URL', timeout: 60_000 });
     expect(run.output()).toContain(`serving ${path.relative(root, entry)} at http://127.0.0.1:${port}/mcp`);
