@@ -86,13 +86,13 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
           say(`serving ${path.relative(process.cwd(), entry)} at ${message.url} (${Date.now() - started} ms)`);
           // Port 0 asked for a free port: the restarts keep the one it got, and so the URL.
           if (job.port === 0) job.port = Number(new URL(message.url).port);
-          // The Inspector once a server has started (it needs the URL), installed first on first use.
-          if (inspect && !inspecting && !stopping) inspecting = openInspector(message.url);
           if (!shown) {
             shown = true;
             if (!inspect) say(`inspect it: npx @modelcontextprotocol/inspector, then connect to ${message.url} (transport: Streamable HTTP)`);
             say(`watching ${path.relative(process.cwd(), folder) || '.'} for changes; Ctrl-C stops`);
           }
+          // The Inspector once a server has started (it needs the URL), installed first on first use.
+          if (inspect && !inspecting && !stopping) inspecting = openInspector(message.url);
         } else {
           say(`the server did not start:\n${message.error}\n[mcp-reflect dev] waiting for a change to ${path.relative(process.cwd(), folder) || '.'}`);
         }
