@@ -56,6 +56,13 @@ function dev(args: readonly string[], env: NodeJS.ProcessEnv = {}): { child: Chi
   return { child, output: () => output };
 }
 
+/** The page dev prints for the Inspector (`open <url>`); a timeout names what dev said instead. */
+function inspectorUrl(run: { output: () => string }, pattern = /open (http:\/\/127\.0\.0\.1:\d+\/\?MCP_INSPECTOR_API_TOKEN=[0-9a-f]{64})/): Promise<string> {
+  return waitFor(() => pattern.exec(run.output())?.[1], { what: 'the Inspector URL', timeout: 60_000 }).catch((error: Error) => {
+    throw new Error(`${error.message}; dev said:\n${run.output()}`);
+  });
+}
+
 function exited(child: ChildProcess): Promise<number | null> {
   return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
@@ -118,7 +125,7 @@ describe('mcp-reflect dev --inspect', () => {
     const port = await freePort();
     const run = dev([entry, '--port', String(port), '--inspect', '--inspector-node', NODE22, '--inspector-dir', INSPECTOR_DIR]);
     children.push(run.child);
-    const url = await waitFor(() => /open (http:\/\/127\.0\.0\.1:\d+\/\?MCP_INSPECTOR_API_TOKEN=[0-9a-f]{64})/.exec(run.output())?.[1], { what: 'the Inspector URL', timeout: 60_000 });
+    const url = await inspectorUrl(run);
     expect(run.output()).toContain(`serving ${path.relative(root, entry)} at http://127.0.0.1:${port}/mcp`);
     // Its API refuses a request without the token it printed: the token is on.
     const api = new URL(url);
@@ -162,7 +169,7 @@ describe('mcp-reflect dev --inspect', () => {
     const port = await freePort();
     const run = dev([path.join(root, 'samples', 'nest', 'app.module.ts'), '--port', String(port), '--inspect', '--inspector-node', NODE22, '--inspector-dir', INSPECTOR_DIR]);
     children.push(run.child);
-    const url = await waitFor(() => /open (http:\/\/127\.0\.0\.1:\d+\/\?MCP_INSPECTOR_API_TOKEN=[0-9a-f]{64})/.exec(run.output())?.[1], { what: `the Inspector URL:\n${run.output()}`, timeout: 60_000 });
+    const url = await inspectorUrl(run);
     const browser = Browser.launch(chromium!);
     try {
       const { click, seen, type, connect } = await openPage(browser);
@@ -189,7 +196,7 @@ describe('mcp-reflect dev --inspect', () => {
     expect(run.output()).not.toContain('MCP Inspector');
     // Written again until dev sees it: its watcher starts just after it reports the failed first start.
     await waitFor(() => run.output().includes('changed: restarting') || void writeFileSync(broken, GREETER), { what: 'the restart', timeout: 30_000, interval: 500 });
-    const [, url, inspector] = await waitFor(() => /the MCP Inspector 2\.12\.0 on (\S+): open (http:\S+)/.exec(run.output()) ?? undefined, { what: `the Inspector:\n${run.output()}`, timeout: 60_000 });
+    const [, url, inspector] = await waitFor(() => /the MCP Inspector 2\.12\.0 on (\S+): open (http:\S+)/.exec(run.output()) ?? undefined, { what: "the Inspector's line", timeout: 60_000 });
     expect(run.output()).toContain(`at ${url} `);
     expect(new URL(url!).port).not.toBe('0');
     expect((await fetch(`${new URL(inspector!).origin}/healthz`)).status).toBe(200);
@@ -201,7 +208,7 @@ describe('mcp-reflect dev --inspect', () => {
     const port = await freePort();
     const run = dev([entry, '--port', String(port), '--inspect', '--inspector-node', NODE22, '--inspector-dir', INSPECTOR_DIR]);
     children.push(run.child);
-    const url = await waitFor(() => /open (http:\/\/127\.0\.0\.1:\d+\/)\?/.exec(run.output())?.[1], { what: 'the Inspector URL', timeout: 60_000 });
+    const url = await inspectorUrl(run, /open (http:\/\/127\.0\.0\.1:\d+\/)\?/);
     expect((await fetch(`${url}healthz`)).status).toBe(200);
     run.child.kill('SIGKILL');
     await exited(run.child);
@@ -263,7 +270,7 @@ describe('mcp-reflect dev --inspect', () => {
         npm_config_fetch_retries: '0',
       });
       children.push(run.child);
-      await waitFor(() => sockets.size > 0 || undefined, { what: `npm to ask the registry:\n${run.output()}`, timeout: 60_000, interval: 50 });
+      await waitFor(() => sockets.size > 0 || undefined, { what: 'npm to ask the registry', timeout: 60_000, interval: 50 });
       const started = Date.now();
       run.child.kill('SIGINT');
       expect(await within(exited(run.child), 'dev to stop', 10_000)).toBe(0);
