@@ -11,6 +11,7 @@ export const CliErrorCode = {
   CallFailed: 'CLI_CALL_FAILED',
   MetadataNotFound: 'CLI_METADATA_NOT_FOUND',
   MetadataLoadFailed: 'CLI_METADATA_LOAD_FAILED',
+  InspectorUnavailable: 'CLI_INSPECTOR_UNAVAILABLE',
 } as const;
 export type CliErrorCode = (typeof CliErrorCode)[keyof typeof CliErrorCode];
 

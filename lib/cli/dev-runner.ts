@@ -36,6 +36,10 @@ function end(): void {
 }
 
 function closeAndExit(application: NonNullable<typeof opened>): void {
+  // Its lists are about to change (dev restarts it with the edited code): the clients listening for changes (a
+  // 2026-07-28 client's subscriptions/listen, a 2025 session's stream) are told so before their streams end, so
+  // that one like the Inspector marks its lists stale and lists them again from the next server.
+  for (const kind of ['tools', 'prompts', 'resources'] as const) application.registries.hub.listChanged(kind);
   void application.close().finally(() => process.exit(0));
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs, type CommandSpec } from './args';
 import { CliError, CliErrorCode, usageError } from './cli.error';
 import { generateCommand } from './generate.command';
+import { ensureInspector, inspectorCacheFolder, inspectorNode, installedInspector, INSPECTOR_PACKAGE, INSPECTOR_VERSION, startInspector, type RunningInspector } from './inspector';
 import { findMetadataFile } from './metadata-file';
 import type { CommandOutput } from './output';
 import type { CliIo } from './progress';
@@ -11,10 +12,11 @@ import type { CliIo } from './progress';
 export const devSpec: CommandSpec = {
   name: 'dev',
   positionals: ['entry'],
-  options: { port: 'value', host: 'value', module: 'value', metadata: 'value', stateless: 'flag', watch: 'value', help: 'flag' },
+  options: { port: 'value', host: 'value', module: 'value', metadata: 'value', stateless: 'flag', watch: 'value', inspect: 'flag', 'inspector-node': 'value', 'inspector-dir': 'value', help: 'flag' },
 };
 
 export const devUsage = `Usage: mcp-reflect dev <entry> [--port 3000] [--host 127.0.0.1] [--stateless] [--watch <folder>] [--module <Name>] [--metadata <file>]
+                        [--inspect [--inspector-node <path>] [--inspector-dir <folder>]]
 
 Serves the root module of <entry> (a .ts file, compiled with the project's @swc/core, or a built .js) over
 Streamable HTTP at http://<host>:<port>/mcp, and restarts it when a file under the watched folder changes:
@@ -23,13 +25,21 @@ first \`mcp-reflect generate\` when the project has a generated types file, then
 their session ended (HTTP 404) and open a new one. A server that fails to start is reported, and dev waits for
 the next change. Ctrl-C stops it.
 
+With --inspect, dev also starts the official MCP Inspector web UI (${INSPECTOR_PACKAGE} ${INSPECTOR_VERSION},
+installed on first use into ~/.cache/mcp-reflect, or MCP_REFLECT_CACHE_DIR) on 127.0.0.1 with its API token on,
+connected to the server in the 2026-07-28 era (no session: it keeps working across restarts), and prints its URL.
+It needs Node 22.19 or later: dev's own, or the one given with --inspector-node.
+
 Options:
-  --port <n>         the port (default 3000)
+  --port <n>         the port (default 3000; 0: a free one, kept across restarts)
   --host <host>      the address to bind (default 127.0.0.1)
   --stateless        serve without sessions
   --watch <folder>   the folder to watch (default: the entry's top folder in its project, e.g. src)
   --module <Name>    the exported root module class, when the entry exports several @Module() classes
   --metadata <file>  the generated types to load (default: found as inspect finds them)
+  --inspect          start the MCP Inspector web UI on the server (not opened: open the printed URL)
+  --inspector-node <path>   the Node 22.19+ the Inspector runs on (default: the one running dev)
+  --inspector-dir <folder>  a folder where the Inspector ${INSPECTOR_VERSION} is installed (default: the cache, installed on first use)
   --help             show this help`;
 
 const RUNNER = path.join(__dirname, `dev-runner${path.extname(__filename)}`);
@@ -46,7 +56,12 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
   if (!existsSync(folder)) throw usageError(`Cannot watch ${folder}: it does not exist. Give a folder of the project with --watch <folder>.`);
   const say = (line: string) => io.stderr.write(`[mcp-reflect dev] ${line}\n`);
   const metadataFile = typeof options.metadata === 'string' ? path.resolve(options.metadata) : findMetadataFile(entry);
-  const job = {
+  const inspect = options.inspect === true;
+  for (const name of ['inspector-node', 'inspector-dir']) if (options[name] !== undefined && !inspect) throw usageError(`--${name} goes with --inspect: add --inspect, or leave it out.`);
+  // Before anything starts: a Node the Inspector cannot run on, or a given folder without it, is said at once.
+  const node = inspect ? inspectorNode(typeof options['inspector-node'] === 'string' ? options['inspector-node'] : undefined) : undefined;
+  const givenLauncher = inspect && typeof options['inspector-dir'] === 'string' ? installedInspector(path.resolve(options['inspector-dir'])) : undefined;
+  const job: { entry: string; moduleName?: string; metadata?: string; host: string; port: number; stateless: boolean } = {
     entry,
     ...(typeof options.module === 'string' ? { moduleName: options.module } : {}),
     ...(typeof options.metadata === 'string' ? { metadata: path.resolve(options.metadata) } : {}),
@@ -56,6 +71,8 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
   };
 
   let child: ChildProcess | undefined;
+  let inspecting: Promise<RunningInspector | undefined> | undefined;
+  const installing = new AbortController();
   let shown = false;
   let stopping = false;
   const start = () =>
@@ -67,11 +84,15 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
       current.once('message', (message: { url?: string; error?: string }) => {
         if (message.url) {
           say(`serving ${path.relative(process.cwd(), entry)} at ${message.url} (${Date.now() - started} ms)`);
+          // Port 0 asked for a free port: the restarts keep the one it got, and so the URL.
+          if (job.port === 0) job.port = Number(new URL(message.url).port);
           if (!shown) {
             shown = true;
-            say(`inspect it: npx @modelcontextprotocol/inspector, then connect to ${message.url} (transport: Streamable HTTP)`);
+            if (!inspect) say(`inspect it: npx @modelcontextprotocol/inspector, then connect to ${message.url} (transport: Streamable HTTP)`);
             say(`watching ${path.relative(process.cwd(), folder) || '.'} for changes; Ctrl-C stops`);
           }
+          // The Inspector once a server has started (it needs the URL), installed first on first use.
+          if (inspect && !inspecting && !stopping) inspecting = openInspector(message.url);
         } else {
           say(`the server did not start:\n${message.error}\n[mcp-reflect dev] waiting for a change to ${path.relative(process.cwd(), folder) || '.'}`);
         }
@@ -119,6 +140,25 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
     restarting = undefined;
   };
 
+  const openInspector = async (serverUrl: string): Promise<RunningInspector | undefined> => {
+    try {
+      const launcher = givenLauncher ?? (await ensureInspector(inspectorCacheFolder(), say, installing.signal));
+      if (stopping) return undefined;
+      const running = await startInspector({ node: node!, launcher, serverUrl, say });
+      if (stopping) {
+        await running.stop();
+        return undefined;
+      }
+      say(`the MCP Inspector ${INSPECTOR_VERSION} on ${serverUrl}: open ${running.url}`);
+      say('(connect with its switch; it keeps working across restarts, and its Refresh lists the new tools)');
+      return running;
+    } catch (error) {
+      if (stopping) return undefined;
+      say(`${(error as Error).message}\n[mcp-reflect dev] the server goes on without the Inspector`);
+      return undefined;
+    }
+  };
+
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher | undefined;
   const changed = (file: string | null) => {
@@ -136,10 +176,13 @@ export async function devCommand(argv: readonly string[], io: CliIo = { stderr: 
       process.off('SIGTERM', quit);
       clearTimeout(timer);
       watcher?.close();
+      installing.abort(); // a first install of the Inspector under way
       say('stopping');
       void (async () => {
-        await restarting;
-        await stop();
+        await Promise.all([(async () => (await inspecting)?.stop())(), (async () => {
+          await restarting;
+          await stop();
+        })()]);
         resolve({ stdout: '', exitCode: 0 });
       })();
     };
