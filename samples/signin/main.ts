@@ -6,7 +6,8 @@ import { NotesAuthModule } from '../notes-auth/notes-auth.module';
 /**
  * The notes server as its own authorization server (docs/auth.md, "Sign-in for Claude, ChatGPT and IDEs"):
  * users sign in at GitHub (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET) or at any OpenID Connect provider
- * (UPSTREAM_ISSUER, UPSTREAM_CLIENT_ID, UPSTREAM_CLIENT_SECRET), e.g. ./upstream.mjs.
+ * (UPSTREAM_ISSUER, UPSTREAM_CLIENT_ID, UPSTREAM_CLIENT_SECRET), e.g. ./upstream.mjs; with ENTERPRISE_ISSUER (e.g.
+ * ./enterprise-idp.mjs), a company's agents too, with ID-JAGs of its IdP (docs/auth.md, "Enterprise sign-in").
  */
 async function main(): Promise<void> {
   const env = process.env;
@@ -24,7 +25,14 @@ async function main(): Promise<void> {
       resourceName: 'Notes',
       // Behind a tunnel or a proxy, the public URL clients use (e.g. https://notes.example.com/mcp).
       ...(env.PUBLIC_URL ? { resource: env.PUBLIC_URL } : {}),
-      server: { upstream, proxy: env.PUBLIC_URL !== undefined },
+      server: {
+        upstream,
+        proxy: env.PUBLIC_URL !== undefined,
+        // Enterprise sign-in (ENTERPRISE_ISSUER, e.g. ./enterprise-idp.mjs): its users' agents, with ID-JAGs.
+        ...(env.ENTERPRISE_ISSUER
+          ? { identityAssertion: { issuers: [{ issuer: env.ENTERPRISE_ISSUER }], clients: [{ clientId: env.AGENT_CLIENT_ID ?? 'acme-agent', clientSecret: env.AGENT_CLIENT_SECRET ?? 'local-agent-secret-for-trying-only' }] } }
+          : {}),
+      },
     },
   });
   console.error(`notes MCP server on ${env.PUBLIC_URL ?? (await app.getUrl())}, signing users in at ${upstream.name ?? upstream.issuer}`);
