@@ -23,7 +23,7 @@ const START_MS = 60_000;
 const STOP_MS = 5_000;
 
 /** The folder the Inspector is installed into: MCP_REFLECT_CACHE_DIR, else $XDG_CACHE_HOME or ~/.cache, then mcp-reflect/. */
-export function inspectorCacheFolder(env: NodeJS.ProcessEnv = process.env): string {
+export function inspectorCacheFolder(env: Readonly<Record<string, string | undefined>> = process.env): string {
   const cache = env.MCP_REFLECT_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'mcp-reflect');
   return path.join(cache, `inspector-${INSPECTOR_VERSION}`);
 }
