@@ -120,6 +120,13 @@ export class DpopVerifier {
     if (recorded === 'full') throw new DpopBusyError(503);
   }
 
+  /** A proof presented where no token is bound yet (a token request): its `jti` never accepted again. */
+  spend(proof: Proof): void {
+    const recorded = this.replays.record(proof.thumbprint, proof.jti, proof.until);
+    if (recorded === 'replayed') throw new DpopProofError('The DPoP proof was used before (jti): make a new proof for each request.');
+    if (recorded !== 'new') throw new DpopBusyError(recorded === 'key-full' ? 429 : 503);
+  }
+
   /** The nonce to give a client now, when nonces are on. */
   nonce(): Promise<string> | undefined {
     return this.nonces?.current();

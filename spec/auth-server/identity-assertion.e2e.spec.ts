@@ -4,6 +4,7 @@ import { Client, CrossAppAccessProvider, discoverAndRequestJwtAuthGrant, Streama
 import * as jose from 'jose';
 import { BootstrapError, CurrentAuth, Injectable, McpFactory, McpModule, Module, Scopes, Tool, type McpApplication, type McpAuth } from 'mcp-reflect';
 import type { IdentityAssertionOptions } from 'mcp-reflect/auth-server';
+import { dpopKey, send } from '../auth/dpop-support';
 import { startEnterpriseIdp, type EnterpriseIdp } from './enterprise-idp';
 import { register, startUpstream, type Upstream } from './support';
 
@@ -175,4 +176,62 @@ describe('identityAssertion options', () => {
       expect(error!.message).toContain(`Cannot serve with these auth options: ${cause}\nFix: `);
     }
   });
+});
+
+describe('ID-JAGs with auth.dpop: the access token bound to the proof’s key', () => {
+  it('binds the token of a request with a proof (cnf.jkt), spends the proof, and with dpop.required refuses a request without one', async () => {
+    const upstream = await startUpstream();
+    const idp = await startEnterpriseIdp({ mcpClientId: 'acme-agent' });
+    const apps: McpApplication[] = [];
+    try {
+      const start = async (required: boolean) => {
+        const app = await McpFactory.create(NotesModule);
+        apps.push(app);
+        await app.listen({
+          transport: 'http',
+          port: 0,
+          auth: {
+            scopesSupported: ['notes:read'],
+            dpop: required ? { required: true } : true,
+            server: { upstream: { issuer: upstream.issuer, clientId: upstream.clientId, clientSecret: upstream.clientSecret }, identityAssertion: { issuers: [{ issuer: idp.issuer }], clients: [{ clientId: 'acme-agent', clientSecret: AGENT_SECRET }] } },
+          },
+        });
+        const url = await app.getUrl();
+        return { url, origin: new URL(url).origin };
+      };
+      const grantFor = (origin: string, url: string) => {
+        const now = Math.floor(Date.now() / 1000);
+        return idp.sign({ iss: idp.issuer, sub: 'emp-3', aud: origin, resource: url, client_id: 'acme-agent', jti: randomBytes(8).toString('hex'), iat: now, exp: now + 300 }, { typ: 'oauth-id-jag+jwt' });
+      };
+      const present = async (origin: string, assertion: string, proof?: string) => {
+        const response = await fetch(`${origin}/oauth/token`, {
+          method: 'POST',
+          headers: { authorization: `Basic ${Buffer.from(`acme-agent:${AGENT_SECRET}`).toString('base64')}`, ...(proof ? { dpop: proof } : {}) },
+          body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }),
+        });
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+
+      const { url, origin } = await start(false);
+      const key = await dpopKey();
+      const proof = await key.proof({ htu: `${origin}/oauth/token` });
+      const bound = await present(origin, await grantFor(origin, url), proof);
+      expect(bound).toMatchObject({ status: 200, body: { token_type: 'DPoP' } });
+      const token = String(bound.body.access_token);
+      expect(jose.decodeJwt(token).cnf).toEqual({ jkt: key.jkt });
+      // The proof is spent; the token works with a proof of its key, and never as a bearer token.
+      expect((await present(origin, await grantFor(origin, url), proof)).body).toMatchObject({ error: 'invalid_dpop_proof', error_description: expect.stringMatching(/used before/) });
+      expect((await send(url, 'DPoP', token, await key.proof({ htu: url, token }))).status).toBe(200);
+      expect((await send(url, 'Bearer', token)).status).toBe(401);
+      // Without a proof: a bearer token, as oidc-provider's own grants do.
+      expect((await present(origin, await grantFor(origin, url))).body).toMatchObject({ token_type: 'Bearer' });
+
+      const strict = await start(true);
+      expect((await present(strict.origin, await grantFor(strict.origin, strict.url))).body).toEqual({ error: 'invalid_dpop_proof', error_description: 'a DPoP proof is required' });
+    } finally {
+      await Promise.all(apps.map((app) => app.close()));
+      await idp.close();
+      await upstream.close();
+    }
+  }, 30_000);
 });

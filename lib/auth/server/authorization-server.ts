@@ -4,7 +4,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import { authFromClaims } from '../../context';
 import { InvalidTokenError } from '../../errors';
-import type { AuthOptions, AuthorizationServerOptions, AuthStore, McpAuth, UpstreamIdentity, UpstreamTokens } from '../../interfaces';
+import type { AuthOptions, AuthorizationServerOptions, DpopOptions, AuthStore, McpAuth, UpstreamIdentity, UpstreamTokens } from '../../interfaces';
 import type { ServerLogger } from '../../interfaces';
 import { MemoryAuthStore } from './auth-stores';
 import { tokenRejection } from '../jwt-verifier';
@@ -22,6 +22,7 @@ import { generatedKey, publicPart } from './signing-keys';
 import { UpstreamLogin } from './upstream-login';
 import { UpstreamTokenKeeper } from './upstream-tokens';
 import { KeyRing } from './key-ring';
+import { DpopVerifier } from '../dpop';
 import { providerConfiguration, type ConfigurationHost } from './provider-configuration';
 import { rememberKey, type Account } from './accounts';
 import { assertionGrant, checkIdentityAssertion, IdentityAssertions, JWT_BEARER, type AcceptedAssertion, type AssertionGrantHost } from './identity-assertion';
@@ -63,6 +64,8 @@ export class AuthorizationServer implements AssertionGrantHost {
   private ring?: KeyRing;
   private ready: Promise<void> = Promise.resolve();
   private keysRead = false;
+  /** The DPoP proofs of ID-JAG token requests (`auth.dpop`). */
+  private proofs?: DpopVerifier;
   private readonly interactions: Interactions;
   private readonly csrfKey: string;
   private readonly jose: Jose;
@@ -136,6 +139,30 @@ export class AuthorizationServer implements AssertionGrantHost {
     this.keySet = this.jose.createLocalJWKSet({ keys: signing.map(publicPart) as never });
     this.provider = provider;
     this.callback = provider.callback();
+  }
+
+  /**
+   * The DPoP key of an ID-JAG token request (./identity-assertion.ts; oidc-provider binds its own grants' tokens):
+   * its proof checked for POST at the token endpoint and spent; none without `auth.dpop`, or without a proof
+   * unless `dpop.required`. Server nonces are the resource server's only.
+   */
+  async dpopKey(ctx: { get(header: string): string }): Promise<string | undefined> {
+    if (this.dpop === undefined || this.dpop === false) return undefined;
+    const options: DpopOptions = this.dpop === true ? {} : { ...this.dpop, nonce: undefined };
+    const header = ctx.get('dpop');
+    if (!header) {
+      if (options.required) throw new this.errors.InvalidDpopProof('a DPoP proof is required');
+      return undefined;
+    }
+    const endpoint = `${this.issuer}${ROUTES.token}`;
+    const verifier = (this.proofs ??= new DpopVerifier(options, endpoint, 30));
+    try {
+      const proof = await verifier.proofOf(new Request(endpoint, { method: 'POST', headers: { dpop: header } }));
+      verifier.spend(proof);
+      return proof.thumbprint;
+    } catch (error) {
+      throw new this.errors.InvalidDpopProof(error instanceof Error ? error.message : 'the DPoP proof is invalid');
+    }
   }
 
   /** What ./provider-configuration.ts reads of this server. */

@@ -125,6 +125,8 @@ export interface AssertionGrantHost {
   resourceServer(): Record<string, unknown>;
   /** Keeps the user's identity from the IdP (the access token's claims are read from it). */
   saveAssertedAccount(accepted: AcceptedAssertion): Promise<void>;
+  /** With `auth.dpop`: the thumbprint of the token request's DPoP proof (checked and spent), to bind the token to. */
+  dpopKey(ctx: { get(header: string): string }): Promise<string | undefined>;
 }
 
 interface GrantContext {
@@ -133,7 +135,7 @@ interface GrantContext {
     params: Record<string, unknown>;
     provider: {
       Grant: new (init: { accountId: string; clientId: string }) => { addResourceScope(resource: string, scope: string): void; save(): Promise<string> };
-      AccessToken: new (init: Record<string, unknown>) => { resourceServer?: unknown; expiration: number; tokenType: string; scope?: string; save(): Promise<string> };
+      AccessToken: new (init: Record<string, unknown>) => { resourceServer?: unknown; expiration: number; tokenType: string; scope?: string; setThumbprint(kind: 'jkt', thumbprint: string): void; save(): Promise<string> };
       ResourceServer: new (identifier: string, info: Record<string, unknown>) => unknown;
     };
     entity(name: string, value: unknown): void;
@@ -157,12 +159,15 @@ export function assertionGrant(assertions: IdentityAssertions, host: AssertionGr
       if (error.error === 'invalid_scope') throw new host.errors.InvalidScope(error.message);
       throw Object.assign(new host.errors.InvalidGrant(), { error_description: error.message });
     }
+    const jkt = await host.dpopKey(ctx as unknown as { get(header: string): string });
     await host.saveAssertedAccount(accepted);
     const scope = accepted.scopes.join(' ');
     const grant = new provider.Grant({ accountId: accepted.subject, clientId: client.clientId });
     grant.addResourceScope(host.resource, scope);
     const grantId = await grant.save();
     const token = new provider.AccessToken(host.toProvider({ accountId: accepted.subject, client, grantId, gty: JWT_BEARER, scope }));
+    // RFC 9449 §5: a request with a proof gets a token bound to its key (cnf.jkt, token_type DPoP).
+    if (jkt) token.setThumbprint('jkt', jkt);
     token.resourceServer = new provider.ResourceServer(host.resource, host.toProvider(host.resourceServer()));
     ctx.oidc.entity('AccessToken', token);
     const value = await token.save();

@@ -58,5 +58,6 @@ export interface OidcProviderModule {
     InvalidClientMetadata: new (description?: string) => Error;
     InvalidGrant: new () => Error;
     InvalidScope: new (description?: string) => Error;
+    InvalidDpopProof: new (description?: string) => Error;
   };
 }
