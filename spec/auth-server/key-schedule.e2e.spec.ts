@@ -29,8 +29,8 @@ describe('keys.rotation: signing keys rotated on a schedule, across instances', 
           issuer: 'http://issuer.example.test',
           upstream: { name: 'upstream', issuer: upstream.issuer, clientId: upstream.clientId, clientSecret: upstream.clientSecret },
           store,
-          keys: { upstreamTokens: SEALING, rotation: { every: 4, publishAhead: 2 } },
-          ttl: { accessToken: 3 },
+          keys: { upstreamTokens: SEALING, rotation: { every: 8, publishAhead: 4 } },
+          ttl: { accessToken: 30 },
           machineClients: { clients: [{ clientId: 'ci', clientSecret: SECRET, scopes: ['read'] }] },
         },
       },
@@ -56,22 +56,30 @@ describe('keys.rotation: signing keys rotated on a schedule, across instances', 
   });
 
   it('signs with one key on every instance, publishes the next before it signs, and keeps the old one until its tokens expire', async () => {
+    // The ring's first key is made at `started`; the next within +4–5 s (every 8 − publishAhead 4, checked each
+    // second), signing from +8–9 s, each instance switching at its next check (by +10 s); the one after that is made
+    // by +9 s and signs from +12 s. Each step below waits for a point inside those windows.
+    const started = Date.now();
+    const until = (seconds: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, started + seconds * 1000 - Date.now())));
     const [a, b] = [await start(), await start()];
     const first = await token(a);
     expect((await token(b)).kid).toBe(first.kid);
     expect(await jwks(a)).toEqual(await jwks(b));
-    // Past `every - publishAhead` (2 s), a next key is made and published, not signing yet.
-    await new Promise((resolve) => setTimeout(resolve, 2_800));
+    // +6 s: the next key is published on both, and does not sign yet.
+    await until(6);
     const published = await jwks(a);
     expect(published).toContain(first.kid);
-    expect(published.length).toBeGreaterThanOrEqual(2);
+    expect(published).toHaveLength(2);
     expect(await jwks(b)).toEqual(published);
-    // Then it signs, on both; the token the old key signed is still accepted while it lives.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect((await token(b)).kid).toBe(first.kid);
+    // +11 s: it signs, on both; the old key still verifies the token it signed.
+    await until(11);
     const second = await token(a);
     expect(second.kid).not.toBe(first.kid);
-    expect((await token(b)).kid).toBe(second.kid);
     expect(published).toContain(second.kid);
+    expect((await token(b)).kid).toBe(second.kid);
     expect(await accepted(b, second.token)).toBe(true);
-  }, 30_000);
+    expect(await accepted(a, first.token)).toBe(true);
+    expect(await jwks(b)).toContain(first.kid);
+  }, 40_000);
 });
