@@ -4,7 +4,7 @@ import type { AuthStore, EnterpriseIssuer, IdentityAssertionOptions, UpstreamIde
 import { discoverMetadata } from '../discovery';
 import type { PeerRealmCopy } from '../../runtime/peer-realm';
 import type { OidcProviderModule } from './oidc-provider.types';
-import { fail } from './server-options';
+import { checkClientCredentials, fail } from './server-options';
 
 type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
 type KeySet = ReturnType<Jose['createLocalJWKSet']>;
@@ -181,15 +181,7 @@ export function checkIdentityAssertion(options: IdentityAssertionOptions | undef
   const at = 'auth.server.identityAssertion';
   if (!Array.isArray(options.issuers) || options.issuers.length === 0) fail(`${at}.issuers is empty.`, "name the enterprise identity provider, e.g. issuers: [{ issuer: 'https://acme.okta.com' }].");
   if (!Array.isArray(options.clients) || options.clients.length === 0) fail(`${at}.clients is empty.`, "name the clients that present ID-JAGs, e.g. clients: [{ clientId: 'acme-agent', clientSecret }].");
-  const ids = new Set<string>();
-  options.clients.forEach((client, i) => {
-    if (typeof client.clientId !== 'string' || client.clientId === '' || URL.canParse(client.clientId)) fail(`${at}.clients[${i}].clientId must be a name (not a URL), got ${JSON.stringify(client.clientId)}.`, "give each client an id, e.g. clientId: 'acme-agent'.");
-    if (ids.has(client.clientId)) fail(`${at}.clients[${i}].clientId '${client.clientId}' is given twice.`, 'give each client its own id.');
-    ids.add(client.clientId);
-    const ways = [client.jwks, client.jwksUri, client.clientSecret].filter((way) => way !== undefined).length;
-    if (ways !== 1) fail(`${at}.clients[${i}] ('${client.clientId}') must give exactly one of jwks, jwksUri or clientSecret (it gives ${ways}).`, 'give its public keys (jwks) for private_key_jwt, or a clientSecret of 32 characters or more.');
-    if (client.clientSecret !== undefined && client.clientSecret.length < 32) fail(`${at}.clients[${i}].clientSecret ('${client.clientId}') is shorter than 32 characters.`, "generate one: node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\".");
-  });
+  const ids = checkClientCredentials(options.clients, `${at}.clients`, 'acme-agent');
   options.issuers.forEach((issuer, i) => {
     if (typeof issuer.issuer !== 'string' || !/^https?:\/\//.test(issuer.issuer)) fail(`${at}.issuers[${i}].issuer must be the IdP's issuer URL, got ${JSON.stringify(issuer.issuer)}.`, "give it as the IdP's metadata names it, e.g. 'https://acme.okta.com'.");
     const unknown = (issuer.clients ?? []).filter((id: string) => !ids.has(id));

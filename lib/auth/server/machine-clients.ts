@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AssertionClient, MachineClient, MachineClientOptions } from '../../interfaces';
 import { JWT_BEARER } from './identity-assertion';
 import type { OidcProviderModule } from './oidc-provider.types';
-import { fail } from './server-options';
+import { checkClientCredentials, fail } from './server-options';
 
 /** The grant machine clients use (RFC 6749 §4.4). */
 const GRANT = 'client_credentials';
@@ -90,16 +90,9 @@ export function checkMachineClients(options: MachineClientOptions | undefined, s
   if (options === undefined) return;
   const offered = new Set(scopes);
   const foreign = (list: readonly string[]) => list.filter((scope) => !offered.has(scope));
-  const seen = new Set<string>();
+  checkClientCredentials(options.clients ?? [], 'auth.server.machineClients.clients', 'ci-deploy');
   (options.clients ?? []).forEach((client, i) => {
     const at = `auth.server.machineClients.clients[${i}]`;
-    if (typeof client.clientId !== 'string' || client.clientId === '' || URL.canParse(client.clientId)) fail(`${at}.clientId must be a name (not a URL), got ${JSON.stringify(client.clientId)}.`, "give each machine client an id, e.g. clientId: 'ci-deploy'.");
-    if (seen.has(client.clientId)) fail(`${at}.clientId '${client.clientId}' is given twice.`, 'give each machine client its own id.');
-    seen.add(client.clientId);
-    const ways = [client.jwks, client.jwksUri, client.clientSecret].filter((way) => way !== undefined).length;
-    if (ways !== 1) fail(`${at} ('${client.clientId}') must give exactly one of jwks, jwksUri or clientSecret (it gives ${ways}).`, 'give its public keys (jwks: { keys: [publicJwk] }) for private_key_jwt, or a clientSecret.');
-    if (client.clientSecret !== undefined && client.clientSecret.length < 32) fail(`${at}.clientSecret ('${client.clientId}') is shorter than 32 characters.`, "generate one: node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\", or use keys (jwks).");
-    if (client.jwksUri !== undefined && !/^https?:\/\//.test(client.jwksUri)) fail(`${at}.jwksUri ('${client.clientId}') must be an http(s) URL.`, 'give the URL its public keys are published at, or jwks.');
     const extra = foreign(client.scopes ?? []);
     if (!Array.isArray(client.scopes) || extra.length > 0) fail(`${at}.scopes ('${client.clientId}') ${extra.length > 0 ? `names ${extra.join(', ')}, not among the server's scopes (${scopes.join(', ') || 'none'})` : 'is missing'}.`, 'give the scopes it may be granted, among auth.server.scopes (or auth.scopesSupported).');
   });

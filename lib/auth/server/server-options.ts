@@ -41,3 +41,27 @@ export function checkServerOptions(options: AuthorizationServerOptions): void {
   }
   if (options.keys?.signing?.length === 0) fail('keys.signing is empty.', 'give at least one private JWK, or leave keys.signing out (a key made at start).');
 }
+
+/**
+ * Fails the bootstrap for confidential clients given in the options (`machineClients.clients`,
+ * `identityAssertion.clients`; `at` names the list): ids that are names and unique, exactly one way to
+ * authenticate (keys for private_key_jwt, or a secret of 32 characters at least). Answers the ids.
+ */
+export function checkClientCredentials(
+  clients: readonly { readonly clientId: string; readonly clientSecret?: string; readonly jwks?: object; readonly jwksUri?: string }[],
+  at: string,
+  example: string,
+): Set<string> {
+  const ids = new Set<string>();
+  clients.forEach((client, i) => {
+    const site = `${at}[${i}]`;
+    if (typeof client.clientId !== 'string' || client.clientId === '' || URL.canParse(client.clientId)) fail(`${site}.clientId must be a name (not a URL), got ${JSON.stringify(client.clientId)}.`, `give each client an id, e.g. clientId: '${example}'.`);
+    if (ids.has(client.clientId)) fail(`${site}.clientId '${client.clientId}' is given twice.`, 'give each client its own id.');
+    ids.add(client.clientId);
+    const ways = [client.jwks, client.jwksUri, client.clientSecret].filter((way) => way !== undefined).length;
+    if (ways !== 1) fail(`${site} ('${client.clientId}') must give exactly one of jwks, jwksUri or clientSecret (it gives ${ways}).`, 'give its public keys (jwks: { keys: [publicJwk] }) for private_key_jwt, or a clientSecret.');
+    if (client.clientSecret !== undefined && client.clientSecret.length < 32) fail(`${site}.clientSecret ('${client.clientId}') is shorter than 32 characters.`, "generate one: node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\", or use keys (jwks).");
+    if (client.jwksUri !== undefined && !/^https?:\/\//.test(client.jwksUri)) fail(`${site}.jwksUri ('${client.clientId}') must be an http(s) URL.`, 'give the URL its public keys are published at, or jwks.');
+  });
+  return ids;
+}
