@@ -47,7 +47,9 @@ describe('RedisTaskStore: two instances sharing one Redis', () => {
     const { result: created } = await a.send('tools/call', { name: 'wait', arguments: {} });
     expect(created).toMatchObject({ resultType: 'task', status: 'working', pollIntervalMs: 100 });
     await within(probe.started.promise, 'the method to run on the first instance');
-    expect((await b.send('tasks/get', { taskId: created.taskId })).result).toMatchObject({ status: 'working', statusMessage: 'half way' });
+    // A progress message reaches the store after the call's notification (it is written in the background): polled.
+    const midway = await pollTask(b.send, created.taskId, (task) => task.statusMessage !== undefined);
+    expect(midway).toMatchObject({ status: 'working', statusMessage: 'half way' });
     probe.release.resolve('shared');
     const done = await pollTask(b.send, created.taskId, (task) => task.status === 'completed');
     expect(done.result.content).toEqual([{ type: 'text', text: 'released: shared' }]);
