@@ -16,7 +16,9 @@ import type { ResolvedStateOptions } from '../state';
 import { answerTasks } from './tasks/tasks-handlers';
 import type { TaskRuntime } from './tasks/task-runtime';
 import { withTaskWire } from './tasks/tasks-wire';
-import { answerSkills, skillsCapability } from './skills/skills-handlers';
+
+/** The skills methods and the SDK's skills extension load with the first application that serves skills. */
+const skillsHandlers = (): typeof import('./skills/skills-handlers') => require('./skills/skills-handlers') as typeof import('./skills/skills-handlers');
 
 export type { ProtocolApplication };
 
@@ -179,7 +181,7 @@ export class ServerFactory {
     if (declared.resources) answerResources(runtime);
     if (declared.prompts) answerPrompts(runtime);
     if (declared.completions) answerCompletions(runtime);
-    if (declared.skills && app.skills) answerSkills(runtime, app.skills);
+    if (declared.skills && app.skills) skillsHandlers().answerSkills(runtime, app.skills);
     return server;
   }
 
@@ -202,7 +204,7 @@ export class ServerFactory {
       completions: prompts || resources,
       logging: app.declare?.logging === true || this.canLog(),
       ui: (this.views ??= app.resources.resources.some((r) => isUiResource(r.descriptor))),
-      ...(app.skills?.serving ? { skills: skillsCapability(app.skills) } : {}),
+      ...(app.skills?.serving ? { skills: skillsHandlers().skillsCapability(app.skills) } : {}),
     };
   }
 

@@ -3,7 +3,6 @@ import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import type { AuthorizationServerOptions } from '../../interfaces';
 
 /** Built here beside the options checks, for the authorization server's configuration. */
-export { withDpop } from './dpop-issuing';
 
 export function fail(cause: string, fix: string): never {
   throw new BootstrapError(BootstrapErrorCode.InvalidAuthOptions, `Cannot serve with these auth options: ${cause}\nFix: ${fix}`);

@@ -2,7 +2,10 @@ import type { Skill } from '@modelcontextprotocol/server/ext/skills';
 import { BootstrapError, BootstrapErrorCode } from '../../errors';
 import type { CacheHint, McpProvider, McpSkillsOptions, ProvidedResource, ProvidedSkill, ProvidedTemplate, ServerLogger } from '../../interfaces';
 import { resourceNotFound, ResourceResult } from '../../resources';
-import { SkillCatalogue, type SkillFile } from './skill-catalogue';
+import type { SkillCatalogue, SkillFile } from './skill-catalogue';
+
+/** The catalogue and the SDK's skills extension load with the first skill served: an application without skills never loads them. */
+const catalogueClass = (): typeof import('./skill-catalogue').SkillCatalogue => (require('./skill-catalogue') as typeof import('./skill-catalogue')).SkillCatalogue;
 
 /** How long a folder must be quiet after a change before it is scanned again (an editor writes a file in steps). */
 const SETTLE_MS = 150;
@@ -49,7 +52,7 @@ export class SkillShelf {
     }
     const load = Promise.all(
       skills.map((skill) =>
-        SkillCatalogue.load(
+        catalogueClass().load(
           { skills: { [skill.path]: skill.files }, ...(namespace !== undefined ? { prefix: namespace } : {}), ...(skill.scopes ? { scopes: skill.scopes } : {}), watch: false },
           `the skill '${skill.path}' from ${provider.source}`,
           this.logger,
@@ -86,7 +89,7 @@ export class SkillShelf {
     for (const [i, options] of sources.entries()) {
       const where = sources.length > 1 ? `McpModule.forRoot({ skills[${i}] })` : 'McpModule.forRoot({ skills })';
       checkSource(options, where);
-      catalogues.push(await SkillCatalogue.load(options, where, logger));
+      catalogues.push(await catalogueClass().load(options, where, logger));
     }
     const shelf = new SkillShelf(catalogues, logger);
     shelf.checkUnique();
