@@ -22,8 +22,11 @@ export interface BenchSystem {
   /** A stateful (session) Streamable HTTP endpoint on 127.0.0.1 (port 0) with the benchmark tools. */
   httpStateful?(): Promise<Listening>;
   /** Milliseconds to build a ready server with `tools` trivial tools (no transport). */
-  /** `precompiled`: with the validators `mcp-reflect validators` wrote (mcp-reflect only). */
-  bootstrap?(tools: number, options?: { precompiled?: boolean }): Promise<number>;
+  /**
+   * `precompiled`: with the validators `mcp-reflect validators` wrote; `onFirstUse`: with `compileValidators:
+   * 'onFirstUse'` (mcp-reflect only).
+   */
+  bootstrap?(tools: number, options?: { precompiled?: boolean; onFirstUse?: boolean }): Promise<number>;
 }
 
 export interface Connected {

@@ -13,7 +13,7 @@ export type Job =
   | { op: 'calls'; tool: string; inFlight: number; calls: number; maxMs: number; variants?: boolean }
   | { op: 'list'; total: number; lists: number; maxMs: number }
   | { op: 'cpu'; tool: string; inFlight: number; warm: number; calls: number; variants?: boolean }
-  | { op: 'bootstrap'; tools: number; precompiled?: boolean }
+  | { op: 'bootstrap'; tools: number; precompiled?: boolean; onFirstUse?: boolean }
   | { op: 'scoped'; tool: string; calls: number };
 
 const system: BenchSystem = loadSystem(process.argv[2]);
@@ -70,7 +70,7 @@ async function run(job: Job): Promise<number> {
       return rate(job.lists, job.maxMs, list);
     }
     case 'bootstrap':
-      return system.bootstrap!(job.tools, { precompiled: job.precompiled });
+      return system.bootstrap!(job.tools, { precompiled: job.precompiled, onFirstUse: job.onFirstUse });
     case 'scoped': {
       const connected = await system.inMemory(0, { scoped: true });
       try {

@@ -95,7 +95,7 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
   const filter = { includeTags: settings.includeTags, excludeTags: settings.excludeTags };
   const services = { openScope: host.openScope, guardDenial: settings.guardDenial ?? 'hide', callTimeout: settings.callTimeout ?? 300_000, logger };
   // Resource URIs and prompt arguments are strings on the wire: they are always coerced (lenient).
-  const validators = { precompiled: options.validators ?? settings.validators, record: options.recordValidators };
+  const validators = { precompiled: options.validators ?? settings.validators, record: options.recordValidators, compile: options.compileValidators ?? settings.compileValidators };
   const lenient = new SchemaCompiler(true, 'numeric', undefined, validators);
   checkTransforms(settings.transforms, 'McpModule.forRoot');
   const toolSearch = resolveToolSearch(settings.toolSearch);
@@ -282,4 +282,6 @@ export interface McpFactoryOptions {
    * Workers). Same as `McpModule.forRoot({ validators })`. See docs/runtimes.md.
    */
   validators?: PrecompiledValidators;
+  /** When argument and output validators are compiled. Same as `McpModule.forRoot({ compileValidators })`. See docs/validation.md. */
+  compileValidators?: 'atStart' | 'onFirstUse';
 }

@@ -125,6 +125,14 @@ export interface McpModuleOptions {
    * application runs where code generation is not allowed (Cloudflare Workers). See docs/runtimes.md.
    */
   validators?: PrecompiledValidators;
+  /**
+   * When argument and output validators are compiled: `'atStart'` (default), or `'onFirstUse'` — each by the first
+   * call that needs it, so the bootstrap compiles none (a test suite that starts many applications, a server with
+   * many tools few calls use). A schema with hand-written parts is still checked against its meta-schema at
+   * bootstrap; what only compilation finds (an unknown `format`) then fails the first call instead of the
+   * bootstrap. Ignored with `validators` (nothing is compiled). See docs/validation.md.
+   */
+  compileValidators?: 'atStart' | 'onFirstUse';
   /** Exception filters tried after method and class filters. Also: providers under `APP_FILTER`. */
   filters?: EnhancerRef<ExceptionFilter>[];
   /**

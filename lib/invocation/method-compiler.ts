@@ -209,7 +209,7 @@ function checkDefaults(parsed: ParsedParameter[], input: RootSchema, compiler: S
     const property = input.properties.get(p.name)!.schema;
     if (property.default === undefined) continue;
     const schema = input.schema.$defs ? { ...property, $defs: input.schema.$defs } : property;
-    const check = compiler.compileReporting(schema, 'output');
+    const check = compiler.valueChecker(schema);
     if (check(property.default)) continue;
     const issues = formatIssues(check.errors ?? [], 'property').map((i) => i.replace(/^(must|is) /, 'it $1 '));
     throw new BootstrapError(

@@ -112,7 +112,24 @@ export class SchemaCompiler {
   compile(schema: JsonSchema, use: SchemaUse = 'input', generated = false): ValidateFunction {
     const json = JSON.stringify(schema);
     if (!generated) this.checkOnce(schema, json, use);
+    // Compiled by its first call (compileValidators: 'onFirstUse'): the schema was checked above all the same; what
+    // only ajv's compilation finds (an unknown format) then fails that call, not the bootstrap.
+    if (this.defers) return onFirstUse(() => this.cached(schema, json, use, false));
     return this.cached(schema, json, use, false);
+  }
+
+  /** Whether validators are compiled by their first call (compileValidators: 'onFirstUse'; not while recording them). */
+  private get defers(): boolean {
+    return this.source.compile === 'onFirstUse' && !this.source.record && !this.source.precompiled;
+  }
+
+  /**
+   * What checks one value known at bootstrap (a parameter's default) against `schema`, naming every issue: the
+   * reporting validator, or, when validators are compiled on first use, the schema interpreted (one value is
+   * checked without compiling anything).
+   */
+  valueChecker(schema: JsonSchema): ValidateFunction {
+    return this.defers ? interpret(schema, dialect(schema), true, false) : this.compileReporting(schema, 'output');
   }
 
   /**
@@ -207,6 +224,18 @@ export class SchemaCompiler {
 }
 
 const META_2020 = 'https://json-schema.org/draft/2020-12/schema';
+
+/** A validator compiled by its first call; its `errors` are those of the compiled one's last call. */
+function onFirstUse(compile: () => ValidateFunction): ValidateFunction {
+  let compiled: ValidateFunction | undefined;
+  const validate: ValidateFunction = (data) => {
+    compiled ??= compile();
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  return validate;
+}
 
 function interpret(schema: JsonSchema, version: '2020' | '07', allErrors: boolean, removeAdditional: boolean): ValidateFunction {
   return interpretedValidator(schema, version, allErrors, removeAdditional);

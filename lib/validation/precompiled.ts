@@ -16,6 +16,8 @@ export interface ValidatorUse {
 export interface ValidatorSource {
   readonly precompiled?: PrecompiledValidators;
   readonly record?: (use: ValidatorUse) => void;
+  /** `'onFirstUse'`: each validator is compiled by its first call, not at bootstrap (see McpFactoryOptions.compileValidators). */
+  readonly compile?: 'atStart' | 'onFirstUse';
 }
 
 /** The key of one validator: a digest of everything that decides its code. */

@@ -16,14 +16,15 @@ describe('ajv and class-transformer load only when needed', () => {
     expect(JSON.parse(out.trim())).toEqual([]);
   });
 
-  const run = (validators: boolean) => {
+  const run = (validators: boolean, compile?: 'onFirstUse') => {
     const source = `
       const { McpFactory } = require('./lib/index.ts');
       const { Client, InMemoryTransport } = require('@modelcontextprotocol/client');
       const { EdgeModule } = require('./samples/edge/edge.module.ts');
       const { metadata } = require('./samples/edge/mcp-metadata.ts');
       (async () => {
-        const app = await McpFactory.create(EdgeModule, { metadata, ${validators ? "validators: require('./samples/edge/mcp-validators.js').validators" : ''} });
+        const app = await McpFactory.create(EdgeModule, { metadata, ${validators ? "validators: require('./samples/edge/mcp-validators.js').validators" : ''} ${compile ? `compileValidators: '${compile}'` : ''} });
+        const ajvAtStart = Object.keys(require.cache).filter((f) => /node_modules\\/ajv\\/dist\\/(core|compile)/.test(f)).length;
         const [a, b] = InMemoryTransport.createLinkedPair();
         await app.connect(b);
         const client = new Client({ name: 'lazy', version: '1.0.0' });
@@ -32,13 +33,13 @@ describe('ajv and class-transformer load only when needed', () => {
         const invalid = await client.callTool({ name: 'add', arguments: { a: 'two', b: 3 } });
         const loaded = (name) => Object.keys(require.cache).some((f) => f.includes('node_modules/' + name + '/'));
         const ajv = Object.keys(require.cache).filter((f) => /node_modules\\/ajv\\//.test(f)).map((f) => f.split('node_modules/ajv/')[1]);
-        console.log(JSON.stringify({ ok: ok.content[0].text, invalid: invalid.content[0].text, core: ajv.filter((f) => !f.startsWith('dist/runtime/')).length, transformer: loaded('class-transformer') }));
+        console.log(JSON.stringify({ ok: ok.content[0].text, invalid: invalid.content[0].text, core: ajv.filter((f) => !f.startsWith('dist/runtime/')).length, ajvAtStart, transformer: loaded('class-transformer') }));
         await client.close();
         await app.close();
         process.exit(0);
       })();`;
     const out = execFileSync(process.execPath, ['-r', './spec/support/register.js', '-e', source], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    return JSON.parse(out.trim().split('\n').pop()!) as { ok: string; invalid: string; core: number; transformer: boolean };
+    return JSON.parse(out.trim().split('\n').pop()!) as { ok: string; invalid: string; core: number; ajvAtStart: number; transformer: boolean };
   };
 
   it('with precompiled validators: calls are validated, invalid ones named, and ajv itself is never loaded', () => {
@@ -52,6 +53,14 @@ describe('ajv and class-transformer load only when needed', () => {
   it('without them: ajv compiles the validators at bootstrap', () => {
     const result = run(false);
     expect(result.ok).toBe('5');
+    expect(result.ajvAtStart).toBeGreaterThan(10);
+  });
+
+  it("with compileValidators: 'onFirstUse': the bootstrap compiles none (ajv is not loaded), the first call compiles its tool's and validates as before", () => {
+    const result = run(false, 'onFirstUse');
+    expect(result.ajvAtStart).toBe(0);
+    expect(result.ok).toBe('5');
+    expect(result.invalid).toContain('a: must be a number');
     expect(result.core).toBeGreaterThan(10);
   });
 });

@@ -6,6 +6,7 @@ import { startWorkers } from '../workers';
 import type { Settings } from './in-memory';
 
 const PRECOMPILED = 'validators precompiled (mcp-reflect validators)';
+const ON_FIRST_USE = "validators compiled on first use (compileValidators: 'onFirstUse')";
 
 /** (f) bootstrap time with 10, 100 and 1,000 tools (ms, lower is better), each system in its own process. */
 export async function bootstrapTimes(systems: readonly BenchSystem[], settings: Settings) {
@@ -31,6 +32,19 @@ export async function bootstrapTimes(systems: readonly BenchSystem[], settings: 
         'validators compiled at start': medians.get('mcp-reflect')!,
         [PRECOMPILED]: medians.get(PRECOMPILED)!,
       };
+      // The same bootstraps with every validator compiled by its first call instead (docs/validation.md).
+      const nest = results['bootstrap, 10 tools (ms)']['mcp-nest'] !== undefined;
+      const deferred: Record<string, number> = {};
+      for (const tools of [10, 100, 1000]) {
+        const lazy = { ...reflect, name: ON_FIRST_USE };
+        const pair = await alternate([reflect, lazy], settings.reps, (system) =>
+          workers.get('mcp-reflect')!.run({ op: 'bootstrap', tools, ...(system.name === ON_FIRST_USE ? { onFirstUse: true } : {}) }),
+        );
+        deferred[`${tools} tools, at start`] = pair.get('mcp-reflect')!;
+        deferred[`${tools} tools, on first use`] = pair.get(ON_FIRST_USE)!;
+        if (nest) deferred[`${tools} tools, mcp-nest`] = results[`bootstrap, ${tools} tools (ms)`]['mcp-nest'];
+      }
+      results["mcp-reflect bootstrap by when validators are compiled (ms)"] = deferred;
     }
     return results;
   } finally {

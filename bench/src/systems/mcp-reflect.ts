@@ -111,7 +111,7 @@ export const mcpReflect: BenchSystem = {
     const module = reflectModule(tools);
     const validators = options?.precompiled ? precompiledValidators() : undefined;
     const started = performance.now();
-    const app = await McpFactory.create(module, validators ? { validators } : {});
+    const app = await McpFactory.create(module, { ...(validators ? { validators } : {}), ...(options?.onFirstUse ? { compileValidators: 'onFirstUse' as const } : {}) });
     const elapsed = performance.now() - started;
     await app.close();
     return elapsed;
