@@ -143,9 +143,59 @@ it('signs a user in through auth.server and calls a tool with its token', async 
     await app.close();
   }
 }, 120_000);
+
+it('gives a machine client a token (client credentials, keys on a schedule) and calls a tool with it', async () => {
+  const app = await McpFactory.create(NotesModule);
+  const secret = randomBytes(32).toString('base64url');
+  await app.listen({
+    transport: 'http',
+    port: 0,
+    auth: {
+      scopesSupported: ['notes:read', 'notes:write'],
+      server: {
+        upstream: oidcUpstream({ issuer: upstreamIssuer, clientId: 'mcp-server', clientSecret: 'dev-secret' }),
+        keys: { upstreamTokens: randomBytes(32).toString('base64'), rotation: { every: 86_400 } },
+        machineClients: { clients: [{ clientId: 'nightly-report', clientSecret: secret, scopes: ['notes:read'] }] },
+      },
+    },
+  });
+  try {
+    const endpoint = await app.getUrl();
+    const origin = new URL(endpoint).origin;
+    const metadata = (await (await fetch(\`\${origin}/.well-known/oauth-authorization-server\`)).json()) as Record<string, string | string[]>;
+    expect(metadata.grant_types_supported).toContain('client_credentials');
+    const jwks = (await (await fetch(metadata.jwks_uri as string)).json()) as { keys: { kid: string; alg?: string }[] };
+    expect(jwks.keys.length).toBeGreaterThan(0);
+    const basic = \`Basic \${Buffer.from(\`nightly-report:\${secret}\`).toString('base64')}\`;
+    const ask = (authorization: string) =>
+      fetch(metadata.token_endpoint as string, {
+        method: 'POST',
+        headers: { authorization },
+        body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'notes:read notes:write', resource: endpoint }),
+      });
+    const refused = await ask(\`Basic \${Buffer.from('nightly-report:wrong').toString('base64')}\`);
+    expect(refused.status).toBe(401);
+    const token = await ask(basic);
+    const granted = (await token.json()) as { access_token: string; scope: string };
+    expect({ status: token.status, scope: granted.scope }).toEqual({ status: 200, scope: 'notes:read' });
+    const kid = JSON.parse(Buffer.from(granted.access_token.split('.')[0]!, 'base64url').toString()).kid as string;
+    expect(jwks.keys.map((key) => key.kid)).toContain(kid);
+
+    const client = new Client({ name: 'nightly', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { authorization: \`Bearer \${granted.access_token}\` } } }));
+    try {
+      const result = await client.callTool({ name: 'whoami', arguments: {} });
+      expect(result.structuredContent).toEqual({ subject: 'nightly-report', scopes: ['notes:read'] });
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await app.close();
+  }
+}, 120_000);
 `;
 
-it("a server with auth.server signs a user in under docs/testing.md's jest set-up, with no transform of node_modules", async () => {
+it("a server with auth.server signs a user in, and gives a machine client a token, under docs/testing.md's jest set-up, with no transform of node_modules", async () => {
   const dir = path.join(scratch, 'signin');
   mkdirSync(dir);
   const { '.swcrc': swcrc, 'jest.config.js': jestConfig } = docFiles('testing.md', 'CommonJS');
