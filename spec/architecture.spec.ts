@@ -378,6 +378,12 @@ describe('architecture', () => {
     expect(wrong).toEqual([]);
   });
 
+  it("has the benchmarks use no private hook of Node's module system either (a baseline revision resolves by folder, bench/src/baseline.ts)", () => {
+    const bench = path.resolve(__dirname, '..', 'bench', 'src');
+    const wrong = files(bench).flatMap((file) => privateModuleHooks(readFileSync(file, 'utf8')).map((what) => `bench/src/${path.relative(bench, file)}: ${what}`));
+    expect(wrong).toEqual([]);
+  });
+
   it("sees a private module hook however it is named (member, computed member, destructuring, a type's key), and not the public module API", () => {
     // The rule itself, fed the loader the CLI had before pirates and module.registerHooks(), and lib/runtime/peer.ts's public calls.
     const text = [

@@ -1,18 +1,28 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
  * `--baseline=<rev>`: mcp-reflect as it was at a git revision, measured as one more system,
  * `mcp-reflect@<short rev>`, beside the current tree's `mcp-reflect` in the same run (issue 23: "per-call
  * cost must not grow"). The library at <rev> is built into bench/baseline/<short rev>/node_modules/mcp-reflect
- * (packed, as the current one is installed); the baseline's processes resolve `mcp-reflect` there
- * (baseline-hook.ts) and everything else from bench/node_modules, so only the library differs.
+ * (packed, as the current one is installed). The baseline's processes run a copy of the bench's compiled code,
+ * bench/baseline/<short rev>/build: Node's ordinary resolution, walking up from there, finds `mcp-reflect` in
+ * bench/baseline/<short rev>/node_modules and everything else further up, in bench/node_modules, so only the
+ * library differs (no resolution hook: the house rule keeps Node's private module hooks out).
  */
 export const BASELINE_PREFIX = 'mcp-reflect@';
 
-const BENCH = path.resolve(__dirname, '..');
+/** bench/, whether this file runs from bench/build or from a baseline's copy of it (bench/baseline/<short rev>/build). */
+const BENCH = benchRoot(path.resolve(__dirname, '..'));
 const REPO = path.resolve(BENCH, '..');
+/** The bench's compiled code (tsc -p bench/tsconfig.json). */
+const BUILD = path.join(BENCH, 'build');
+
+function benchRoot(dir: string): string {
+  const copy = path.basename(path.dirname(dir)) === 'baseline' && existsSync(path.join(dir, 'COMMIT'));
+  return copy ? path.dirname(path.dirname(dir)) : dir;
+}
 
 /** The folder a baseline system's library is installed in: bench/baseline/<short rev>. */
 export function baselineDir(name: string): string {
@@ -94,7 +104,41 @@ export function prepareBaseline(rev: string): Baseline {
     console.error(`  built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   warnOnDependencies(name, installed);
+  placeBench(name);
   return { name, rev, commit, subject };
+}
+
+/**
+ * The file of the bench's compiled code (`worker.js`, `servers/http.server.js`, …) that a process of `system`
+ * runs: bench/build's, or for a baseline its copy's, from which `mcp-reflect` resolves to the baseline.
+ */
+export function benchFile(system: string, file: string): string {
+  return path.join(system.startsWith(BASELINE_PREFIX) ? path.join(baselineDir(system), 'build') : BUILD, file);
+}
+
+/**
+ * Copies the bench's compiled code (bench/build, this run's) into the baseline's folder, beside its node_modules,
+ * and says once which copy of the library it resolves (a process of its own, as the baseline's are).
+ */
+function placeBench(name: string): void {
+  const copy = path.join(baselineDir(name), 'build');
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(BUILD, copy, { recursive: true });
+  const resolved = execFileSync(process.execPath, ['-p', "require.resolve('mcp-reflect')"], { cwd: copy, encoding: 'utf8' }).trim();
+  checkBaselineCopy(name, resolved);
+  console.error(`  ${name} runs bench/${path.relative(BENCH, copy)}, where mcp-reflect resolves to bench/${path.relative(BENCH, resolved)}`);
+}
+
+/**
+ * Throws unless `resolved` (what `require.resolve('mcp-reflect')` gave in a baseline's process) lies in the
+ * baseline's own copy of the library: a process started from bench/build, or a baseline folder without the
+ * library, would measure the current tree under the baseline's name.
+ */
+export function checkBaselineCopy(name: string, resolved: string): void {
+  const root = path.join(baselineDir(name), 'node_modules', 'mcp-reflect') + path.sep;
+  if (!resolved.startsWith(root)) {
+    throw new Error(`${name}: mcp-reflect resolves to ${resolved}, not to the baseline's copy in ${root} (run its processes from benchFile(${JSON.stringify(name)}, …))`);
+  }
 }
 
 function run(command: string, args: string[], cwd: string): void {

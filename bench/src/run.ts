@@ -7,6 +7,7 @@ import { coldStart } from './scenarios/cold-start';
 import { composition } from './scenarios/composition';
 import { durable } from './scenarios/durable';
 import { cpuChecks } from './scenarios/cpu';
+import { workersEdge } from './scenarios/edge';
 import { eventStores, httpThroughput, memoryPerSession } from './scenarios/http';
 import { httpBearerAuth } from './scenarios/http-auth';
 import { importCost } from './scenarios/imports';
@@ -71,11 +72,12 @@ async function main(): Promise<void> {
     n: ['(n) durable work: ctx.state, task pickup and throughput', () => durable(systems, { ...settings, quick })],
     o: ['(o) bootstrap of a 1,000-operation OpenAPI document', () => openApiBootstrap(systems, settings)],
     p: ['(p) import cost of each entry', () => importCost(systems, settings)],
+    w: ['(w) Workers (workerd): first call and steady state', () => workersEdge(systems, settings)],
   };
-  const defaults = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'j', 'k', 'm', 'n', 'o', 'p']; // h only when asked for (two minutes a pair)
+  const defaults = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'j', 'k', 'm', 'n', 'o', 'p', 'w']; // h only when asked for (two minutes a pair)
   const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
   const unknown = only?.filter((key) => !(key in scenarios)) ?? [];
-  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (choose from ${Object.keys(scenarios).join(', ')}; g = add variants, h = CPU time checks, i = event stores, j = bearer auth, k = same enhancers in Nest, m = composition, n = durable work, o = OpenAPI bootstrap, p = import cost)`);
+  if (unknown.length) throw new Error(`--only: unknown scenario ${unknown.join(', ')} (choose from ${Object.keys(scenarios).join(', ')}; g = add variants, h = CPU time checks, i = event stores, j = bearer auth, k = same enhancers in Nest, m = composition, n = durable work, o = OpenAPI bootstrap, p = import cost, w = Workers on workerd)`);
   const tables: Table = {};
   for (const key of only ?? defaults) {
     const [name, run] = scenarios[key];

@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { benchFile } from './baseline';
 import { alternateSamples, summarize } from './stats';
 import type { Job } from './worker';
 
@@ -9,8 +9,6 @@ export interface Worker {
   run(job: Job): Promise<number>;
   stop(): Promise<void>;
 }
-
-const WORKER = path.join(__dirname, 'worker.js');
 
 /** Starts one measuring process per system (in parallel), each loading only its own system. */
 export async function startWorkers(names: readonly string[]): Promise<Map<string, Worker>> {
@@ -25,7 +23,7 @@ function profile(name: string): string[] {
 }
 
 async function startWorker(name: string): Promise<Worker> {
-  const child: ChildProcess = fork(WORKER, [name], { execArgv: ['--expose-gc', ...profile(name)], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(benchFile(name, 'worker.js'), [name], { execArgv: ['--expose-gc', ...profile(name)], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const pending = new Map<number, { resolve: (v: number) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   await new Promise<void>((resolve, reject) => {

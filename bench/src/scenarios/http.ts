@@ -1,15 +1,13 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { Agent, request } from 'node:http';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import { reflectVersions } from '../baseline';
+import { benchFile, reflectVersions } from '../baseline';
 import type { BenchSystem } from '../system';
 import { alternate, alternateSamples, median, summarize } from '../stats';
 import type { Settings } from './in-memory';
 import { startRedisServer } from '../redis';
 
-const SERVER = path.join(__dirname, '..', 'servers', 'http.server.js');
 export const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 export interface Child {
@@ -20,7 +18,7 @@ export interface Child {
 }
 
 export async function startChild(system: string, mode: 'stateless' | 'stateful', env: Record<string, string> = {}): Promise<Child> {
-  const child = spawn(process.execPath, ['--expose-gc', SERVER, system, mode], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['--expose-gc', benchFile(system, 'servers/http.server.js'), system, mode], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   let buffered = '';
   const waiters: { prefix: string; resolve: (line: string) => void }[] = [];
   child.stdout.setEncoding('utf8');

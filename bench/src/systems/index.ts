@@ -1,6 +1,4 @@
-import path from 'node:path';
-import { BASELINE_PREFIX, baselineDir } from '../baseline';
-import { useMcpReflectFrom } from '../baseline-hook';
+import { BASELINE_PREFIX, benchFile, checkBaselineCopy } from '../baseline';
 import type { BenchSystem } from '../system';
 
 /** Every system: its name, the module that implements it and the export. */
@@ -16,13 +14,12 @@ const SYSTEMS = [
 
 /**
  * Loads one system, and only its packages (a measuring process holds nothing else). `mcp-reflect@<rev>` is
- * the mcp-reflect system on the library built at <rev> (baseline.ts): this process resolves `mcp-reflect`
- * to that build from here on, so it must not have loaded the current one.
+ * the mcp-reflect system on the library built at <rev> (baseline.ts), in a process started from the baseline's
+ * copy of the bench (benchFile), where `mcp-reflect` resolves to that build: checked once, before it loads.
  */
 export function loadSystem(name: string): BenchSystem {
   if (name.startsWith(BASELINE_PREFIX)) {
-    if (require.cache[require.resolve('./mcp-reflect')]) throw new Error(`${name}: this process has loaded the current mcp-reflect already`);
-    useMcpReflectFrom(baselineDir(name));
+    checkBaselineCopy(name, require.resolve('mcp-reflect'));
     return { ...(require('./mcp-reflect').mcpReflect as BenchSystem), name, stdio: baselineStdio(name) };
   }
   const entry = SYSTEMS.find(([n]) => n === name);
@@ -56,13 +53,9 @@ function describeBaseline(name: string): BenchSystem {
   return { name, inMemory: elsewhere, httpStateless: elsewhere, httpStateful: elsewhere, bootstrap: elsewhere, stdio: baselineStdio(name) };
 }
 
-/** The stdio cold-start server of a baseline: the mcp-reflect one, with `mcp-reflect` resolved to the baseline. */
+/** The stdio cold-start server of a baseline: the mcp-reflect one, from the baseline's copy of the bench. */
 function baselineStdio(name: string, server = 'mcp-reflect.server'): NonNullable<BenchSystem['stdio']> {
-  return (extra) => ({
-    command: process.execPath,
-    args: ['--require', require.resolve('../baseline-hook'), path.join(__dirname, '..', 'servers', `${server}.js`), String(extra)],
-    env: { BENCH_MCP_REFLECT_DIR: baselineDir(name) },
-  });
+  return (extra) => ({ command: process.execPath, args: [benchFile(name, `servers/${server}.js`), String(extra)] });
 }
 
 /**
@@ -72,5 +65,5 @@ function baselineStdio(name: string, server = 'mcp-reflect.server'): NonNullable
 export function fieldDtoStdio(name: string): NonNullable<BenchSystem['stdio']> {
   if (name.startsWith(BASELINE_PREFIX)) return baselineStdio(name, 'mcp-reflect-field.server');
   const server = name === 'mcp-reflect-nest' ? 'mcp-reflect-nest-field.server.js' : 'mcp-reflect-field.server.js';
-  return (extra) => ({ command: process.execPath, args: [path.join(__dirname, '..', 'servers', server), String(extra)] });
+  return (extra) => ({ command: process.execPath, args: [benchFile(name, `servers/${server}`), String(extra)] });
 }

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import {
-  Args,
   Injectable,
   McpFactory,
   McpModule,
@@ -16,19 +15,11 @@ import {
   type McpInterceptor,
 } from 'mcp-reflect';
 import { RedisEventStore } from 'mcp-reflect/redis';
-import { bookText, type BenchSystem } from '../system';
+import type { BenchSystem } from '../system';
 import { clientSdk } from '../lazy';
 import { precompiledValidators } from '../precompiled';
-import { BookInput } from './mcp-reflect-dto';
+import { BookTools } from './mcp-reflect-book';
 import { AddTools, extraTools } from './mcp-reflect-extra';
-
-@Injectable()
-class BookTools {
-  @Tool({ description: 'Register a book' })
-  book(@Args() input: BookInput): string {
-    return bookText(input);
-  }
-}
 
 /** Declared when first used, as enhancedTools() (a class declared and not provided is warned about at bootstrap). */
 function scopedTools(): Function {
