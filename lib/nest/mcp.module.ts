@@ -153,8 +153,17 @@ function endpointController(path: string, guards: NonNullable<McpNestHttpOptions
     // The request is the response's: Express's `res.req`, Fastify's `reply.request`, what `@Req()` would give.
     @All(path)
     handle(@Res() res: { req?: unknown; request?: unknown }): Promise<void> {
-      return this.mcp.serveHttp((res.req ?? res.request) as never, res as never);
+      const req = res.req ?? res.request;
+      if (req === undefined) throw noRequest();
+      return this.mcp.serveHttp(req as never, res as never);
     }
   }
   return McpEndpointController;
+}
+
+function noRequest(): Error {
+  return new Error(
+    "Cannot serve the MCP endpoint route: the Nest HTTP adapter's response object names no request (Express's res.req, Fastify's reply.request).\n" +
+      "Fix: use @nestjs/platform-express or @nestjs/platform-fastify for the application that serves the endpoint.",
+  );
 }
