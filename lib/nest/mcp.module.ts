@@ -1,4 +1,4 @@
-import { All, Controller, Inject, Module, Req, Res, UseGuards, type DynamicModule, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
+import { All, Controller, Inject, Module, Res, UseGuards, type DynamicModule, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { MCP_FEATURE } from '../constants';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
@@ -149,10 +149,21 @@ function endpointController(path: string, guards: NonNullable<McpNestHttpOptions
   class McpEndpointController {
     constructor(@Inject(McpService) private readonly mcp: McpService) {}
 
+    // One parameter, the response: each parameter costs a request a pipe run in Nest's router (issue 45, item 4).
+    // The request is the response's: Express's `res.req`, Fastify's `reply.request`, what `@Req()` would give.
     @All(path)
-    handle(@Req() req: never, @Res() res: never): Promise<void> {
-      return this.mcp.serveHttp(req, res);
+    handle(@Res() res: { req?: unknown; request?: unknown }): Promise<void> {
+      const req = res.req ?? res.request;
+      if (req === undefined) throw noRequest();
+      return this.mcp.serveHttp(req as never, res as never);
     }
   }
   return McpEndpointController;
+}
+
+function noRequest(): Error {
+  return new Error(
+    "Cannot serve the MCP endpoint route: the Nest HTTP adapter's response object names no request (Express's res.req, Fastify's reply.request).\n" +
+      "Fix: use @nestjs/platform-express or @nestjs/platform-fastify for the application that serves the endpoint.",
+  );
 }

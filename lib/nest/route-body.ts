@@ -6,11 +6,14 @@ import { RoutePathFactory } from '@nestjs/core/router/route-path-factory';
 import { BootstrapError, BootstrapErrorCode } from '../errors';
 
 /**
- * Requests of the endpoint route whose body the framework was kept from reading, with the headers they were
- * sent with: the endpoint reads their body itself, under its own bounds (per client and in all, in bytes, with
- * the shape checks), after Nest's middleware and guards.
+ * On a request of the endpoint route whose body the framework was kept from reading: the headers it was sent
+ * with. The endpoint reads its body itself, under its own bounds (per client and in all, in bytes, with the shape
+ * checks), after Nest's middleware and guards. A property of the request rather than an entry of a WeakMap: it
+ * costs every request of the route one store and one read, not a hash-table entry the young-generation GC must
+ * trace (issue 45, item 4).
  */
-const deferred = new WeakMap<IncomingMessage, IncomingHttpHeaders>();
+const DEFERRED = Symbol('mcp-reflect:deferred-headers');
+type Deferrable = IncomingMessage & { [DEFERRED]?: IncomingHttpHeaders };
 
 /** What the route reads of Nest's HTTP adapter. */
 interface Adapter {
@@ -40,9 +43,9 @@ export function deferRouteBodies(adapter: Adapter, paths: readonly string[]): vo
  * (the endpoint reads its body); false when a framework parsed its body.
  */
 export function takeDeferred(req: IncomingMessage): boolean {
-  const headers = deferred.get(req);
+  const headers = (req as Deferrable)[DEFERRED];
   if (!headers) return false;
-  deferred.delete(req);
+  (req as Deferrable)[DEFERRED] = undefined;
   req.headers = headers;
   return true;
 }
@@ -73,13 +76,19 @@ interface ExpressApp {
 function deferOnExpress(app: ExpressApp, paths: readonly string[]): void {
   const caseSensitive = app.get('case sensitive routing') === true;
   const wanted = new Set(paths.map((p) => (caseSensitive ? p : p.toLowerCase())));
-  const defer: Middleware = (req, _res, next) => {
-    const url = req.url ?? '/';
+  // Every request of the application passes here: the common case (a path as Nest registers it) is one lookup,
+  // without the regular expression of `normalized()`.
+  const isRoute = (url: string): boolean => {
     const query = url.indexOf('?');
-    const pathname = normalized(query === -1 ? url : url.slice(0, query));
-    if (wanted.has(caseSensitive ? pathname : pathname.toLowerCase()) && !deferred.has(req)) {
-      deferred.set(req, req.headers);
-      const shown: IncomingHttpHeaders = { ...req.headers };
+    let pathname = query === -1 ? url : url.slice(0, query);
+    if (!caseSensitive) pathname = pathname.toLowerCase();
+    return wanted.has(pathname) || ((pathname.length === 0 || pathname.charCodeAt(pathname.length - 1) === 0x2f) && wanted.has(normalized(pathname)));
+  };
+  const defer: Middleware = (req, _res, next) => {
+    if (isRoute(req.url ?? '/') && !(req as Deferrable)[DEFERRED]) {
+      const headers = req.headers;
+      (req as Deferrable)[DEFERRED] = headers;
+      const shown: IncomingHttpHeaders = { ...headers };
       for (const name of FRAMING) delete shown[name];
       req.headers = shown;
     }
@@ -114,7 +123,7 @@ function deferOnFastify(app: FastifyApp, paths: readonly string[]): void {
     const url = request.routeOptions?.url;
     const declared = Number(request.raw.headers['content-length']);
     if (url === undefined || !wanted.has(normalized(url)) || declared === 0) return done(null, payload);
-    deferred.set(request.raw, request.raw.headers);
+    (request.raw as Deferrable)[DEFERRED] = request.raw.headers;
     // The parser gets `{}` (which every JSON parser accepts); its length passes for the declared one.
     const standIn = Object.assign(Readable.from([Buffer.from('{}')]), Number.isFinite(declared) ? { receivedEncodedLength: declared } : {});
     done(null, standIn);

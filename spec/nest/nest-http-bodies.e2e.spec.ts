@@ -83,6 +83,17 @@ describe.each<Platform>(['express', 'fastify'])('the endpoint route reads its ow
     expect(JSON.parse(answer.body)).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: 'Payload Too Large: the body is over 4194304 bytes.' }, id: null });
   });
 
+  // Express routes case-insensitively and takes a trailing slash: those forms of the route are the endpoint's too,
+  // so their bodies are not the JSON parser's (a body it read would be refused with Nest's 400, not JSON-RPC's -32700).
+  if (platform === 'express') {
+    it('reads the bodies of the route under every path Express routes to it (case, trailing slash, query)', async () => {
+      for (const path of ['/api/mcp', '/API/Mcp/', '/api/mcp?x=1']) {
+        const answer = await rawRequest(`${base}${path}`, { headers: JSON_AND_SSE, body: '{"jsonrpc":' });
+        expect([path, answer.status, JSON.parse(answer.body)]).toEqual([path, 400, { jsonrpc: '2.0', error: { code: -32700, message: expect.stringContaining('Parse error') }, id: null }]);
+      }
+    });
+  }
+
   it('still serves a client, and the other routes still get their parsed bodies', async () => {
     const client = new Client({ name: 'bodies-spec', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
