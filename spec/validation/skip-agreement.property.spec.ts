@@ -114,7 +114,7 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** Strings that tell counting rules apart: astral characters (one code point, two UTF-16 units), combining marks, NUL. */
 const tricky = fc.constantFrom('', ' ', 'a', 'ab', 'abc', '😀', 'a😀', '😀😀😀', 'é', 'e\u0301', '\u0000', 'A', 'a_b', 'ÄÖ', '12', 'x'.repeat(101));
 const text = (max: number) => fc.oneof(fc.string({ maxLength: max }), fc.string({ maxLength: max, unit: 'binary' }), tricky);
-const noise: fc.Arbitrary<Json> = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -5, max: 200 }), fc.double({ noNaN: true, noDefaultInfinity: true }), text(4), fc.constant([]), fc.constant({}));
+const noise: fc.Arbitrary<Json> = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -5, max: 200 }), fc.double({ noNaN: true, noDefaultInfinity: true }), text(4), fc.constant([] as Json[]), fc.constant({} as Json));
 const mixed = <T extends Json>(valid: fc.Arbitrary<T>, ...edges: Json[]): fc.Arbitrary<Json> =>
   edges.length === 0
     ? fc.oneof({ arbitrary: valid, weight: 4 }, { arbitrary: noise, weight: 1 })
