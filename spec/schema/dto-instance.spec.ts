@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import * as transformer from 'class-transformer';
-import { Exclude, Type, plainToInstance } from 'class-transformer';
+import { Exclude, Expose, Type, plainToInstance } from 'class-transformer';
 import { ArrayMinSize, IsDate, IsIn, IsInt, IsNumber, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import fc from 'fast-check';
 import { Args, Injectable, McpModule, Module, Tool } from 'mcp-reflect';
@@ -238,8 +238,16 @@ class Account {
   @IsOptional() @IsString() @Exclude() secret?: string;
 }
 
+/** `@Expose()` changes which keys class-transformer reads: class-transformer builds the DTO. */
+class Labelled {
+  @Expose() @IsString() label!: string;
+}
+
 @Injectable()
 class FallbackTools {
+  @Tool() labelled(@Args() input: Labelled): string {
+    return `${input.constructor.name} ${input.label}`;
+  }
   @Tool() draw(@Args() input: Drawing): string {
     return `${input.shape.constructor.name} ${input.shape.area()}`;
   }
@@ -256,16 +264,26 @@ class FallbackModule {}
 
 describe('DTOs using a class-transformer rule the compiled constructor does not cover', () => {
   let client: TestClient;
-  beforeAll(async () => (client = await createTestClient(FallbackModule)));
-  afterAll(() => client.close());
+  let plainToInstanceCalls: jest.SpyInstance;
+  beforeAll(async () => {
+    plainToInstanceCalls = jest.spyOn(transformer, 'plainToInstance');
+    client = await createTestClient(FallbackModule);
+  });
+  afterAll(async () => {
+    await client.close();
+    plainToInstanceCalls.mockRestore();
+  });
 
   it.each([
     ['draw', { shape: { kind: 'square', size: 3 } }, 'Square 9'],
     ['draw', { shape: { kind: 'circle', size: 1 } }, `Circle ${Math.PI}`],
     ['measure', { unit: 'square', shape: { kind: 'square', size: 2 } }, 'Square 4'],
     ['account', { name: 'ada', secret: 'hunter2' }, 'Account ada undefined'],
+    ['labelled', { label: 'x' }, 'Labelled x'],
   ])('%s %j is built by class-transformer', async (name, args, text) => {
+    plainToInstanceCalls.mockClear();
     const result = await client.callTool({ name, arguments: args });
     expect(result.content).toEqual([{ type: 'text', text }]);
+    expect(plainToInstanceCalls).toHaveBeenCalledTimes(1);
   });
 });
