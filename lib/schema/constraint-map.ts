@@ -42,11 +42,13 @@ const RULES: Readonly<Record<string, ConstraintRule>> = {
   isEnum: { keywords: ([entity]) => full(enumSchema(enumValues(entity))) },
   isIn: { keywords: ([values]) => full(enumSchema(values as (string | number)[])) },
   equals: { keywords: ([value]) => full({ const: value }) },
-  isEmail: { type: 'string', keywords: plain({ type: 'string', format: 'email' }) },
-  isUrl: { type: 'string', keywords: plain({ type: 'string', format: 'uri' }) },
-  isUuid: { type: 'string', keywords: plain({ type: 'string', format: 'uuid' }) },
-  isDateString: { type: 'string', keywords: plain({ type: 'string', format: 'date-time' }) },
-  isISO8601: { type: 'string', keywords: plain({ type: 'string', format: 'date-time' }) },
+  // The formats accept strings validator.js refuses ('a@b.c', 'mailto:x', a UUID of version 9, '2020-01-01t00:00:00z'):
+  // the schema says what it can, class-validator still decides (spec/validation/skip-agreement.property.spec.ts).
+  isEmail: { type: 'string', keywords: () => partial({ type: 'string', format: 'email' }) },
+  isUrl: { type: 'string', keywords: () => partial({ type: 'string', format: 'uri' }) },
+  isUuid: { type: 'string', keywords: () => partial({ type: 'string', format: 'uuid' }) },
+  isDateString: { type: 'string', keywords: () => partial({ type: 'string', format: 'date-time' }) },
+  isISO8601: { type: 'string', keywords: () => partial({ type: 'string', format: 'date-time' }) },
   isIp: { type: 'string', keywords: ([version]) => full({ type: 'string', ...ipFormat(version) }) },
   matches: { type: 'string', keywords: ([pattern, modifiers]) => patternKeywords(pattern, modifiers) },
   isAlpha: { type: 'string', keywords: ([locale]) => localeKeywords(locale, '^[A-Za-z]+$') },
@@ -93,8 +95,14 @@ function patternKeywords(pattern: unknown, modifiers: unknown): Keywords {
   const source = pattern instanceof RegExp ? pattern.source : String(pattern);
   const flags = pattern instanceof RegExp ? pattern.flags : typeof modifiers === 'string' ? modifiers : '';
   // JSON Schema patterns have no flags (ECMA-262, unanchored): other flags cannot be expressed.
-  return flags.replace(/[gu]/g, '') === '' ? full({ type: 'string', pattern: source }) : partial({ type: 'string' });
+  if (flags.replace(/[gu]/g, '') !== '') return partial({ type: 'string' });
+  // The compiled schema matches in Unicode mode (ajv's `u`), class-validator without it unless asked: where the two
+  // read astral characters apart (`.`, a negated class, \S \W \D \B, \p{…}), class-validator still decides.
+  return !flags.includes('u') && UNICODE_SENSITIVE.test(source) ? partial({ type: 'string', pattern: source }) : full({ type: 'string', pattern: source });
 }
+
+/** An unescaped `.`, a negated class, or an escape whose match depends on the Unicode flag. */
+const UNICODE_SENSITIVE = /(^|[^\\])(\\\\)*(\.|\[\^|\\[SWDBpPu])/;
 
 function ipFormat(version: unknown): JsonSchema {
   const v = String(version ?? '');

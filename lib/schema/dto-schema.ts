@@ -4,6 +4,7 @@ import { getFieldOptions, getFieldProperties, getPropertyType } from '../metadat
 import { adaptKeywords, constraintKeywords, constraintType, type ConstraintType } from './constraint-map';
 import type { SchemaContext } from './schema-context';
 import { emptyDtoMessage, type SchemaSite } from './schema.messages';
+import { compiledConstructor, transformerNeed, type DtoProperty } from './dto-instance';
 import { documented, mergeSchema, type Converter, type ShapedSchema } from './shaped-schema';
 import { typedSchema } from './type-schema';
 
@@ -84,7 +85,7 @@ function buildObject(cls: Function, ctx: SchemaContext, site: SchemaSite): Shape
 
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
-  const converters: [string, Converter][] = [];
+  const copied: DtoProperty[] = [];
   for (const [property, list] of byProperty) {
     const propertySite: SchemaSite = {
       owner: site.owner,
@@ -99,7 +100,7 @@ function buildObject(cls: Function, ctx: SchemaContext, site: SchemaSite): Shape
     const typed = Object.hasOwn(generated, property) ? generated[property] : undefined;
     const shaped = propertySchema(cls, property, list, ctx, propertySite, typed);
     properties[property] = shaped.schema;
-    if (shaped.convert) converters.push([property, shaped.convert]);
+    copied.push({ key: property, convert: shaped.convert });
     const optional = getFieldOptions(cls, property)?.optional ?? typed?.optional ?? false;
     if (isRequired(list, optional) && shaped.schema.default === undefined) required.push(property);
   }
@@ -107,28 +108,22 @@ function buildObject(cls: Function, ctx: SchemaContext, site: SchemaSite): Shape
   const schema: JsonSchema = { type: 'object', properties };
   if (required.length > 0) schema.required = required;
   schema.additionalProperties = false;
-  const convert = usesTransformer(cls, [...byProperty.keys()])
-    ? transformerConverter(cls as new () => object)
-    : instanceConverter(cls as new () => object, converters);
-  return { schema, convert };
+  return { schema, convert: instanceConverter(cls as new () => object, copied) };
+}
+
+/**
+ * How an instance of `cls` is built per call, decided here once: by its compiled constructor, or by class-transformer
+ * when the DTO uses a rule of class-transformer's the constructor does not cover (docs/validation.md#dto-instances).
+ */
+function instanceConverter(cls: new () => object, properties: DtoProperty[]): Converter {
+  const need = transformerNeed(cls, properties.map((p) => p.key), transforms(), transformer().TransformationType.PLAIN_TO_CLASS);
+  return (need === undefined ? compiledConstructor(cls, properties) : undefined) ?? transformerConverter(cls);
 }
 
 /** class-transformer's `plainToInstance`, for a DTO that uses its own rules. */
 function transformerConverter(cls: new () => object): Converter {
   const { plainToInstance } = transformer();
   return (value: object) => plainToInstance(cls, value, { enableImplicitConversion: true });
-}
-
-/**
- * DTOs that use class-transformer's own rules (@Transform, @Expose, @Exclude) are built by class-transformer;
- * all others by the compiled converter, which does the same for @Type, nested DTOs and Dates, much faster.
- */
-function usesTransformer(cls: Function, properties: string[]): boolean {
-  const storage = transforms();
-  if (storage.getExposedMetadatas(cls).length > 0) return true;
-  if (storage.getExcludedMetadatas(cls).length > 0) return true;
-  const plainToClass = transformer().TransformationType.PLAIN_TO_CLASS;
-  return properties.some((property) => storage.findTransformMetadatas(cls, property, plainToClass).length > 0);
 }
 
 function propertySchema(
@@ -210,26 +205,6 @@ function needsRuntime(meta: ValidationMeta): boolean {
   if (meta.type === CONDITIONAL) return meta.name !== 'isOptional';
   if (!meta.name) return true;
   return constraintKeywords(meta.name, meta.constraints)?.complete !== true;
-}
-
-function instanceConverter(cls: new () => object, converters: [string, Converter][]): Converter {
-  if (converters.length === 0) return (value: object) => assignOwn(new cls(), value);
-  return (value: object) => {
-    const instance = assignOwn(new cls(), value) as Record<string, unknown>;
-    for (const [key, convert] of converters) {
-      const v = instance[key];
-      if (v !== undefined && v !== null) instance[key] = convert(v);
-    }
-    return instance;
-  };
-}
-
-/** Copies own keys; a JSON `__proto__` key is data, never a prototype to set. */
-function assignOwn(target: object, source: object): object {
-  for (const key of Object.keys(source)) {
-    if (key !== '__proto__') (target as Record<string, unknown>)[key] = (source as Record<string, unknown>)[key];
-  }
-  return target;
 }
 
 /**
