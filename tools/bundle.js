@@ -1,22 +1,25 @@
 #!/usr/bin/env node
-// The bundling step of `npm run build` (after tsc): every entry of the package becomes one shared file,
-// dist/mcp-reflect.js, made by esbuild from the JavaScript tsc emitted (tsc stays the compiler: decorator metadata
-// is tsc's `__metadata(...)` calls, which esbuild copies as they are), with a source map chained back to lib/*.ts.
-//
-// - ONE file for all entries: esbuild cannot split CommonJS output, and a file per entry would copy the modules the
-//   entries share (two `McpError` classes, two registries): `instanceof` and module-level state across
-//   `mcp-reflect`, `mcp-reflect/testing`, `mcp-reflect/nest`, … hold because there is one copy of each module.
+// The bundling step of `npm run build` (after tsc): the package's JavaScript becomes three files, made by esbuild
+// from the JavaScript tsc emitted (tsc stays the compiler: decorator metadata is tsc's `__metadata(...)` calls,
+// which esbuild copies as they are), each with a source map chained through tsc's to lib/*.ts:
+//   dist/mcp-reflect.js       every entry but Nest's and the CLI: `mcp-reflect`, /testing, /common, /tasks, …
+//   dist/mcp-reflect-nest.js  lib/nest (`mcp-reflect/nest`): it requires @nestjs/*, which an application without
+//                             Nest has not installed, so a bundler (wrangler, esbuild) bundling `mcp-reflect` must
+//                             never meet it
+//   dist/mcp-reflect-cli.js   lib/cli (the bin and `mcp-reflect dev`'s process)
+// - Each module of lib/ is in ONE of them, once: esbuild cannot split CommonJS output, so a module that a part
+//   requires from another part is not copied but required from its owner (`require("./mcp-reflect.js").module(id)`):
+//   `instanceof` and module-level state (registries, symbols) across `mcp-reflect`, `/testing`, `/nest`, … hold.
 // - Lazy: esbuild wraps each CommonJS module in a closure run on its first require(), so an entry costs only the
-//   modules it reaches, and a require() inside a function (the HTTP transport, the proxy, OpenAPI, the auth server,
-//   Nest, the CLI) still runs only when called. The SDK, every dependency and every peer stay external requires, at
-//   the place tsc left them.
-// - Each public entry file (dist/index.js, dist/testing/index.js, dist/entries/*.js, dist/nest/index.js) is a
-//   shim that requires the shared file, with its export names written the way tsc writes them
-//   (`Object.defineProperty(exports, "X", { enumerable: true, get: … })`): Node's CommonJS lexer reads them, so an
-//   ES module's `import { Tool } from 'mcp-reflect'` keeps working. No second, ESM copy: one copy, no dual-package
-//   hazard (docs/architecture.md, "Entry points").
-// - The CLI (dist/cli/main.js, the bin) is a shim too, and so is dist/dev-runner.js: the dev command starts the
-//   runner from the file beside its own code (`__dirname`), which is dist/ once bundled.
+//   modules it reaches, and a require() inside a function (the HTTP transport, the proxy, OpenAPI, the auth server)
+//   still runs only when called. The SDK, every dependency and every peer stay external requires, where tsc left them.
+// - Each public entry file (dist/index.js, dist/testing/index.js, dist/entries/*.js, dist/nest/index.js) is a shim
+//   that requires its part, with its export names written the way tsc writes them (`Object.defineProperty(exports,
+//   "X", { enumerable: true, get: … })`): Node's CommonJS lexer reads them, so an ES module's `import { Tool } from
+//   'mcp-reflect'` keeps working. No second, ESM copy: one copy, no dual-package hazard (docs/architecture.md,
+//   "Entry points").
+// - The bin (dist/cli/main.js) is a shim too, and so is dist/dev-runner.js: the dev command starts the runner from
+//   the file beside its own code (`__dirname`), which is dist/ once bundled.
 // - The other files tsc emitted (.js and .js.map) are removed; the declarations (.d.ts) stay tsc's.
 'use strict';
 const { execFileSync } = require('node:child_process');
@@ -26,49 +29,81 @@ const esbuild = require('esbuild');
 
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
-const BUNDLE = 'mcp-reflect.js';
-const ENTRY = '.bundle-entry.js';
 
-/** Entry name → the file tsc emitted for it (relative to dist/); `shim` is where its shim goes (default: there). */
+/** The parts, in build order: a part's map of modules lists what the parts built before it require of it. */
+const parts = [
+  { name: 'cli', file: 'mcp-reflect-cli.js', owns: (id) => id.startsWith('cli/') },
+  { name: 'nest', file: 'mcp-reflect-nest.js', owns: (id) => id.startsWith('nest/') },
+  { name: 'main', file: 'mcp-reflect.js', owns: (id) => !id.startsWith('cli/') && !id.startsWith('nest/') },
+];
+const owner = (id) => parts.find((part) => part.owns(id));
+
+/** Entry name → the module tsc emitted for it (relative to dist/); `shim` is where its shim goes (default: there). */
 const entries = {
-  '.': { file: 'index.js' },
-  testing: { file: 'testing/index.js' },
-  nest: { file: 'nest/index.js' },
-  common: { file: 'entries/common.js' },
-  redis: { file: 'entries/redis.js' },
-  tasks: { file: 'entries/tasks.js' },
-  builtins: { file: 'entries/builtins.js' },
-  'auth-server': { file: 'entries/auth-server.js' },
-  state: { file: 'entries/state.js' },
-  inspection: { file: 'entries/inspection.js' },
-  cli: { file: 'cli/main.js', bin: true },
-  'dev-runner': { file: 'cli/dev-runner.js', shim: 'dev-runner.js', process: true },
+  '.': { id: 'index.js' },
+  testing: { id: 'testing/index.js' },
+  nest: { id: 'nest/index.js' },
+  common: { id: 'entries/common.js' },
+  redis: { id: 'entries/redis.js' },
+  tasks: { id: 'entries/tasks.js' },
+  builtins: { id: 'entries/builtins.js' },
+  'auth-server': { id: 'entries/auth-server.js' },
+  state: { id: 'entries/state.js' },
+  inspection: { id: 'entries/inspection.js' },
+  cli: { id: 'cli/main.js', bin: true },
+  'dev-runner': { id: 'cli/dev-runner.js', shim: 'dev-runner.js', process: true },
 };
 
 /** The names each public entry exports, read from tsc's files in a process of their own (before they are replaced). */
 function exportNames() {
   const publicEntries = Object.entries(entries).filter(([, entry]) => !entry.bin && !entry.process);
-  const source = `const out = {}; for (const [name, file] of ${JSON.stringify(publicEntries.map(([name, e]) => [name, e.file]))}) out[name] = Object.keys(require(require('node:path').join(${JSON.stringify(dist)}, file))); process.stdout.write(JSON.stringify(out));`;
+  const source = `const out = {}; for (const [name, file] of ${JSON.stringify(publicEntries.map(([name, e]) => [name, e.id]))}) out[name] = Object.keys(require(require('node:path').join(${JSON.stringify(dist)}, file))); process.stdout.write(JSON.stringify(out));`;
   return JSON.parse(execFileSync(process.execPath, ['-e', source], { encoding: 'utf8' }));
 }
 
-function entrySource() {
-  const cases = Object.entries(entries).map(([name, entry]) => `    case ${JSON.stringify(name)}: return require(${JSON.stringify(`./${entry.file}`)});`);
-  return `"use strict";\n// Generated by tools/bundle.js: each entry of the package, required only when asked for.\nexports.entry = function (name) {\n  switch (name) {\n${cases.join('\n')}\n  }\n  throw new Error("mcp-reflect has no entry " + name);\n};\n`;
+/** The generated entry of a part: its modules that entries or other parts require, each run only when asked for. */
+function entrySource(ids) {
+  const cases = [...ids].sort().map((id) => `    case ${JSON.stringify(id)}: return require(${JSON.stringify(`./${id}`)});`);
+  return `"use strict";\n// Generated by tools/bundle.js: the modules of this part that entries and other parts require.\nexports.module = function (id) {\n  switch (id) {\n${cases.join('\n')}\n  }\n  throw new Error("mcp-reflect: no module " + id + " in this bundle");\n};\n`;
+}
+
+/** Resolves a relative require() of tsc's output that lands in another part to a require() of that part's file. */
+function partsPlugin(part, needs) {
+  return {
+    name: 'mcp-reflect-parts',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, async (args) => {
+        if (args.namespace === 'other-part') return { path: args.path, external: true };
+        if (args.pluginData?.plain || !args.importer.startsWith(dist)) return undefined;
+        const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { plain: true } });
+        if (resolved.errors.length) return { errors: resolved.errors };
+        const id = path.relative(dist, resolved.path).split(path.sep).join('/');
+        if (id.startsWith('..') || !id.endsWith('.js')) return resolved;
+        const other = owner(id);
+        if (other === part) return resolved;
+        needs.get(other).add(id);
+        return { path: id, namespace: 'other-part', pluginData: other };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'other-part' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`./${args.pluginData.file}`)}).module(${JSON.stringify(args.path)});\n`,
+        loader: 'js',
+      }));
+    },
+  };
 }
 
 function shim(name, entry, names) {
-  const target = path.join(dist, entry.shim ?? entry.file);
-  let bundle = path.relative(path.dirname(target), path.join(dist, BUNDLE)).split(path.sep).join('/');
-  if (!bundle.startsWith('.')) bundle = `./${bundle}`;
-  const load = `require(${JSON.stringify(bundle)}).entry(${JSON.stringify(name)})`;
+  const target = path.join(dist, entry.shim ?? entry.id);
+  let file = path.relative(path.dirname(target), path.join(dist, owner(entry.id).file)).split(path.sep).join('/');
+  if (!file.startsWith('.')) file = `./${file}`;
+  const load = `require(${JSON.stringify(file)}).module(${JSON.stringify(entry.id)})`;
   const label = name === '.' ? 'mcp-reflect' : `mcp-reflect/${name}`;
   let text;
-  if (entry.bin) text = `#!/usr/bin/env node\n"use strict";\n// The mcp-reflect CLI: its code is in ${bundle} (tools/bundle.js).\nconst cli = ${load};\nmodule.exports = cli;\nif (require.main === module) void cli.main();\n`;
-  else if (entry.process) text = `"use strict";\n// The process of \`mcp-reflect dev\`: its code is in ${bundle} (tools/bundle.js).\n${load};\n`;
+  if (entry.bin) text = `#!/usr/bin/env node\n"use strict";\n// The mcp-reflect CLI: its code is in ${file} (tools/bundle.js).\nconst cli = ${load};\nmodule.exports = cli;\nif (require.main === module) void cli.main();\n`;
+  else if (entry.process) text = `"use strict";\n// The process of \`mcp-reflect dev\`: its code is in ${file} (tools/bundle.js).\n${load};\n`;
   else {
     const lines = names.map((n) => `Object.defineProperty(exports, ${JSON.stringify(n)}, { enumerable: true, get: function () { return m.${n}; } });`);
-    text = `"use strict";\n// ${label}: its code is in ${bundle}, one file for every entry (tools/bundle.js); the names below are for ES modules' named imports.\nObject.defineProperty(exports, "__esModule", { value: true });\nconst m = ${load};\n${lines.join('\n')}\n`;
+    text = `"use strict";\n// ${label}: its code is in ${file} (tools/bundle.js); the names below are for ES modules' named imports.\nObject.defineProperty(exports, "__esModule", { value: true });\nconst m = ${load};\n${lines.join('\n')}\n`;
   }
   return { target, text };
 }
@@ -89,33 +124,41 @@ async function main() {
     const odd = list.find((n) => !/^[A-Za-z_$][\w$]*$/.test(n));
     if (odd) throw new Error(`tools/bundle.js: export ${odd} is not an identifier; the shims' getters (m.${odd}) would not parse.`);
   }
-  fs.writeFileSync(path.join(dist, ENTRY), entrySource());
-  const result = await esbuild.build({
-    entryPoints: [path.join(dist, ENTRY)],
-    outfile: path.join(dist, BUNDLE),
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'es2022', // what tsc emitted: nothing is lowered
-    packages: 'external', // the SDK, dependencies and peers: required where tsc left them
-    sourcemap: 'linked', // chained through tsc's maps (their sourceMappingURL comments) to lib/*.ts
-    sourcesContent: true,
-    logLevel: 'warning',
-    logOverride: { 'unsupported-require-call': 'silent' }, // lib/cli/load-entry.ts requires the user's file by its path
-    metafile: true,
-  });
-  if (result.errors.length) throw new Error('tools/bundle.js: esbuild failed');
-  fs.rmSync(path.join(dist, ENTRY));
+  const needs = new Map(parts.map((part) => [part, new Set(Object.values(entries).filter((e) => owner(e.id) === part).map((e) => e.id))]));
+  const report = [];
+  for (const part of parts) {
+    const entry = path.join(dist, `.bundle-${part.name}.js`);
+    fs.writeFileSync(entry, entrySource(needs.get(part)));
+    try {
+      const result = await esbuild.build({
+        entryPoints: [entry],
+        outfile: path.join(dist, part.file),
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'es2022', // what tsc emitted: nothing is lowered
+        packages: 'external', // the SDK, dependencies and peers: required where tsc left them
+        sourcemap: 'linked', // chained through tsc's maps (their sourceMappingURL comments) to lib/*.ts
+        sourcesContent: true,
+        logLevel: 'warning',
+        logOverride: { 'unsupported-require-call': 'silent' }, // lib/cli/load-entry.ts requires the user's file by its path
+        metafile: true,
+        plugins: [partsPlugin(part, needs)],
+      });
+      const modules = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('other-part:')).length;
+      report.push(`dist/${part.file} (${(fs.statSync(path.join(dist, part.file)).size / 1024).toFixed(0)} KB, ${modules} modules)`);
+    } finally {
+      fs.rmSync(entry);
+    }
+  }
   const shims = Object.entries(entries).map(([name, entry]) => shim(name, entry, names[name] ?? []));
-  const keep = new Set([path.join(dist, BUNDLE), path.join(dist, `${BUNDLE}.map`), ...shims.map((s) => s.target)]);
+  const keep = new Set([...parts.flatMap((part) => [path.join(dist, part.file), path.join(dist, `${part.file}.map`)]), ...shims.map((s) => s.target)]);
   strays(dist, keep);
   for (const { target, text } of shims) {
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, text, { mode: target.endsWith('main.js') ? 0o755 : 0o644 });
   }
-  const size = fs.statSync(path.join(dist, BUNDLE)).size;
-  const modules = Object.keys(result.metafile.inputs).length;
-  process.stdout.write(`tools/bundle.js: dist/${BUNDLE} (${(size / 1024).toFixed(0)} KB, ${modules} modules) and ${shims.length} shims\n`);
+  process.stdout.write(`tools/bundle.js: ${report.join(', ')} and ${shims.length} shims\n`);
 }
 
 main().catch((error) => {

@@ -109,14 +109,15 @@ describe('the bundled package', () => {
   }, 180_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('ships one bundle with its source map, a small shim per entry and bin, and the declarations: no other JavaScript', () => {
+  it('ships the bundles (the entries, Nest, the CLI) with their source maps, a small shim per entry and bin, and the declarations: no other JavaScript', () => {
     const scripts = files.filter((f) => f.startsWith('dist/') && !f.endsWith('.d.ts')).sort();
     const shims = Object.values(manifest.exports)
       .flatMap((target) => (typeof target === 'object' && target !== null ? [(target as { default: string }).default.slice(2)] : []))
       .concat(Object.values(manifest.bin), ['dist/dev-runner.js']);
-    expect(scripts).toEqual([...new Set([...shims, 'dist/mcp-reflect.js', 'dist/mcp-reflect.js.map'])].sort());
+    const parts = ['dist/mcp-reflect.js', 'dist/mcp-reflect-nest.js', 'dist/mcp-reflect-cli.js'].flatMap((part) => [part, `${part}.map`]);
+    expect(scripts).toEqual([...new Set([...shims, ...parts])].sort());
     // A shim has no code of its own: comments, the require() of the bundle and its names.
-    const statement = /^(#!.*|\/\/.*|"use strict";|Object\.defineProperty\(exports, "\w+", \{ (value: true|enumerable: true, get: function \(\) \{ return m\.\w+; \}) \}\);|(const (m|cli) = )?require\("(\.\.?\/)+mcp-reflect\.js"\)\.entry\("[\w.-]+"\);|module\.exports = cli;|if \(require\.main === module\) void cli\.main\(\);|)$/;
+    const statement = /^(#!.*|\/\/.*|"use strict";|Object\.defineProperty\(exports, "\w+", \{ (value: true|enumerable: true, get: function \(\) \{ return m\.\w+; \}) \}\);|(const (m|cli) = )?require\("(\.\.?\/)+mcp-reflect(-nest|-cli)?\.js"\)\.module\("[\w/.-]+"\);|module\.exports = cli;|if \(require\.main === module\) void cli\.main\(\);|)$/;
     const code = shims.flatMap((shim) => readFileSync(path.join(app, 'node_modules', 'mcp-reflect', shim), 'utf8').split('\n').filter((line) => !statement.test(line)).map((line) => `${shim}: ${line}`));
     expect(code).toEqual([]);
   });
@@ -135,6 +136,15 @@ describe('the bundled package', () => {
   it('has one class per concept across entries: shared names are the same values, instanceof holds, decorators of /common serve the root', () => {
     const result = JSON.parse(node(['-e', identityProbe(entries.filter((e) => e !== 'mcp-reflect/nest'))], app).trim());
     expect(result).toEqual({ differing: [], tools: ['add', 'fail'], sum: '5', application: true, taskStore: true, stateStore: true, toolError: true });
+  });
+
+  it('can be bundled (esbuild, as wrangler does) without Nest installed: mcp-reflect/nest and the CLI are files of their own', () => {
+    writeFileSync(path.join(app, 'worker.js'), "const { McpFactory } = require('mcp-reflect');\nconsole.log(typeof McpFactory.create);\n");
+    const esbuild = path.join(root, 'node_modules', '.bin', 'esbuild');
+    execFileSync(esbuild, ['worker.js', '--bundle', '--platform=node', '--format=cjs', '--outfile=worker.bundle.js', '--log-level=error'], { cwd: app, env: childEnv });
+    const bundled = readFileSync(path.join(app, 'worker.bundle.js'), 'utf8');
+    expect(bundled).not.toMatch(/require\("@nestjs\/|mcp-reflect-(nest|cli)\.js/);
+    expect(node(['worker.bundle.js'], app).trim()).toBe('function');
   });
 
   it('loads no optional peer and no lazily loaded part when the root entry is imported', () => {
