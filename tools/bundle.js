@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// The bundling step of `npm run build` (after tsc): the package's JavaScript becomes three files, made by esbuild
+// The bundling step of `npm run build` (after tsc): the package's JavaScript becomes four files, made by esbuild
 // from the JavaScript tsc emitted (tsc stays the compiler: decorator metadata is tsc's `__metadata(...)` calls,
 // which esbuild copies as they are), each with a source map chained through tsc's to lib/*.ts:
-//   dist/mcp-reflect.js       every entry but Nest's and the CLI: `mcp-reflect`, /testing, /common, /tasks, …
+//   dist/mcp-reflect.js       every entry but Nest's and the CLI: `mcp-reflect`, /testing, /auth-server, …
+//   dist/mcp-reflect-base.js  the modules the SDK-free entries reach (/common, /tasks, /redis, /builtins, /state):
+//                             one of them alone parses ~250 KB, not the whole
 //   dist/mcp-reflect-nest.js  lib/nest (`mcp-reflect/nest`): it requires @nestjs/*, which an application without
 //                             Nest has not installed, so a bundler (wrangler, esbuild) bundling `mcp-reflect` must
 //                             never meet it
@@ -30,13 +32,29 @@ const esbuild = require('esbuild');
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
 
+/** The entries that load no SDK: what they reach is the part `base`, so that one of them alone parses no more. */
+const BASE_ENTRIES = ['entries/common.js', 'entries/tasks.js', 'entries/redis.js', 'entries/builtins.js', 'entries/state.js', 'entries/inspection.js'];
+const base = new Set();
+
 /** The parts, in build order: a part's map of modules lists what the parts built before it require of it. */
 const parts = [
   { name: 'cli', file: 'mcp-reflect-cli.js', owns: (id) => id.startsWith('cli/') },
   { name: 'nest', file: 'mcp-reflect-nest.js', owns: (id) => id.startsWith('nest/') },
-  { name: 'main', file: 'mcp-reflect.js', owns: (id) => !id.startsWith('cli/') && !id.startsWith('nest/') },
+  { name: 'main', file: 'mcp-reflect.js', owns: (id) => !id.startsWith('cli/') && !id.startsWith('nest/') && !base.has(id) },
+  { name: 'base', file: 'mcp-reflect-base.js', owns: (id) => base.has(id) },
 ];
 const owner = (id) => parts.find((part) => part.owns(id));
+
+/** The modules of tsc's output the SDK-free entries reach (esbuild's metafile of a bundle not written). */
+async function baseModules() {
+  const result = await esbuild.build({ entryPoints: BASE_ENTRIES.map((id) => path.join(dist, id)), bundle: true, write: false, outdir: dist, platform: 'node', format: 'cjs', packages: 'external', metafile: true, logLevel: 'silent', absWorkingDir: root });
+  for (const input of Object.keys(result.metafile.inputs)) {
+    const id = path.relative(dist, path.resolve(root, input)).split(path.sep).join('/');
+    if (!id.startsWith('..') && id.endsWith('.js')) base.add(id);
+  }
+  const stray = [...base].filter((id) => id.startsWith('cli/') || id.startsWith('nest/'));
+  if (stray.length) throw new Error(`tools/bundle.js: the SDK-free entries reach ${stray.join(', ')}`);
+}
 
 /** Entry name → the module tsc emitted for it (relative to dist/); `shim` is where its shim goes (default: there). */
 const entries = {
@@ -120,6 +138,7 @@ function strays(dir, keep) {
 
 async function main() {
   const names = exportNames();
+  await baseModules();
   for (const list of Object.values(names)) {
     const odd = list.find((n) => !/^[A-Za-z_$][\w$]*$/.test(n));
     if (odd) throw new Error(`tools/bundle.js: export ${odd} is not an identifier; the shims' getters (m.${odd}) would not parse.`);

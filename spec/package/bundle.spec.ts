@@ -109,15 +109,15 @@ describe('the bundled package', () => {
   }, 180_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('ships the bundles (the entries, Nest, the CLI) with their source maps, a small shim per entry and bin, and the declarations: no other JavaScript', () => {
+  it('ships the bundles (the entries, the SDK-free entries, Nest, the CLI) with their source maps, a small shim per entry and bin, and the declarations: no other JavaScript', () => {
     const scripts = files.filter((f) => f.startsWith('dist/') && !f.endsWith('.d.ts')).sort();
     const shims = Object.values(manifest.exports)
       .flatMap((target) => (typeof target === 'object' && target !== null ? [(target as { default: string }).default.slice(2)] : []))
       .concat(Object.values(manifest.bin), ['dist/dev-runner.js']);
-    const parts = ['dist/mcp-reflect.js', 'dist/mcp-reflect-nest.js', 'dist/mcp-reflect-cli.js'].flatMap((part) => [part, `${part}.map`]);
+    const parts = ['dist/mcp-reflect.js', 'dist/mcp-reflect-base.js', 'dist/mcp-reflect-nest.js', 'dist/mcp-reflect-cli.js'].flatMap((part) => [part, `${part}.map`]);
     expect(scripts).toEqual([...new Set([...shims, ...parts])].sort());
     // A shim has no code of its own: comments, the require() of the bundle and its names.
-    const statement = /^(#!.*|\/\/.*|"use strict";|Object\.defineProperty\(exports, "\w+", \{ (value: true|enumerable: true, get: function \(\) \{ return m\.\w+; \}) \}\);|(const (m|cli) = )?require\("(\.\.?\/)+mcp-reflect(-nest|-cli)?\.js"\)\.module\("[\w/.-]+"\);|module\.exports = cli;|if \(require\.main === module\) void cli\.main\(\);|)$/;
+    const statement = /^(#!.*|\/\/.*|"use strict";|Object\.defineProperty\(exports, "\w+", \{ (value: true|enumerable: true, get: function \(\) \{ return m\.\w+; \}) \}\);|(const (m|cli) = )?require\("(\.\.?\/)+mcp-reflect(-base|-nest|-cli)?\.js"\)\.module\("[\w/.-]+"\);|module\.exports = cli;|if \(require\.main === module\) void cli\.main\(\);|)$/;
     const code = shims.flatMap((shim) => readFileSync(path.join(app, 'node_modules', 'mcp-reflect', shim), 'utf8').split('\n').filter((line) => !statement.test(line)).map((line) => `${shim}: ${line}`));
     expect(code).toEqual([]);
   });
@@ -152,6 +152,9 @@ describe('the bundled package', () => {
     const sdk = JSON.parse(node(['-e', lazyProbe('@modelcontextprotocol/server')], app).trim());
     expect(sdk).toEqual(['zod']);
     expect(JSON.parse(node(['-e', lazyProbe('mcp-reflect')], app).trim())).toEqual(sdk);
+    // An SDK-free entry alone reads the part of the modules it reaches, not the whole package.
+    const files = "console.log(JSON.stringify(Object.keys(require.cache).filter((f) => f.includes('node_modules/mcp-reflect/')).map((f) => f.split('node_modules/mcp-reflect/')[1]).sort()))";
+    expect(JSON.parse(node(['-e', `require('mcp-reflect/common'); ${files}`], app).trim())).toEqual(['dist/entries/common.js', 'dist/mcp-reflect-base.js']);
   });
 
   it("maps a stack trace through the bundle's source map to lib/*.ts", () => {
