@@ -137,6 +137,9 @@ function strays(dir, keep) {
 }
 
 async function main() {
+  if (fs.readFileSync(path.join(dist, 'index.js'), 'utf8').includes('(tools/bundle.js)')) {
+    throw new Error('tools/bundle.js: dist/ is bundled already (dist/index.js is a shim); run `npm run build`, which runs tsc first.');
+  }
   const names = exportNames();
   await baseModules();
   for (const list of Object.values(names)) {
