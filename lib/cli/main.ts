@@ -68,7 +68,8 @@ function knownCommands(): string {
   return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
-async function main(): Promise<void> {
+/** The bin: runs the command of process.argv, writes its output and exits (the bundled bin's shim calls it, tools/bundle.js). */
+export async function main(): Promise<void> {
   const { stdout, stderr, exitCode } = await runCli(process.argv.slice(2));
   if (stderr) process.stderr.write(`${stderr}\n`);
   // Exit once stdout is flushed: the application is closed, but its code may have left timers behind.
