@@ -33,7 +33,8 @@ const out = {};
 for (const entry of ${JSON.stringify(names)}) {
   const esm = await import(entry);
   const cjs = require(entry);
-  const imported = Object.keys(esm).filter((name) => name !== 'default' && name !== '__esModule').sort();
+  // 'module.exports': the whole exports object, which Node 23+ adds to a CommonJS module's namespace.
+  const imported = Object.keys(esm).filter((name) => name !== 'default' && name !== '__esModule' && name !== 'module.exports').sort();
   out[entry] = { imported, required: Object.keys(cjs).sort(), same: imported.every((name) => esm[name] === cjs[name]) };
 }
 console.log(JSON.stringify(out));
