@@ -72,6 +72,8 @@ export function targetOf(method: McpMethod, params: unknown): RequestTarget {
     case 'prompts/get':
       return { kind: 'prompt', name: boundedText(p.name), args: p.arguments };
     case 'resources/read':
+    case 'skills/get':
+    case 'resources/directory/read':
       return { uri: boundedText(p.uri) };
     case 'completion/complete': {
       const target = p.ref?.type === 'ref/prompt' ? p.ref?.name : p.ref?.uri;

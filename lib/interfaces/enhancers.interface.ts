@@ -13,7 +13,10 @@ export type McpMethod =
   | 'resources/templates/list'
   | 'prompts/get'
   | 'prompts/list'
-  | 'completion/complete';
+  | 'completion/complete'
+  | 'skills/list'
+  | 'skills/get'
+  | 'resources/directory/read';
 
 /** The kinds of component a pipeline serves. */
 export type McpComponentKind = 'tool' | 'resource' | 'resource-template' | 'resource-list' | 'prompt' | 'completion';
@@ -138,6 +141,12 @@ export interface McpMiddleware {
   onGetPrompt?: MiddlewareHook;
   onListPrompts?: MiddlewareHook;
   onComplete?: MiddlewareHook;
+  /** `skills/list` (skills, SEP-2640: docs/skills.md). */
+  onListSkills?: MiddlewareHook;
+  /** `skills/get`. */
+  onGetSkill?: MiddlewareHook;
+  /** `resources/directory/read` (a skill's folder). */
+  onReadDirectory?: MiddlewareHook;
 }
 
 /** A session that ended, as a {@link McpSessionObserver} is told of it. */

@@ -10,6 +10,9 @@ const HOOKS: Record<McpMethod, keyof McpMiddleware> = {
   'prompts/get': 'onGetPrompt',
   'prompts/list': 'onListPrompts',
   'completion/complete': 'onComplete',
+  'skills/list': 'onListSkills',
+  'skills/get': 'onGetSkill',
+  'resources/directory/read': 'onReadDirectory',
 };
 
 /**

@@ -71,7 +71,7 @@ function withCacheHint<T extends object>(runtime: SessionRuntime, method: string
  * Library errors become JSON-RPC errors with the right code; anything else (a middleware's crash) is logged
  * and masked like a component's: nothing internal leaks.
  */
-function wire<T>(runtime: SessionRuntime, method: McpMethod, work: () => T | Promise<T>): Promise<T> {
+export function wire<T>(runtime: SessionRuntime, method: McpMethod, work: () => T | Promise<T>): Promise<T> {
   return Promise.resolve()
     .then(work)
     .catch((error: unknown) => {
@@ -80,7 +80,7 @@ function wire<T>(runtime: SessionRuntime, method: McpMethod, work: () => T | Pro
 }
 
 /** Runs `terminal` inside the method's middleware (when there is any), with a lazily built Context. */
-function through<P extends object, T>(
+export function through<P extends object, T>(
   runtime: SessionRuntime,
   method: McpMethod,
   params: P,

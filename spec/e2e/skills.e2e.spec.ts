@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Injectable, McpComponents, McpFactory, McpModule, Module, type CanActivate, type ExecutionContext, type McpModuleOptions, type McpProvider, type ProvidedSkill } from 'mcp-reflect';
+import { Injectable, McpComponents, McpFactory, McpModule, Module, type CanActivate, type ExecutionContext, type McpMiddleware, type McpModuleOptions, type McpProvider, type ProvidedSkill } from 'mcp-reflect';
 import { createTestClient, type TestClient } from 'mcp-reflect/testing';
 
 /** What the SDK client may parse a custom result with: anything, as is. */
@@ -97,6 +97,39 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('skills from a folder (prot
     const forms = await client.readResource({ uri: 'skill://pdf-processing/references/FORMS.md' });
     expect(sha256((forms.contents[0] as { text: string }).text)).toBe(sha256(FORMS));
     await expect(client.readResource({ uri: 'skill://pdf-processing/references/NONE.md' })).rejects.toThrow('Resource not found: skill://pdf-processing/references/NONE.md');
+  });
+
+  it("runs the application's middleware around skills/list, skills/get and resources/directory/read, as around the other methods", async () => {
+    const seen: string[] = [];
+    const middleware: McpMiddleware = {
+      onRequest: async (context, next) => (seen.push(`request ${context.method}`), next()),
+      onListSkills: async (_context, next) => {
+        const listed = (await next()) as Json;
+        return { ...listed, skills: listed.skills.filter((skill: Json) => skill.frontmatter.name !== 'code-review') };
+      },
+      onGetSkill: async (context, next) => (seen.push(`get ${context.params.uri}`), next()),
+      onReadDirectory: async (context, next) => (String(context.params.uri).includes('scripts') ? { resources: [] } : next()),
+    };
+    const client = await connect({ skills: { directory: folder() }, middleware: [middleware] }, { protocolVersion });
+    const listed = await call(client, 'skills/list');
+    expect(listed.skills.map((s: Json) => s.uri)).toEqual(['skill://pdf-processing/SKILL.md']);
+    expect((await call(client, 'skills/get', { uri: 'skill://code-review/SKILL.md' })).skill.frontmatter.name).toBe('code-review');
+    expect((await call(client, 'resources/directory/read', { uri: 'skill://pdf-processing/scripts' })).resources).toEqual([]);
+    expect((await call(client, 'resources/directory/read', { uri: 'skill://pdf-processing' })).resources).toHaveLength(3);
+    expect(seen).toEqual([
+      'request skills/list',
+      'request skills/get',
+      'get skill://code-review/SKILL.md',
+      'request resources/directory/read',
+      'request resources/directory/read',
+    ]);
+  });
+
+  it("masks a middleware's crash on a skills method as on any other: -32603, nothing internal", async () => {
+    const client = await connect({ skills: { directory: folder() }, middleware: [{ onListSkills: () => { throw new Error('secret detail'); } }] }, { protocolVersion });
+    const error = await call(client, 'skills/list').catch((e: unknown) => e as Json);
+    expect(error).toMatchObject({ code: -32603 });
+    expect(String(error.message)).not.toContain('secret detail');
   });
 
   it('reads a skill folder (resources/directory/read): files with sizes, subfolders as inode/directory; -32602 for a file', async () => {

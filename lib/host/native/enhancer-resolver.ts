@@ -18,7 +18,7 @@ const ROLES = {
   middleware: { method: undefined, what: 'a middleware', signature: 'onRequest(context, next) or onCallTool(context, next), …' },
 } as const;
 type Role = keyof typeof ROLES;
-const MIDDLEWARE_HOOKS = ['onRequest', 'onCallTool', 'onListTools', 'onReadResource', 'onListResources', 'onListResourceTemplates', 'onGetPrompt', 'onListPrompts', 'onComplete'];
+const MIDDLEWARE_HOOKS = ['onRequest', 'onCallTool', 'onListTools', 'onReadResource', 'onListResources', 'onListResourceTemplates', 'onGetPrompt', 'onListPrompts', 'onComplete', 'onListSkills', 'onGetSkill', 'onReadDirectory'];
 
 /** Global enhancers: from `forRoot()` (built in the root module) and from APP_* providers. */
 export interface GlobalEnhancerRefs {

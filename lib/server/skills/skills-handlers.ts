@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import { RESOURCES_DIRECTORY_READ_METHOD, SKILLS_EXTENSION_ID, SKILLS_GET_METHOD, SKILLS_LIST_METHOD } from '@modelcontextprotocol/server/ext/skills';
 import { SdkRequestChannel } from '../request-channel';
+import { through, wire } from '../request-handlers';
 import { isModern } from '../server-hub';
 import type { SessionRuntime } from '../session-runtime';
 import { resourceVisible } from '../visibility';
@@ -71,35 +72,32 @@ export function answerSkills(runtime: SessionRuntime, shelf: SkillShelf): void {
     throw new ProtocolError(ProtocolErrorCode.InternalError, 'Internal error');
   };
 
-  server.setRequestHandler(SKILLS_LIST_METHOD, { params: paramsSchema(SKILLS_LIST_METHOD, false) }, async (raw: unknown, ctx: ServerContext) => {
-    const params = raw as Params;
-    try {
+  // Each method runs inside the application's middleware (onRequest, then its own hook), as the other methods do.
+  const served = <T>(method: 'skills/list' | 'skills/get' | 'resources/directory/read', raw: unknown, ctx: ServerContext, answer: (params: Params) => Promise<T>): Promise<never> =>
+    wire(runtime, method, () => through(runtime, method, raw as Params, ctx, (params) => answer(params).catch(fail))) as Promise<never>;
+
+  server.setRequestHandler(SKILLS_LIST_METHOD, { params: paramsSchema(SKILLS_LIST_METHOD, false) }, (raw: unknown, ctx: ServerContext) =>
+    served('skills/list', raw, ctx, async (params) => {
       const all = shelf.entries();
       const shown = [];
       for (const skill of all) if (await visible(skill.uri, ctx)) shown.push(skill);
       const { items, nextCursor } = page(shown, params.cursor, shelf.pageSize);
-      return cached({ skills: items, ...(nextCursor ? { nextCursor } : {}) }) as never;
-    } catch (error) {
-      return fail(error);
-    }
-  });
+      return cached({ skills: items, ...(nextCursor ? { nextCursor } : {}) });
+    }),
+  );
 
-  server.setRequestHandler(SKILLS_GET_METHOD, { params: paramsSchema(SKILLS_GET_METHOD, true) }, async (raw: unknown, ctx: ServerContext) => {
-    const params = raw as Params;
-    try {
+  server.setRequestHandler(SKILLS_GET_METHOD, { params: paramsSchema(SKILLS_GET_METHOD, true) }, (raw: unknown, ctx: ServerContext) =>
+    served('skills/get', raw, ctx, async (params) => {
       const uri = params.uri!;
       const skill = shelf.entries().find((s) => s.uri === uri);
       if (skill === undefined || !(await visible(uri, ctx))) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No skill is served at ${uri}`);
-      return cached({ skill }) as never;
-    } catch (error) {
-      return fail(error);
-    }
-  });
+      return cached({ skill });
+    }),
+  );
 
   if (!shelf.directoryRead) return;
-  server.setRequestHandler(RESOURCES_DIRECTORY_READ_METHOD, { params: paramsSchema(RESOURCES_DIRECTORY_READ_METHOD, true) }, async (raw: unknown, ctx: ServerContext) => {
-    const params = raw as Params;
-    try {
+  server.setRequestHandler(RESOURCES_DIRECTORY_READ_METHOD, { params: paramsSchema(RESOURCES_DIRECTORY_READ_METHOD, true) }, (raw: unknown, ctx: ServerContext) =>
+    served('resources/directory/read', raw, ctx, async (params) => {
       const uri = params.uri!;
       const catalogue = shelf.catalogueOf(uri);
       const children = catalogue?.options.directoryRead === false ? undefined : catalogue?.directory(uri);
@@ -107,9 +105,7 @@ export function answerSkills(runtime: SessionRuntime, shelf: SkillShelf): void {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${uri} is not a directory resource this server serves (a skill's folder, or one inside it)`);
       }
       const { items, nextCursor } = page(children, params.cursor, shelf.pageSize);
-      return cached({ resources: items, ...(nextCursor ? { nextCursor } : {}) }) as never;
-    } catch (error) {
-      return fail(error);
-    }
-  });
+      return cached({ resources: items, ...(nextCursor ? { nextCursor } : {}) });
+    }),
+  );
 }
