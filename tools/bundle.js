@@ -2,8 +2,8 @@
 // The bundling step of `npm run build` (after tsc): the package's JavaScript becomes four files, made by esbuild
 // from the JavaScript tsc emitted (tsc stays the compiler: decorator metadata is tsc's `__metadata(...)` calls,
 // which esbuild copies as they are), each with a source map chained through tsc's to lib/*.ts:
-//   dist/mcp-reflect.js       every entry but Nest's and the CLI: `mcp-reflect`, /testing, /auth-server, …
-//   dist/mcp-reflect-base.js  the modules the SDK-free entries reach (/common, /tasks, /redis, /builtins, /state):
+//   dist/mcp-reflect.js       every entry but Nest's and the CLI: `mcp-reflect`, /testing, …
+//   dist/mcp-reflect-base.js  the modules the SDK-free entries reach (/common, /tasks, /redis, /builtins, /state, /auth-server):
 //                             one of them alone parses ~250 KB, not the whole
 //   dist/mcp-reflect-nest.js  lib/nest (`mcp-reflect/nest`): it requires @nestjs/*, which an application without
 //                             Nest has not installed, so a bundler (wrangler, esbuild) bundling `mcp-reflect` must
@@ -33,7 +33,7 @@ const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
 
 /** The entries that load no SDK: what they reach is the part `base`, so that one of them alone parses no more. */
-const BASE_ENTRIES = ['entries/common.js', 'entries/tasks.js', 'entries/redis.js', 'entries/builtins.js', 'entries/state.js', 'entries/inspection.js'];
+const BASE_ENTRIES = ['entries/common.js', 'entries/tasks.js', 'entries/redis.js', 'entries/builtins.js', 'entries/state.js', 'entries/inspection.js', 'entries/auth-server.js'];
 const base = new Set();
 
 /** The parts, in build order: a part's map of modules lists what the parts built before it require of it. */

@@ -156,6 +156,7 @@ describe('the bundled package', () => {
     // An SDK-free entry alone reads the part of the modules it reaches, not the whole package.
     const files = "console.log(JSON.stringify(Object.keys(require.cache).filter((f) => f.includes('node_modules/mcp-reflect/')).map((f) => f.split('node_modules/mcp-reflect/')[1]).sort()))";
     expect(JSON.parse(node(['-e', `require('mcp-reflect/common'); ${files}`], app).trim())).toEqual(['dist/entries/common.js', 'dist/mcp-reflect-base.js']);
+    expect(JSON.parse(node(['-e', `require('mcp-reflect/auth-server'); ${files}`], app).trim())).toEqual(['dist/entries/auth-server.js', 'dist/mcp-reflect-base.js']);
   });
 
   it("maps a stack trace through the bundle's source map to lib/*.ts", () => {
