@@ -30,7 +30,7 @@ export async function workerCommand(argv: readonly string[], io: CliIo = { stder
   if (kind === 'nest') {
     throw new CliError(
       CliErrorCode.BootstrapFailed,
-      `Cannot run ${root.name} as a worker: it is a Nest module, and mcp-reflect worker runs standalone applications (@Module() of 'mcp-reflect').\nFix: in a Nest application the queue's worker runs inside the application itself (McpModule.forRoot({ tasks: { queue, store } }) of 'mcp-reflect/nest'): boot it with NestFactory.createApplicationContext(AppModule) in a main.ts of your own, which runs the worker from bootstrap on.`,
+      `Cannot run ${root.name} as a worker: it is a Nest module, and mcp-reflect worker runs standalone applications (@Module() of 'mcp-reflect').\nFix: in a Nest application the queue's worker runs inside the application itself (McpModule.forRoot({ tasks: { queue, store } }) of 'mcp-reflect/nest'): boot it with NestFactory.createApplicationContext(AppModule) in a main.ts of your own, then call await app.get(McpService).work(), which starts the worker (docs/nestjs.md#an-init-that-fails).`,
     );
   }
   const file = typeof options.metadata === 'string' ? options.metadata : findMetadataFile(entry);

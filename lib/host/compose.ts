@@ -193,7 +193,7 @@ async function compose(host: McpHost, options: BuildOptions): Promise<BuiltAppli
   const state = resolveStateOptions(settings.state);
   const tasks = new TaskRuntime(protocol, taskOptions, state);
   const factory = new ServerFactory(protocol, { tasks, state, ...(cacheHints ? { cacheHints } : {}) });
-  tasks.start();
+  if (!host.startsWorkLater) tasks.start();
   const parts = { factory, http: new HttpServing(protocol, factory, tasks), tasks, stops: [() => skills.close()] };
   const registries: ApplicationRegistries = {
     server: { name: settings.name, version: settings.version, ...(settings.title !== undefined ? { title: settings.title } : {}) },

@@ -48,6 +48,13 @@ export interface McpHost {
    * lifecycle (Nest) leaves it to the framework.
    */
   abandon?(bound: number): Promise<Error[]>;
+  /**
+   * Work that outlives the bootstrap (a durable queue's worker, the watch of its task store) starts only once the
+   * application is first served or told to work (`McpApplication.startWork()`), not at bootstrap: Nest runs no
+   * shutdown hook when a later provider's bootstrap fails, and a failed `createApplicationContext()` leaves the
+   * caller nothing to close.
+   */
+  readonly startsWorkLater?: boolean;
   /** Errors this host's framework makes for clients to read (e.g. Nest's `HttpException`): their message reaches the caller. */
   clientFacing?(error: unknown): ClientFacingError | undefined;
 }

@@ -288,6 +288,11 @@ export class McpApplication {
     this.beforeServing = start;
   }
 
+  /** @internal Starts a durable queue's worker held back at bootstrap (a host that `startsWorkLater`). Idempotent. */
+  startWork(): void {
+    if (!this.closed) this.parts.tasks.start();
+  }
+
   private servable(): Promise<void> {
     return this.beforeServing ? (this.served ??= this.beforeServing()) : Promise.resolve();
   }
@@ -388,6 +393,7 @@ function closedWhileListening(): McpReflectError {
 
 /** `handler`, whose every call first waits for `first()` (what runs before the application first serves). */
 function after<H extends (...args: never[]) => Promise<unknown>>(handler: H, first: () => Promise<void>): H {
-  const waiting = (...args: Parameters<H>) => first().then(() => handler(...args));
+  let ready = false; // once `first` has resolved, requests go straight to the handler
+  const waiting = (...args: Parameters<H>) => (ready ? handler(...args) : first().then(() => ((ready = true), handler(...args))));
   return Object.defineProperties(waiting, Object.getOwnPropertyDescriptors(handler)) as unknown as H;
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef, ModulesContainer } from '@nestjs/core';
-import { BootstrapError, BootstrapErrorCode } from '../errors';
+import { BootstrapError, BootstrapErrorCode, ErrorCode, McpReflectError } from '../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpProxy, McpProxyOptions } from '../proxy';
 import type { McpOpenApi, OpenApiSettings } from '../openapi';
@@ -46,8 +46,10 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
   private apis: McpOpenApi[] = [];
   /** Nest is shutting the application down (a close() may come while it still initialises). */
   private stopped = false;
-  /** The remotes' connection, started once the application is first served (or listens). */
+  /** The remotes' connection, started once the application is first served (or listens, or is told to work). */
   private remotes?: Promise<void>;
+  /** What starts once the application is known to have initialised (`work()`): the queue's worker, the remotes. */
+  private working?: Promise<void>;
   private listening?: { unsubscribe(): void };
 
   /** @internal Built by Nest's container (McpModule.forRoot()); an application gets it with `app.get(McpService)`. */
@@ -133,14 +135,13 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
       this.apis = wanted(McpOpenApiProvider).map((api) => new (openApis().McpOpenApi)(api.options, this.built!, logger));
       // OpenAPI documents are read now (bounded), and a bad one stops the bootstrap (the others' readings are aborted).
       await Promise.all(this.apis.map((api) => api.onApplicationBootstrap()));
-      // Remotes (a child process, a connection) connect once the application is known to have initialised: when it
-      // is first served (listen(), connect(), the endpoint's first request), or Nest's app.listen() has bound. Nest
+      // Work that outlives the bootstrap starts once the application is known to have initialised: when it is first
+      // served (listen(), connect(), the endpoint's first request), Nest's app.listen() has bound, or work() is called.
+      // That is the remotes (a child process, a connection) and a durable queue's worker with its store's watch. Nest
       // runs no shutdown hook when a provider's onApplicationBootstrap fails after this one, and a failed
       // createApplicationContext() leaves the caller nothing to close: started now, they would outlive it.
-      if (this.proxies.length > 0) {
-        this.built.deferUntilServed(() => this.connectRemotes());
-        this.listening = this.adapterHost?.listen$?.subscribe(() => void this.connectRemotes().catch(() => undefined));
-      }
+      this.built.deferUntilServed(() => this.work());
+      this.listening = this.adapterHost?.listen$?.subscribe(() => void this.work().catch(() => undefined));
       // The endpoint is made now, so that a mistake in its options stops the bootstrap, not the first request.
       const adapter = this.adapterHost?.httpAdapter;
       if (http === false || !adapter) return;
@@ -173,6 +174,29 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     const host = this.adapterHost;
     if (!host?.httpAdapter || host.listening) return;
     host.listen$?.subscribe(() => void Promise.resolve(host.httpAdapter.close()).catch(() => undefined));
+  }
+
+  /**
+   * Starts the work of an application that serves nothing: the durable queue's worker (`tasks: { queue }`), which
+   * takes runs from then on, and the `McpModule.proxy()` remotes its tools call. An application that serves starts
+   * it itself, once first served (`listen()`, `connect()`, its endpoint's first request) or once Nest's
+   * `app.listen()` has bound; a worker-only one, booted with `NestFactory.createApplicationContext()`, calls it once
+   * the context is created. Resolves once the remotes are connected (each bounded). Safe to call twice.
+   *
+   * @example
+   * const worker = await NestFactory.createApplicationContext(WorkerModule);
+   * worker.enableShutdownHooks();
+   * await worker.get(McpService).work(); // takes runs from the queue until worker.close()
+   */
+  work(): Promise<void> {
+    if (this.stopped) {
+      return Promise.reject(new McpReflectError(ErrorCode.ApplicationClosed, 'Cannot start the work of the MCP server: the application is closed.\nFix: call work() before app.close(), on a new application.'));
+    }
+    const application = this.application;
+    return (this.working ??= (async () => {
+      application.startWork();
+      await this.connectRemotes();
+    })());
   }
 
   /** Connects the remotes, once (each bounded; a remote that is down is retried in the background). */

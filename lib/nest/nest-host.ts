@@ -36,6 +36,8 @@ export class NestHost implements McpHost {
   readonly name: string;
   readonly middleware: readonly McpMiddleware[];
   readonly openScope: RequestScopeOpener;
+  /** A durable queue's worker starts once the application is first served, has bound, or is told to work (McpService). */
+  readonly startsWorkLater = true;
   private readonly nest: NestSeam;
 
   constructor(

@@ -110,10 +110,14 @@ describe('a Nest application whose init fails leaves nothing running', () => {
     }, 30_000);
     afterAll(() => redis?.stop());
 
-    // The task service starts with the MCP server (a worker-only application serves nothing): app.close() after
-    // the failed init, as docs/nestjs.md says, releases it.
-    it('app.close() after the failed init leaves no Redis connection, and the process exits on its own within a second', async () => {
-      const outcome = await runCase('nest-redis-case.ts', 'nest-redis', [redis.url]);
+    // The queue's worker and the store's watch start once the application is first served, app.listen() has bound,
+    // or McpService.work() is called (a worker-only application), not in onApplicationBootstrap: on main they started
+    // there, and createApplicationContext(), which leaves the caller nothing to close, kept their connections.
+    it.each([
+      ['context', 'NestFactory.createApplicationContext(): nothing to close'],
+      ['app', 'NestFactory.create() then init(), then app.close() as docs/nestjs.md says'],
+    ])('%s: %s; no Redis connection of ours is left, and the process exits on its own within a second', async (kind) => {
+      const outcome = await runCase('nest-redis-case.ts', `nest-redis-${kind}`, [redis.url, kind]);
       expect(outcome.failed).toMatchObject({ message: 'the database is unreachable', connections: [] });
       expect(outcome.exitAfter).toBeLessThan(1000);
     }, 60_000);

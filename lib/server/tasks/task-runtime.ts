@@ -5,12 +5,13 @@ import { TaskService } from './tasks-service';
 
 /**
  * What tasks need of an application's life (docs/tasks.md): the one task service, made once some tool is a task
- * tool (at once with a durable queue, whose worker runs whether or not a client ever connects), aborted when the
- * application closes, and told when a session ends. The server factory asks it for the service of each session.
+ * tool (with a durable queue, once `start()`: its worker runs whether or not a client ever connects), aborted when
+ * the application closes, and told when a session ends. The server factory asks it for the service of each session.
  */
 export class TaskRuntime {
   private taskService: TaskService | undefined;
   private taskTools: boolean | undefined;
+  private started = false;
   private readonly worker;
 
   /** `options`: `forRoot({ tasks })` checked at bootstrap (undefined: none given, the defaults apply); `state`: the application's. */
@@ -22,12 +23,16 @@ export class TaskRuntime {
     this.worker = { tool: (name: string) => app.tools.get(name), state };
     app.tools.onChange(() => {
       this.taskTools = undefined;
-      if (this.options?.queue) this.service();
+      if (this.options?.queue && this.started) this.service();
     });
   }
 
-  /** A durable queue's worker runs from the start, whether or not a client ever connects (a worker-only process). */
+  /**
+   * A durable queue's worker runs from here on, whether or not a client ever connects (a worker-only process): the
+   * standalone host starts it at bootstrap, Nest's once the application is known to have initialised.
+   */
   start(): void {
+    this.started = true;
     if (this.options?.queue) this.service();
   }
 
