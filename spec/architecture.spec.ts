@@ -384,6 +384,23 @@ describe('architecture', () => {
     expect(wrong).toEqual([]);
   });
 
+  it("has the specs and their loader use no private hook of Node's module system either (spec/support/register.js compiles through pirates, points imports of mcp-reflect at lib/ through swc's paths)", () => {
+    const spec = __dirname;
+    const sources = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const full = path.join(dir, name);
+        if (statSync(full).isDirectory()) return name === 'node_modules' || name.startsWith('.') ? [] : sources(full);
+        return /\.(ts|js|cjs|mjs)$/.test(name) && !name.endsWith('.d.ts') ? [full] : [];
+      });
+    // Reading require.cache (which modules a process loaded) is how lazy-loading specs observe; it hooks nothing.
+    const wrong = sources(spec).flatMap((file) =>
+      privateModuleHooks(readFileSync(file, 'utf8'))
+        .filter((what) => what !== 'require.cache')
+        .map((what) => `spec/${path.relative(spec, file)}: ${what}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
   it("sees a private module hook however it is named (member, computed member, destructuring, a type's key), and not the public module API", () => {
     // The rule itself, fed the loader the CLI had before pirates and module.registerHooks(), and lib/runtime/peer.ts's public calls.
     const text = [

@@ -22,9 +22,9 @@ interface Run {
 }
 
 const runners = [
-  { name: 'the source (lib/cli/main.ts)', argv: ['-r', './spec/support/register.js', 'lib/cli/main.ts'] },
+  { name: 'the source (lib/cli/main.ts)', argv: ['-r', './spec/support/register.js', 'lib/cli/main.ts'], sources: true },
   // spec/support/global-setup.js builds dist/ before the specs run.
-  { name: 'the build (dist/cli/main.js)', argv: [path.join(root, 'dist', 'cli', 'main.js')] },
+  { name: 'the build (dist/cli/main.js)', argv: [path.join(root, 'dist', 'cli', 'main.js')], sources: false },
 ];
 
 function cli(argv: readonly string[], args: readonly string[]): Promise<Run> {
@@ -41,11 +41,13 @@ const modeOf = (tools: { name: string; inputSchema: { properties?: object } }[])
 
 /**
  * The fixture project built as `tsc` would (src/*.ts to dist/*.js, CommonJS, with decorator metadata) into a
- * folder beside it, so that `mcp-reflect` still resolves to this repository; plus a hand-made module for
+ * folder beside it, so that `mcp-reflect` still resolves to this repository: to its build (dist/, by the package's
+ * self-reference), or, for the CLI run from its sources (`sources`), to lib/ (as spec/support/register.js points the
+ * TypeScript it compiles), so that the CLI and the project share one copy of the library; plus a hand-made module for
  * --metadata that reuses the generated one with `mode` narrowed to walk/run, and a module passing the
  * generated types to McpModule.forRoot().
  */
-function buildFixture(): string {
+function buildFixture(sources: boolean): string {
   const dir = mkdtempSync(path.join(root, 'spec', 'fixtures', 'tmp-cli-types-'));
   cpSync(path.join(fixture, 'tsconfig.json'), path.join(dir, 'tsconfig.json'));
   cpSync(path.join(fixture, 'src'), path.join(dir, 'src'), { recursive: true });
@@ -62,6 +64,7 @@ function buildFixture(): string {
     ].join('\n'),
   );
   const swc = JSON.parse(readFileSync(path.join(root, '.swcrc'), 'utf8'));
+  if (sources) swc.jsc = { ...swc.jsc, baseUrl: root, paths: { 'mcp-reflect': ['lib/index.ts'] } };
   mkdirSync(path.join(dir, 'dist'));
   for (const file of readdirSync(path.join(dir, 'src'))) {
     const source = path.join(dir, 'src', file);
@@ -83,12 +86,12 @@ function buildFixture(): string {
 
 jest.setTimeout(60_000);
 
-describe.each(runners)('inspect and call with the generated types, run from $name', ({ argv }) => {
+describe.each(runners)('inspect and call with the generated types, run from $name', ({ argv, sources }) => {
   const run = (...args: string[]) => cli(argv, args);
   let built: string;
   let relative: string;
   beforeAll(() => {
-    built = buildFixture();
+    built = buildFixture(sources);
     relative = path.relative(root, built);
   });
   afterAll(() => rmSync(built, { recursive: true, force: true }));

@@ -159,6 +159,25 @@ describe('the bundled package', () => {
     expect(JSON.parse(node(['-e', `require('mcp-reflect/auth-server'); ${files}`], app).trim())).toEqual(['dist/entries/auth-server.js', 'dist/mcp-reflect-base.js']);
   });
 
+  // The consumer installed neither Nest nor OpenTelemetry, as a project that does not use them.
+  it('says which packages to install when an optional peer is missing: mcp-reflect/nest without Nest, OpenTelemetryInterceptor without @opentelemetry/api', () => {
+    const nest = "try { require('mcp-reflect/nest'); console.log('loaded'); } catch (e) { console.log(JSON.stringify(e.message)); }";
+    const nestMissing = JSON.parse(node(['-e', nest], app).trim()) as string;
+    expect(nestMissing).toContain('Cannot load mcp-reflect/nest: @nestjs/common, @nestjs/core, rxjs are not installed');
+    expect(nestMissing).toContain('Fix: npm install @nestjs/common @nestjs/core rxjs');
+    const otel = `const { McpReflectError } = require('mcp-reflect');
+const { OpenTelemetryInterceptor } = require('mcp-reflect/builtins');
+try { new OpenTelemetryInterceptor(); console.log('"created"'); } catch (e) { console.log(JSON.stringify({ base: e instanceof McpReflectError, name: e.name, code: e.code, message: e.message })); }`;
+    expect(JSON.parse(node(['-e', otel], app).trim())).toEqual({
+      base: true,
+      name: 'McpReflectError',
+      code: 'OPTIONAL_DEPENDENCY_MISSING',
+      message:
+        "Cannot create OpenTelemetryInterceptor: the package '@opentelemetry/api' is not installed (it is an optional peer dependency of mcp-reflect).\n" +
+        'Fix: npm install @opentelemetry/api, and register a tracer provider (e.g. @opentelemetry/sdk-node) to export the spans.',
+    });
+  });
+
   it("maps a stack trace through the bundle's source map to lib/*.ts", () => {
     const frames = JSON.parse(node(['--enable-source-maps', '-e', stackProbe], app).trim()) as string[];
     expect(frames[0]).toMatch(/node_modules\/mcp-reflect\/lib\/di\/[\w-]+\.ts:\d+:\d+\)$/);
