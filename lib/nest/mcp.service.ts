@@ -46,9 +46,7 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
   private apis: McpOpenApi[] = [];
   /** Nest is shutting the application down (a close() may come while it still initialises). */
   private stopped = false;
-  /** The remotes' connection, started once the application is first served (or listens, or is told to work). */
-  private remotes?: Promise<void>;
-  /** What starts once the application is known to have initialised (`work()`): the queue's worker, the remotes. */
+  /** What starts once the application is known to have initialised (`work()`): the queue's worker, the remotes' connection. */
   private working?: Promise<void>;
   private listening?: { unsubscribe(): void };
 
@@ -160,8 +158,8 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
     this.listening?.unsubscribe();
     this.closeLateServer();
     for (const api of this.apis) api.onApplicationShutdown();
-    // A connection under way ends (bounded) before the remotes close; none starts after this.
-    await (this.remotes ??= Promise.resolve()).catch(() => undefined);
+    // A connection under way ends (bounded) before the remotes close; none starts after this (work() refuses).
+    await this.working?.catch(() => undefined);
     await Promise.all(this.proxies.map((proxy) => proxy.onApplicationShutdown()));
     await this.built?.close();
   }
@@ -193,15 +191,11 @@ export class McpService implements OnModuleInit, OnApplicationBootstrap, BeforeA
       return Promise.reject(new McpReflectError(ErrorCode.ApplicationClosed, 'Cannot start the work of the MCP server: the application is closed.\nFix: call work() before app.close(), on a new application.'));
     }
     const application = this.application;
+    // The remotes connect once, each bounded (a remote that is down is retried in the background).
     return (this.working ??= (async () => {
       application.startWork();
-      await this.connectRemotes();
+      await Promise.all(this.proxies.map((proxy) => proxy.onApplicationBootstrap()));
     })());
-  }
-
-  /** Connects the remotes, once (each bounded; a remote that is down is retried in the background). */
-  private connectRemotes(): Promise<void> {
-    return (this.remotes ??= Promise.all(this.proxies.map((proxy) => proxy.onApplicationBootstrap())).then(() => undefined));
   }
 
   /** The MCP application (its tools, resources and prompts controls, `inspect()`, `notifyResourceUpdated()`). */
