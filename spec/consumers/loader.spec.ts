@@ -86,6 +86,64 @@ it('admits a run to the durable queue (RedisTaskQueue loads bullmq)', async () =
 }, 60_000);
 `;
 
+/**
+ * A Nest application's durable queue as docs/nestjs.md ("An init that fails") and docs/tasks.md (Workers) give it:
+ * a worker-only application booted with createApplicationContext() takes runs once McpService.work() is called; a
+ * serving one (`worker: false`) enqueues them.
+ */
+const nestWorkerSpec = `import 'reflect-metadata';
+import { expect, it } from '@jest/globals';
+import { Injectable, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Redis } from 'ioredis';
+import { Param, Tool } from 'mcp-reflect/common';
+import { McpModule, McpService } from 'mcp-reflect/nest';
+import { RedisTaskQueue, RedisTaskStore } from 'mcp-reflect/redis';
+import { createTestClient, taskCalls } from 'mcp-reflect/testing';
+
+const port = Number(process.env.REDIS_PORT);
+
+function reportsModule(who: string, worker: boolean) {
+  @Injectable()
+  class Reports {
+    @Tool({ task: 'optional' })
+    report(@Param() year: number): string {
+      return \`report \${year} by \${who}\`;
+    }
+  }
+  const redis = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1 });
+  const queue = new RedisTaskQueue({ name: 'nest-reports', connection: { host: '127.0.0.1', port, maxRetriesPerRequest: null } });
+  @Module({
+    imports: [McpModule.forRoot({ name: 'reports', version: '1.0.0', http: false, tasks: { store: new RedisTaskStore(redis, { prefix: 'nest-reports:' }), queue, worker }, warnings: { unprovidedComponents: false } })],
+    providers: [Reports],
+  })
+  class ReportsModule {}
+  return { ReportsModule, redis };
+}
+
+it('a worker-only Nest application takes runs once McpService.work() is called', async () => {
+  const worker = reportsModule('worker', true);
+  const server = reportsModule('server', false);
+  const context = await NestFactory.createApplicationContext(worker.ReportsModule, { logger: false });
+  await context.get(McpService).work();
+  const app = await NestFactory.createApplicationContext(server.ReportsModule, { logger: false });
+  const client = await createTestClient(app.get(McpService).application);
+  try {
+    const tasks = taskCalls(client);
+    const outcome = await tasks.call({ name: 'report', arguments: { year: 2026 } });
+    if (!('task' in outcome)) throw new Error('no task: ' + JSON.stringify(outcome));
+    const result = await tasks.result(outcome.task.taskId, { timeout: 20_000 });
+    expect(result.content).toEqual([{ type: 'text', text: 'report 2026 by worker' }]);
+  } finally {
+    await client.close();
+    await app.close();
+    await context.close();
+    await worker.redis.quit();
+    await server.redis.quit();
+  }
+}, 60_000);
+`;
+
 /** A small OpenAPI 3.1 document whose response and parameter schemas are `$ref`s. */
 const petsDocument = {
   openapi: '3.1.0',
@@ -106,7 +164,7 @@ const petsDocument = {
   },
 };
 
-it("a gateway's jest spec passes under docs/testing.md's jest set-up, with no flags and no transform of node_modules", async () => {
+it("a gateway's jest specs (and a Nest worker's) pass under docs/testing.md's jest set-up, with no flags and no transform of node_modules", async () => {
   const dir = path.join(scratch, 'gateway');
   mkdirSync(dir);
   const { '.swcrc': swcrc, 'jest.config.js': jestConfig } = docFiles('testing.md', 'CommonJS');
@@ -119,9 +177,10 @@ it("a gateway's jest spec passes under docs/testing.md's jest set-up, with no fl
       ...documented,
       'package.json': JSON.stringify({ name: 'gateway', version: '1.0.0', private: true, type: 'commonjs', scripts: { test: 'jest' } }, null, 2),
       'src/gateway.spec.ts': gatewaySpec,
+      'src/nest-worker.spec.ts': nestWorkerSpec,
       'src/pets.openapi.json': JSON.stringify(petsDocument, null, 2),
     },
-    [...basePackages, ...jestPackages, pinned('@apidevtools/json-schema-ref-parser'), pinned('bullmq'), pinned('ioredis')],
+    [...basePackages, ...jestPackages, pinned('@apidevtools/json-schema-ref-parser'), pinned('bullmq'), pinned('ioredis'), pinned('@nestjs/common'), pinned('@nestjs/core'), pinned('rxjs')],
   );
   // `npm test`: plain `jest`, no NODE_OPTIONS.
   // A failure throws with jest's output ("A dynamic import callback was invoked without --experimental-vm-modules").
