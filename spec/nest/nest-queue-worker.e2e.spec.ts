@@ -8,6 +8,7 @@ import { RedisTaskQueue, RedisTaskStore } from 'mcp-reflect/redis';
 import { createTestClient } from 'mcp-reflect/testing';
 import { redisConnections } from '../fixtures/failed-bootstrap/shared';
 import { startRedis, type RedisProcess } from '../support/redis-server';
+import { waitFor } from '../support/waiting';
 import { legacyRequest } from '../tasks/legacy-client';
 
 /**
@@ -67,7 +68,15 @@ describe("a Nest application's durable queue", () => {
 
     await worker.get(McpService).work();
     await worker.get(McpService).work(); // safe to call twice
-    expect(await working('worker')).toEqual(expect.arrayContaining(['worker-store subscribe', expect.stringMatching(/^worker-queue /)]));
+    // The worker and the store's watch connect in the background once work() has started them.
+    const started = await waitFor(
+      async () => {
+        const now = await working('worker');
+        return now.includes('worker-store subscribe') && now.some((line) => line.startsWith('worker-queue ')) ? now : undefined;
+      },
+      { what: "the worker's connections", timeout: 10_000 },
+    );
+    expect(started).toEqual(expect.arrayContaining(['worker-store subscribe', expect.stringMatching(/^worker-queue /)]));
 
     const server = await NestFactory.createApplicationContext(reportsModule('server', false), { logger: false });
     closing.push(() => server.close());
