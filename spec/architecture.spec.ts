@@ -16,10 +16,15 @@ function areaOf(rel: string): string {
   return rel.includes('/') ? rel.split('/')[0] : rel.replace(/\.ts$/, '');
 }
 
-function files(dir: string): string[] {
+/**
+ * The files under `dir` whose names are `wanted` (TypeScript by default). Skipped: node_modules, dot folders, and
+ * tmp-* folders, other specs' scratch projects (spec/fixtures/tmp-generate-…), written while this runs, some broken on purpose.
+ */
+function files(dir: string, wanted = (name: string) => name.endsWith('.ts')): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? files(full) : full.endsWith('.ts') ? [full] : [];
+    if (statSync(full).isDirectory()) return name === 'node_modules' || name.startsWith('.') || name.startsWith('tmp-') ? [] : files(full, wanted);
+    return wanted(name) ? [full] : [];
   });
 }
 
@@ -386,15 +391,9 @@ describe('architecture', () => {
 
   it("has the specs and their loader use no private hook of Node's module system either (spec/support/register.js compiles through pirates, points imports of mcp-reflect at lib/ through swc's paths)", () => {
     const spec = __dirname;
-    const sources = (dir: string): string[] =>
-      readdirSync(dir).flatMap((name) => {
-        const full = path.join(dir, name);
-        // tmp-* are other specs' scratch projects (spec/fixtures/tmp-generate-…), written while this runs, some broken on purpose.
-        if (statSync(full).isDirectory()) return name === 'node_modules' || name.startsWith('.') || name.startsWith('tmp-') ? [] : sources(full);
-        return /\.(ts|js|cjs|mjs)$/.test(name) && !name.endsWith('.d.ts') ? [full] : [];
-      });
+    const scripts = (name: string) => /\.(ts|js|cjs|mjs)$/.test(name) && !name.endsWith('.d.ts');
     // Reading require.cache (which modules a process loaded) is how lazy-loading specs observe; it hooks nothing.
-    const wrong = sources(spec).flatMap((file) =>
+    const wrong = files(spec, scripts).flatMap((file) =>
       privateModuleHooks(readFileSync(file, 'utf8'))
         .filter((what) => what !== 'require.cache')
         .map((what) => `spec/${path.relative(spec, file)}: ${what}`),
